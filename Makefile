@@ -1,0 +1,29 @@
+# Two entry points for a fresh clone: `make demo` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test install bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	# the CPU build of torch that lies on disk on these machines; other specs download GBs
+	$(PY) -m pip install torch==2.13.0
+	$(PY) -m pip install -e ".[train,dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/parlor demo
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2 tests
+
+bench: $(STAMP)
+	$(VENV)/bin/parlor bench
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache

@@ -1,0 +1,50 @@
+"""The Agent protocol every player implements, and the random baseline.
+
+An agent decides from what its seat knows: the encoded observation, the
+action mask and the game's ``View`` (a frozen dataclass with the same
+information in readable form). Search agents may also receive
+``sample_world``: a callable ``rng -> State`` that draws a full game state
+consistent with the view (``state.determinize(player, rng)``); it reveals
+nothing beyond the view.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Agent(Protocol):
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new episode; reseed the agent's own randomness."""
+
+    def act(
+        self,
+        observation: np.ndarray,
+        action_mask: np.ndarray,
+        view: Any,
+        sample_world: Callable[[np.random.Generator], Any] | None = None,
+    ) -> int:
+        """Return a legal action id (``action_mask[action] == 1``)."""
+
+
+def legal_actions(action_mask: np.ndarray) -> np.ndarray:
+    return np.flatnonzero(action_mask)
+
+
+class RandomAgent:
+    """Uniformly random legal action."""
+
+    def __init__(self, game: Any = None, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask, view, sample_world=None) -> int:
+        legal = legal_actions(action_mask)
+        if legal.size == 0:
+            raise ValueError("RandomAgent.act: no legal action in the mask")
+        return int(legal[self.rng.integers(legal.size)])

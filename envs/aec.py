@@ -1,0 +1,226 @@
+"""TableEnv: the one PettingZoo AEC adapter that serves every ``Game``.
+
+It owns everything PettingZoo-specific: agent names, spaces, the reward /
+termination bookkeeping of the AEC API, stacked-deck options, the illegal
+action policy and rendering. Rules live in ``envs/<game>/rules.py`` and never
+import this module.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.engine.config import check_choice, check_number
+from envs.engine.game import Game, IllegalActionError
+
+ILLEGAL_ACTION_MODES = ("raise", "penalty")
+RENDER_MODES = ("ansi", "human")
+ADAPTER_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
+RESET_OPTIONS = ("deck", "decks")
+
+
+class TableEnv(AECEnv):
+    """PettingZoo ``AECEnv`` around a :class:`envs.engine.game.Game`.
+
+    Observations are ``{"observation": float32[...], "action_mask": int8[num_actions]}``;
+    the mask is all zeros for every agent but the one to act.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "table_env", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: Game,
+        name: str | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+    ):
+        super().__init__()
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, RENDER_MODES)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        check_number("illegal_reward", illegal_reward)
+        self.game = game
+        self.metadata = dict(self.metadata, name=name or game.name)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        low, high = game.observation_bounds
+        obs_box = spaces.Box(low=low, high=high, shape=game.observation_shape, dtype=np.float32)
+        mask_box = spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8)
+        space = spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+        self._observation_spaces = {a: space for a in self.possible_agents}
+        self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
+        self._fast_observe: Callable[[Any, int], np.ndarray] | None = getattr(game, "observe", None)
+        self._rng: np.random.Generator | None = None
+        self.state = None
+        self._last_actor = 0
+
+    # ------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    # ------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        decks = self._stacked_decks(options)
+        self.state = self.game.new_state(self._rng, decks)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._obs_cache: dict[int, np.ndarray] = {}
+        self._mask_cache: np.ndarray | None = None
+        self._collect_rewards()
+        self._after_transition()
+
+    def _stacked_decks(self, options: dict[str, Any] | None) -> list[tuple[int, ...]] | None:
+        if not options:
+            return None
+        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if unknown:
+            # a warning, not an error: pettingzoo's api_test resets with a dummy option
+            gymnasium.logger.warn(f"ignoring unknown reset option(s) {unknown}; known: {', '.join(RESET_OPTIONS)}")
+        options = {k: v for k, v in options.items() if k in RESET_OPTIONS}
+        if not options:
+            return None
+        if "deck" in options and "decks" in options:
+            raise ValueError("give either options['deck'] or options['decks'], not both")
+        if "deck" in options:
+            return [self.game.parse_deck(options["deck"])]
+        decks = options["decks"]
+        if isinstance(decks, str) or not isinstance(decks, Sequence):
+            raise ValueError("options['decks'] must be a list of decks, one per deal")
+        return [self.game.parse_deck(d) for d in decks]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(-1, np.flatnonzero(self.state.legal_mask()), self.game.action_name)
+        self._cumulative_rewards[agent] = 0.0
+        self._last_actor = self.agent_name_mapping[agent]
+        try:
+            self.state.apply(int(action))
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._end_with_penalty(agent)
+            return
+        self._obs_cache.clear()
+        self._mask_cache = None
+        self._collect_rewards()
+        self._after_transition()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _collect_rewards(self) -> None:
+        earned = self.state.take_rewards()
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(earned[i])
+
+    def _after_transition(self) -> None:
+        state = self.state
+        if state.is_terminal() or state.is_truncated():
+            flags = self.truncations if (state.is_truncated() and not state.is_terminal()) else self.terminations
+            for a in self.agents:
+                flags[a] = True
+            self.agent_selection = self.possible_agents[self._last_actor]
+        else:
+            self.agent_selection = self.possible_agents[state.current_player]
+
+    def _end_with_penalty(self, offender: str) -> None:
+        for a in self.agents:
+            self.rewards[a] = 0.0
+            self.terminations[a] = True
+        self.rewards[offender] = self.illegal_reward
+        self.infos[offender] = {"illegal_action": True}
+        self._accumulate_rewards()
+
+    # ------------------------------------------------------------ observing
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = self.agent_name_mapping[agent]
+        return {"observation": self._observation(player), "action_mask": self.action_mask(agent)}
+
+    def _observation(self, player: int) -> np.ndarray:
+        obs = self._obs_cache.get(player)
+        if obs is None:
+            if self._fast_observe is not None:
+                obs = self._fast_observe(self.state, player)
+            else:
+                obs = self.game.encode(self.state.view(player))
+            self._obs_cache[player] = obs
+        return obs
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """int8[num_actions]: the legal actions of ``agent`` (all zero when not its turn)."""
+        state = self.state
+        if state.current_player is None or self.agent_name_mapping[agent] != state.current_player:
+            return self._zero_mask
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            return self._zero_mask
+        if self._mask_cache is None:
+            self._mask_cache = state.legal_mask().astype(np.int8)
+        return self._mask_cache
+
+    def view(self, agent: str) -> Any:
+        """The game's View of ``agent``: readable form of its observation."""
+        return self.state.view(self.agent_name_mapping[agent])
+
+    # ------------------------------------------------------------ rendering
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without render_mode; use render_mode='ansi' or 'human'")
+            return None
+        player = self.state.current_player
+        if player is None:
+            player = self._last_actor
+        text = self.game.render(self.state.view(player))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Separate the adapter's options from the game's options."""
+    adapter = {k: v for k, v in options.items() if k in ADAPTER_OPTIONS}
+    game = {k: v for k, v in options.items() if k not in ADAPTER_OPTIONS}
+    return adapter, game
+
+
+def entry_points(name: str, make_game: Callable[..., Game]) -> tuple[Callable[..., AECEnv], Callable[..., TableEnv]]:
+    """PettingZoo-style ``env(**options)`` and ``raw_env(**options)`` for a game."""
+
+    def raw_env(**options: Any) -> TableEnv:
+        adapter, game_options = split_options(options)
+        return TableEnv(make_game(**game_options), name=name, **adapter)
+
+    def env(**options: Any) -> AECEnv:
+        return wrappers.OrderEnforcingWrapper(raw_env(**options))
+
+    raw_env.__doc__ = f"The unwrapped {name} TableEnv; options are the game's config fields plus {ADAPTER_OPTIONS}."
+    env.__doc__ = f"The {name} environment (order-enforcing wrapper around raw_env)."
+    return env, raw_env

@@ -1,0 +1,83 @@
+"""Option validation and strict loading into frozen config dataclasses.
+
+Every game's config is a ``@dataclass(frozen=True, slots=True, kw_only=True)``
+that validates itself in ``__post_init__`` with the checks below; ``build``
+turns a plain mapping (keyword options or YAML) into one, rejecting unknown
+keys. Errors name the field and the allowed values.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Collection, Mapping, TypeVar
+
+from envs.engine.game import ConfigError
+
+C = TypeVar("C")
+
+
+def check_choice(field: str, value: Any, allowed: Collection[Any]) -> None:
+    if value not in allowed:
+        raise ConfigError(f"{field}={value!r} is not allowed; allowed values: {', '.join(map(repr, allowed))}")
+
+
+def check_int(field: str, value: Any, lo: int | None = None, hi: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{field}={value!r} must be an integer{_range_text(lo, hi)}")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ConfigError(f"{field}={value!r} is out of range; allowed values: {_range_text(lo, hi).strip()}")
+
+
+def check_number(field: str, value: Any, lo: float | None = None, hi: float | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{field}={value!r} must be a number{_range_text(lo, hi)}")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ConfigError(f"{field}={value!r} is out of range; allowed values: {_range_text(lo, hi).strip()}")
+
+
+def check_bool(field: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{field}={value!r} must be true or false")
+
+
+def _range_text(lo: Any, hi: Any) -> str:
+    if lo is not None and hi is not None:
+        return f" {lo}..{hi}"
+    if lo is not None:
+        return f" >= {lo}"
+    if hi is not None:
+        return f" <= {hi}"
+    return ""
+
+
+def field_names(cls: type) -> list[str]:
+    return [f.name for f in dataclasses.fields(cls)]
+
+
+def build(cls: type[C], options: Mapping[str, Any] | None = None) -> C:
+    """Build config ``cls`` from ``options``; unknown keys raise naming the allowed ones."""
+    options = dict(options or {})
+    allowed = field_names(cls)
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ConfigError(
+            f"unknown option(s) {', '.join(map(repr, unknown))} for {cls.__name__}; "
+            f"allowed options: {', '.join(allowed)}"
+        )
+    return cls(**options)
+
+
+def load_yaml(path: str) -> dict[str, Any]:
+    """Read a YAML mapping with the safe loader (no tags, no eval)."""
+    import yaml  # local: pyyaml is a runtime dependency, but the engine stays importable without it
+
+    with open(path, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: top level must be a mapping of option names to values")
+    return data
+
+
+def to_dict(config: Any) -> dict[str, Any]:
+    return {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}

@@ -1,0 +1,104 @@
+"""The Game / State contract every game implements, and the shared error types.
+
+This module owns the protocol between rules (``envs/<game>/rules.py``) and
+everything above them: the PettingZoo adapter (``envs/aec.py``), agents and
+training only talk to games through these two protocols. Framework-free.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state.
+
+    The message names the action, what it means, and the legal actions, so a
+    user can see at once what went wrong.
+    """
+
+    def __init__(self, action: int, legal: Sequence[int], describe: Callable[[int], str] | None = None):
+        self.action = int(action)
+        self.legal = [int(a) for a in legal]
+        name = (lambda a: str(a)) if describe is None else (lambda a: f"{a} ({describe(a)})")
+        meaning = describe(action) if describe is not None and _describable(action, describe) else "unknown"
+        listed = ", ".join(name(a) for a in self.legal) or "none"
+        super().__init__(f"illegal action {action} ({meaning}); legal actions: {listed}")
+
+
+def _describable(action: int, describe: Callable[[int], str]) -> bool:
+    try:
+        describe(action)
+        return True
+    except Exception:  # noqa: BLE001 - an out-of-range id simply has no meaning
+        return False
+
+
+class ConfigError(ValueError):
+    """A bad option or config value; the message names the field and what is allowed."""
+
+
+@runtime_checkable
+class State(Protocol):
+    """One game in progress. Mutable; ``clone`` gives an independent copy."""
+
+    current_player: int | None  # None once the episode is over
+
+    def legal_mask(self) -> np.ndarray:
+        """bool[num_actions]: True where the action is legal for ``current_player``."""
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for ``current_player``; raises ``IllegalActionError``."""
+
+    def is_terminal(self) -> bool:
+        """The episode ended by the rules."""
+
+    def is_truncated(self) -> bool:
+        """The episode was cut off by a cap (e.g. ``max_turns``), not by the rules."""
+
+    def take_rewards(self) -> np.ndarray:
+        """float[num_players] earned since the last call (then reset to zero)."""
+
+    def view(self, player: int) -> Any:
+        """Frozen dataclass: exactly what ``player`` knows now, nothing hidden."""
+
+    def clone(self) -> "State":
+        """An independent deep copy, random generator included (plays on identically)."""
+
+    def determinize(self, player: int, rng: np.random.Generator) -> "State":
+        """A copy where everything ``player`` cannot see is resampled consistently."""
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if conservation (cards, tiles, chips) is broken."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A game with fixed options: builds states, encodes and renders views."""
+
+    name: str
+    config: Any  # frozen dataclass, validated in __post_init__
+    num_players: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    observation_bounds: tuple[float, float]  # every entry of encode() lies inside
+
+    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> State:
+        """A fresh episode. ``decks``: stacked decks (parsed), one per deal/hand in order."""
+
+    def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
+        """Parse and validate one stacked deck; raise ValueError naming what is wrong."""
+
+    def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
+        """A random full deck (card or tile ids, in dealing order) as ``new_state`` accepts
+        in ``decks``; evaluation pre-samples these to replay duplicate deals."""
+
+    def encode(self, view: Any) -> np.ndarray:
+        """float32[observation_shape] for a view."""
+
+    def render(self, view: Any) -> str:
+        """Human-readable text (suit symbols) of a view."""
+
+    def action_name(self, action: int) -> str:
+        """Readable meaning of an action id, e.g. 'place next card on top'."""

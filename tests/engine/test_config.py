@@ -1,0 +1,64 @@
+"""Option validation and strict config loading (envs/engine/config.py)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
+from envs.engine.game import ConfigError, IllegalActionError
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SampleConfig:
+    variant: str = "a"
+    players: int = 2
+
+    def __post_init__(self) -> None:
+        check_choice("variant", self.variant, ("a", "b"))
+        check_int("players", self.players, 2, 4)
+
+
+def test_build_rejects_unknown_options_naming_the_allowed_ones() -> None:
+    with pytest.raises(ConfigError, match="unknown option.*'colour'.*allowed options: variant, players"):
+        build(SampleConfig, {"colour": 1})
+
+
+def test_bad_values_name_the_field_and_allowed_values() -> None:
+    with pytest.raises(ConfigError, match="variant='c'.*allowed values: 'a', 'b'"):
+        build(SampleConfig, {"variant": "c"})
+    with pytest.raises(ConfigError, match="players=5.*2..4"):
+        build(SampleConfig, {"players": 5})
+    with pytest.raises(ConfigError, match="players=True must be an integer"):
+        build(SampleConfig, {"players": True})
+    with pytest.raises(ConfigError, match="must be true or false"):
+        check_bool("flag", 1)
+    with pytest.raises(ConfigError, match="must be a number"):
+        check_number("x", "1")
+
+
+def test_config_is_frozen() -> None:
+    cfg = build(SampleConfig, {"players": 3})
+    with pytest.raises(Exception):
+        cfg.players = 4  # type: ignore[misc]
+
+
+def test_yaml_is_loaded_safely(tmp_path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text("variant: b\nplayers: 3\n")
+    assert build(SampleConfig, load_yaml(str(good))) == SampleConfig(variant="b", players=3)
+    evil = tmp_path / "evil.yaml"
+    evil.write_text("players: !!python/object/apply:os.system ['echo hi']\n")
+    with pytest.raises(Exception):
+        load_yaml(str(evil))
+    listy = tmp_path / "list.yaml"
+    listy.write_text("- 1\n- 2\n")
+    with pytest.raises(ConfigError, match="mapping"):
+        load_yaml(str(listy))
+
+
+def test_illegal_action_error_names_action_meaning_and_legal_actions() -> None:
+    err = IllegalActionError(3, [0, 1], lambda a: ["pass", "bet", "raise", "fold"][a])
+    assert isinstance(err, ValueError)
+    assert str(err) == "illegal action 3 (fold); legal actions: 0 (pass), 1 (bet)"
+    assert "unknown" in str(IllegalActionError(9, [0], lambda a: ["pass"][a]))

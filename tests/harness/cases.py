@@ -1,0 +1,49 @@
+"""The environments the harness runs: every registered env with each of its PRESETS,
+plus the test-only Kuhn game (so the adapter is exercised whatever has landed)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import envs
+from envs.aec import entry_points
+from tests.harness import kuhn
+
+KUHN_ENV, KUHN_RAW_ENV = entry_points("kuhn_test", kuhn.make_game)
+
+
+@dataclass(frozen=True)
+class EnvCase:
+    env_name: str
+    preset: str
+    options: dict[str, Any]
+    env_fn: Callable[..., Any]
+    raw_env_fn: Callable[..., Any]
+
+    @property
+    def id(self) -> str:
+        return f"{self.env_name}[{self.preset}]"
+
+    def make(self, **extra):
+        return self.env_fn(**self.options, **extra)
+
+    def make_raw(self, **extra):
+        return self.raw_env_fn(**self.options, **extra)
+
+
+def all_cases() -> list[EnvCase]:
+    cases = [EnvCase("kuhn_test", "default", {}, KUHN_ENV, KUHN_RAW_ENV)]
+    for name in envs.ENVS:
+        module = envs.load(name)
+        for preset, options in module.PRESETS.items():
+            cases.append(EnvCase(name, preset, dict(options), module.env, module.raw_env))
+    return cases
+
+
+CASES = all_cases()
+
+
+def playouts_per_case(case: EnvCase, total: int = 200) -> int:
+    """Split ``total`` random playouts per env over its presets (at least 20 each)."""
+    presets = sum(1 for c in CASES if c.env_name == case.env_name)
+    return max(20, -(-total // presets))

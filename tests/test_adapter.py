@@ -1,0 +1,103 @@
+"""The AEC adapter and the registry, exercised with the test-only Kuhn game."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import envs
+from envs.engine.game import ConfigError, IllegalActionError
+from tests.harness.cases import KUHN_ENV, KUHN_RAW_ENV
+
+
+def test_spaces_and_agents() -> None:
+    env = KUHN_ENV()
+    env.reset(seed=0)
+    assert env.possible_agents == ["player_0", "player_1"]
+    assert env.action_space("player_0").n == 2
+    obs = env.observe("player_1")
+    assert obs["action_mask"].dtype == np.int8 and not obs["action_mask"].any()
+    assert env.observe("player_0")["action_mask"].tolist() == [1, 1]
+
+
+def test_stacked_deck_deals_in_order_and_rewards_arrive_at_showdown() -> None:
+    env = KUHN_RAW_ENV()
+    env.reset(seed=0, options={"deck": "K J Q"})
+    assert env.view("player_0").card == 2 and env.view("player_1").card == 0
+    env.step(1)  # bet
+    assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
+    env.step(1)  # call: K beats J, 2 chips
+    assert env.rewards == {"player_0": 2.0, "player_1": -2.0}
+    assert all(env.terminations.values())
+
+
+def test_decks_option_gives_one_deck_per_episode_start() -> None:
+    env = KUHN_RAW_ENV()
+    env.reset(seed=0, options={"decks": ["Q K J"]})
+    assert env.view("player_0").card == 1
+
+
+@pytest.mark.parametrize("deck, message", [("K J", "exactly once"), ("K K J", "exactly once"), ("K J A", "bad card 'A'")])
+def test_bad_stacked_deck_raises_clearly(deck: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        KUHN_RAW_ENV().reset(seed=0, options={"deck": deck})
+
+
+def test_deck_and_decks_together_are_rejected() -> None:
+    with pytest.raises(ValueError, match="either"):
+        KUHN_RAW_ENV().reset(seed=0, options={"deck": "K J Q", "decks": ["K J Q"]})
+
+
+def test_unknown_reset_option_warns() -> None:
+    with pytest.warns(UserWarning, match="unknown reset option"):
+        KUHN_RAW_ENV().reset(seed=0, options={"dekc": "K J Q"})
+
+
+def test_illegal_action_message_names_legal_actions() -> None:
+    env = KUHN_ENV()
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match=r"illegal action 5 \(unknown\); legal actions: 0 \(pass\), 1 \(bet\)"):
+        env.step(5)
+    with pytest.raises(ValueError, match="legal actions"):
+        env.step(None)
+
+
+def test_adapter_options_are_validated() -> None:
+    with pytest.raises(ConfigError, match="illegal_action='ignore'.*'raise', 'penalty'"):
+        KUHN_ENV(illegal_action="ignore")
+    with pytest.raises(ConfigError, match="render_mode"):
+        KUHN_ENV(render_mode="rgb_array")
+    with pytest.raises(ConfigError, match="ante=0"):
+        KUHN_ENV(ante=0)
+
+
+def test_reset_without_seed_continues_the_generator() -> None:
+    env = KUHN_RAW_ENV()
+    env.reset(seed=1)
+    first = [env.view("player_0").card]
+    for _ in range(20):
+        env.reset()
+        first.append(env.view("player_0").card)
+    assert len(set(first)) > 1
+
+
+def test_human_render_prints(capsys) -> None:
+    env = KUHN_ENV(render_mode="human")
+    env.reset(seed=0)
+    env.step(0)
+    assert "player" in capsys.readouterr().out
+
+
+def test_registry_rejects_unknown_env_naming_the_available_ones() -> None:
+    with pytest.raises(ValueError, match="unknown environment 'nope'; available"):
+        envs.make("nope")
+
+
+def test_env_config_yaml_is_strict(tmp_path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("env: kuhn\nopts: {}\n")
+    with pytest.raises(ConfigError, match="unknown key"):
+        envs.load_env_config(str(bad))
+    missing = tmp_path / "missing.yaml"
+    missing.write_text("options: {}\n")
+    with pytest.raises(ConfigError, match="missing key 'env'"):
+        envs.load_env_config(str(missing))

@@ -1,0 +1,41 @@
+"""The ``parlor`` command line: list, demo and bench run end to end."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import envs
+from training.cli import SUBCOMMANDS, build_parser, main
+
+
+def test_every_subcommand_is_in_the_help() -> None:
+    help_text = build_parser().format_help()
+    for name in SUBCOMMANDS:
+        assert name in help_text
+
+
+def test_list_prints_every_registered_env(capsys) -> None:
+    assert main(["list", "--presets"]) == 0
+    out = capsys.readouterr().out
+    for name in envs.ENVS:
+        assert name in out
+
+
+def test_demo_plays_every_env(capsys) -> None:
+    assert main(["demo", "--episodes", "1"]) == 0
+    out = capsys.readouterr().out
+    for name in envs.ENVS:
+        assert f"== {name}" in out
+
+
+def test_bench_prints_reference_and_every_env(capsys) -> None:
+    assert main(["bench", "--seconds", "0.05", "--skip-hands"]) == 0
+    out = capsys.readouterr().out
+    assert "texas_holdem_v4 (reference)" in out
+    for name in envs.ENVS:
+        assert name in out
+
+
+def test_console_script_module_runs() -> None:
+    done = subprocess.run([sys.executable, "-m", "training", "list"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,69 @@
+"""``parlor bench``: speed measured side by side in one run.
+
+Random-play AEC steps/second of every registered environment next to
+PettingZoo's ``texas_holdem_v4`` (the reference), and the hand evaluator
+against an independent one. Ratios matter, not absolute numbers: the
+machines are shared and noisy.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Callable
+
+import numpy as np
+
+import envs
+from training.rollout import play_random_episode
+
+TARGET_RATIO = {"ofc_v0": 10.0}
+DEFAULT_TARGET = 5.0
+
+
+def steps_per_second(make_env: Callable[[], object], seconds: float, seed: int = 0) -> float:
+    env = make_env()
+    rng = np.random.default_rng(seed)
+    steps, episode = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, n = play_random_episode(env, rng, seed=seed + episode)
+        steps += n
+        episode += 1
+    return steps / (time.perf_counter() - start)
+
+
+def reference_env() -> object:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pettingzoo.classic import texas_holdem_v4
+    return texas_holdem_v4.env()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
+    parser.add_argument("--envs", default=",".join(envs.ENVS), help="comma-separated env names")
+    parser.add_argument("--skip-hands", action="store_true", help="skip the hand-evaluator benchmark")
+
+
+def run(args: argparse.Namespace) -> int:
+    names = [n for n in args.envs.split(",") if n]
+    reference = steps_per_second(reference_env, args.seconds)
+    print(f"{'environment':28s} {'steps/s':>12s} {'x texas_holdem_v4':>18s} {'target':>7s}")
+    print(f"{'texas_holdem_v4 (reference)':28s} {reference:12,.0f} {1.0:18.1f}")
+    for name in names:
+        rate = steps_per_second(lambda: envs.make(name), args.seconds)
+        target = TARGET_RATIO.get(name, DEFAULT_TARGET)
+        verdict = "ok" if rate / reference >= target else "SLOW"
+        print(f"{name:28s} {rate:12,.0f} {rate / reference:18.1f} {target:6.0f}x {verdict}")
+    if not args.skip_hands:
+        try:
+            from training.bench_hands import bench_hands
+        except ImportError:
+            return 0
+        print()
+        print(f"{'hand evaluator':28s} {'hands/s':>14s}")
+        for row in bench_hands(args.seconds):
+            print(f"{row['name']:28s} {row['hands_per_s']:14,.0f}")
+    return 0
