@@ -58,12 +58,8 @@ def run(args: argparse.Namespace) -> int:
         verdict = "ok" if rate / reference >= target else "SLOW"
         print(f"{name:28s} {rate:12,.0f} {rate / reference:18.1f} {target:6.0f}x {verdict}")
     if not args.skip_hands:
-        try:
-            from training.bench_hands import bench_hands
-        except ImportError:
-            return 0
+        from training.bench_hands import main as bench_hands_main
+
         print()
-        print(f"{'hand evaluator':28s} {'hands/s':>14s}")
-        for row in bench_hands(args.seconds):
-            print(f"{row['name']:28s} {row['hands_per_s']:14,.0f}")
+        bench_hands_main([str(args.seconds)])
     return 0

@@ -1,0 +1,370 @@
+"""Poker hand ranking for every poker game: 5-card and 3-card rows, wild jokers,
+double-deck duplicates, five of a kind, and a vectorized numpy batch evaluator.
+
+Rank values
+-----------
+A hand's strength is one ``int``; a larger value is a stronger hand and equal
+values tie (suits never break ties)::
+
+    rank = category << 20 | v0 << 16 | v1 << 12 | v2 << 8 | v3 << 4 | v4
+
+``category`` is a :class:`Category` (HIGH_CARD=0 .. FIVE_OF_A_KIND=9) and
+``v0..v4`` are the grouped card ranks used for tie-breaks, each stored as
+``rank + 1`` (1 = deuce .. 13 = ace) so that 0 marks "no card" in the unused
+low nibbles. :func:`rank_values` decodes them back to ranks 0=2 .. 12=A:
+
+| category        | values (most significant first)                  |
+|-----------------|--------------------------------------------------|
+| HIGH_CARD       | the 5 ranks, high to low (3 for a 3-card row)    |
+| PAIR            | pair rank, then the kickers high to low          |
+| TWO_PAIR        | higher pair, lower pair, kicker                  |
+| TRIPS           | trips rank, then the kickers high to low         |
+| STRAIGHT        | the top card (A-2-3-4-5, the lowest, has top 5)  |
+| FLUSH           | the 5 ranks high to low (duplicates included)    |
+| FULL_HOUSE      | trips rank, pair rank                            |
+| QUADS           | quads rank, kicker                               |
+| STRAIGHT_FLUSH  | the top card (royal = ace-high straight flush)   |
+| FIVE_OF_A_KIND  | the rank                                         |
+
+So 33334 > 2222A, 33322 > 222AA, and two pair compares higher pair, lower
+pair, kicker. A-2-3-4-5 is the lowest straight; there is no wrap-around
+(K-A-2-3-4 is no straight). In the short deck (7..A) A-7-8-9-T is no straight
+because only A-2-3-4-5 lets the ace play low.
+
+3-card rows (OFC top)
+---------------------
+:func:`rank3` gives high card, pair or trips (no straights or flushes) on the
+same scale, with the missing values left 0. So a top row compares with a
+5-card row by category first, then card by card over the top's own 3 cards,
+and ``rank3(top) > rank5(middle)`` is exactly "the top is strictly stronger"
+(RULES.md §1): Q-Q-7 over Q-Q-6-5-4 fouls, Q-Q-7 over Q-Q-9-8-2 does not, and
+A-K-Q over A-K-Q-J-9 does not (equal over the top's 3 cards).
+
+Jokers (ids >= 104) and duplicates
+----------------------------------
+A joker is wild; the best hand over all substitutions is taken.
+**Decision** (RULES.md §3 is silent on the details):
+
+- A joker may stand for any rank, also one already in the hand, even an
+  identical card: A-A-A-A + joker is five aces, 7-7 + 3 jokers is five sevens.
+- In a flush a joker stands for a card *missing* from the flush, the best one:
+  A-K-Q-J of spades + joker is a royal flush, A-K-Q-2 of spades + joker is the
+  flush A-K-Q-J-2 (never a "double-ace" flush).
+- Two identical cards of a double deck (``As`` and ``As*``) are both real: they
+  pair, and five cards of one suit are a flush even with such a pair; that
+  flush ranks by its 5 ranks high to low (A-A-K-Q-J beats A-K-Q-J-9).
+- Five of a kind (jokers or a double deck) ranks above the straight flush.
+
+Input checks: a wrong number of cards or an id outside 0..111 raises
+``ValueError`` (the scalar path, kept lean for speed, catches ids -144..-1 and
+112+; :func:`rank5_batch` catches every bad id). The same id twice in one hand
+is not checked (it is evaluated as two cards).
+
+Implementation
+--------------
+Each card id maps to ``rank_key | suit_key << 20``. Rank keys form a B5 set
+(every multiset of at most 5 ranks has its own sum; a joker's rank key is 0).
+The suit key is ``6**suit`` (a joker adds 1 to every base-6 digit), so a hand
+can be a flush iff some digit of its suit sum is 5. One table, indexed by the
+rank-key sum plus an offset for "flush possible", holds the best value for
+every multiset; it is built once at import (about 0.1 s). ``rank5`` walks it
+with Python lists; ``rank5_batch`` / ``rank3_batch`` with ``numpy.take`` over
+chunks of rows (jokers and double-deck ids work there too).
+"""
+from __future__ import annotations
+
+import itertools
+from enum import IntEnum
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from envs.engine.cards import JOKER_BASE, NUM_IDS, RANK_CHARS
+
+
+class Category(IntEnum):
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    TRIPS = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    QUADS = 7
+    STRAIGHT_FLUSH = 8
+    FIVE_OF_A_KIND = 9
+
+
+CATEGORY_SHIFT = 20
+_ACE = 12
+# Greedy B5 set: all multisets of <= 5 of these 13 keys (plus 0 for a joker) have distinct sums.
+RANK_KEYS = (1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545, 147031)
+_KEY_SPAN = 5 * RANK_KEYS[-1] + 1          # rank-key sums are 0 .. 5 * max key
+_RANK_MASK = (1 << CATEGORY_SHIFT) - 1      # rank-key sum lives in the low 20 bits
+_SUIT_SHIFT = 20
+_JOKER_SUIT_KEY = 1 + 6 + 36 + 216
+
+
+# ---------------------------------------------------------------- values
+def _encode(cat: int, values: Sequence[int]) -> int:
+    out = cat << CATEGORY_SHIFT
+    for i, v in enumerate(values):
+        out |= (v + 1) << (16 - 4 * i)
+    return out
+
+
+def category(rank: int) -> Category:
+    return Category(int(rank) >> CATEGORY_SHIFT)
+
+
+def rank_values(rank: int) -> tuple[int, ...]:
+    """Grouped card ranks used for the tie-break (0=2 .. 12=A), most significant first."""
+    rank = int(rank)
+    out = []
+    for shift in (16, 12, 8, 4, 0):
+        v = (rank >> shift) & 15
+        if v == 0:
+            break
+        out.append(v - 1)
+    return tuple(out)
+
+
+def is_royal(rank: int) -> bool:
+    """A straight flush with an ace on top."""
+    rank = int(rank)
+    return rank >> CATEGORY_SHIFT == Category.STRAIGHT_FLUSH and (rank >> 16) & 15 == _ACE + 1
+
+
+_NAMES = {
+    Category.HIGH_CARD: "high card", Category.PAIR: "pair", Category.TWO_PAIR: "two pair",
+    Category.TRIPS: "three of a kind", Category.STRAIGHT: "straight", Category.FLUSH: "flush",
+    Category.FULL_HOUSE: "full house", Category.QUADS: "four of a kind",
+    Category.STRAIGHT_FLUSH: "straight flush", Category.FIVE_OF_A_KIND: "five of a kind",
+}
+
+
+def describe(rank: int) -> str:
+    """Human-readable text, e.g. ``"pair Q 7"`` or ``"royal flush"``."""
+    if is_royal(rank):
+        return "royal flush"
+    vals = " ".join(RANK_CHARS[v] for v in rank_values(rank))
+    return f"{_NAMES[category(rank)]} {vals}"
+
+
+# ---------------------------------------------------------------- reference evaluation (table build)
+def _straight_top(ranks: Sequence[int]) -> int:
+    """Top rank of a straight made of these 5 distinct ranks, else -1."""
+    s = sorted(ranks)
+    if s[4] - s[0] == 4:
+        return s[4]
+    if s == [0, 1, 2, 3, _ACE]:
+        return 3
+    return -1
+
+
+def _plain_value(ranks: Sequence[int]) -> int:
+    """Value of 5 real ranks (duplicates allowed), ignoring suits."""
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
+    shape = tuple(n for n, _ in groups)
+    vals = [r for _, r in groups]
+    if shape == (5,):
+        return _encode(Category.FIVE_OF_A_KIND, vals)
+    if shape == (4, 1):
+        return _encode(Category.QUADS, vals)
+    if shape == (3, 2):
+        return _encode(Category.FULL_HOUSE, vals)
+    if shape == (3, 1, 1):
+        return _encode(Category.TRIPS, vals)
+    if shape == (2, 2, 1):
+        return _encode(Category.TWO_PAIR, vals)
+    if shape == (2, 1, 1, 1):
+        return _encode(Category.PAIR, vals)
+    top = _straight_top(vals)
+    if top >= 0:
+        return _encode(Category.STRAIGHT, [top])
+    return _encode(Category.HIGH_CARD, vals)
+
+
+def _flush_value(ranks: Sequence[int], jokers: int) -> int:
+    """Best straight flush / flush from real cards of one suit plus jokers that
+    stand for the best cards missing from that suit."""
+    present = set(ranks)
+    if len(present) == len(ranks):
+        lo, hi = (min(present), max(present)) if present else (_ACE, _ACE)
+        top = min(lo + 4, _ACE)
+        if top >= hi and top >= 4:
+            return _encode(Category.STRAIGHT_FLUSH, [top])
+        if present <= {0, 1, 2, 3, _ACE}:
+            return _encode(Category.STRAIGHT_FLUSH, [3])
+    missing = [r for r in range(_ACE, -1, -1) if r not in present][:jokers]
+    return _encode(Category.FLUSH, sorted([*ranks, *missing], reverse=True))
+
+
+def _rank3_value(ranks: Sequence[int]) -> int:
+    """Value of 3 real ranks as a top row (duplicates allowed)."""
+    a, b, c = sorted(ranks, reverse=True)
+    if a == c:
+        return _encode(Category.TRIPS, [a])
+    if a == b:
+        return _encode(Category.PAIR, [a, c])
+    if b == c:
+        return _encode(Category.PAIR, [b, a])
+    return _encode(Category.HIGH_CARD, [a, b, c])
+
+
+def _multisets(size: int) -> list[tuple[int, ...]]:
+    return list(itertools.combinations_with_replacement(range(13), size))
+
+
+def _best_over_jokers(size: int, real_value) -> tuple[np.ndarray, np.ndarray]:
+    """(keys, values) for every multiset of <= ``size`` real ranks, the rest being
+    jokers that may stand for any rank: best(M) = max over ranks r of best(M + r)."""
+    rank_keys = np.array(RANK_KEYS, dtype=np.int64)
+    span = size * RANK_KEYS[-1] + 1
+    best = np.full(span, -1, dtype=np.int64)
+    full = _multisets(size)
+    full_keys = np.array(full, dtype=np.int64).reshape(len(full), size)
+    best[rank_keys[full_keys].sum(1)] = [real_value(ms) for ms in full]
+    all_keys = [rank_keys[full_keys].sum(1)]
+    for n in range(size - 1, -1, -1):
+        sets = _multisets(n)
+        level = np.array(sets, dtype=np.int64).reshape(len(sets), n)
+        keys = rank_keys[level].sum(1)
+        best[keys] = best[keys[:, None] + rank_keys[None, :]].max(1)
+        all_keys.append(keys)
+    keys = np.concatenate(all_keys)
+    return keys, best[keys]
+
+
+def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Card keys, flush offsets by suit sum, the 5-card table, the 3-card table."""
+    keys, plain = _best_over_jokers(5, _plain_value)
+    table = np.full(2 * _KEY_SPAN, -1, dtype=np.int32)
+    table[keys] = plain
+    table[_KEY_SPAN + keys] = plain
+    # a flush needs 5 cards of one suit; a double deck holds at most 2 copies of a card
+    for n in range(6):
+        for ms in _multisets(n):
+            if all(ms.count(r) <= 2 for r in set(ms)):
+                key = _KEY_SPAN + sum(RANK_KEYS[r] for r in ms)
+                table[key] = max(int(table[key]), _flush_value(ms, 5 - n))
+    digits = np.arange(5 * _JOKER_SUIT_KEY + 1)
+    flush_possible = np.zeros(len(digits), dtype=bool)
+    for d in range(4):
+        flush_possible |= (digits // 6**d) % 6 == 5
+    flush_offset = np.where(flush_possible, _KEY_SPAN, 0).astype(np.int32)
+    ids = np.arange(NUM_IDS)
+    card_key = np.where(
+        ids >= JOKER_BASE,
+        _JOKER_SUIT_KEY << _SUIT_SHIFT,
+        np.array(RANK_KEYS)[(ids % 52) // 4] | (6 ** (ids % 4)) << _SUIT_SHIFT,
+    ).astype(np.int32)
+    top_keys, top = _best_over_jokers(3, _rank3_value)
+    top_table = np.full(3 * RANK_KEYS[-1] + 1, -1, dtype=np.int32)
+    top_table[top_keys] = top
+    return card_key, flush_offset, table, top_table
+
+
+CARD_KEY, FLUSH_OFFSET, TABLE, TOP_TABLE = _build_tables()
+_TOP_TABLE: dict = {int(k): int(TOP_TABLE[k]) for k in np.flatnonzero(TOP_TABLE >= 0)}   # 560 entries
+# The scalar path indexes Python lists (faster than dicts or numpy scalars). The None
+# padding makes ids 112..255 and the usual sentinels -1..-144 fail instead of wrapping.
+_CARD_KEY: list = CARD_KEY.tolist() + [None] * (256 - NUM_IDS)
+_SCALAR_TABLE: list = TABLE.tolist()
+_FLUSH_OFFSET: list = FLUSH_OFFSET.tolist()
+
+
+# ---------------------------------------------------------------- public evaluators
+def _bad(cards: object, n: int) -> ValueError:
+    return ValueError(f"expected {n} card ids in 0..{NUM_IDS - 1}, got {cards!r}")
+
+
+def rank5(cards: Sequence[int], _key=_CARD_KEY, _table=_SCALAR_TABLE, _flush=_FLUSH_OFFSET) -> int:
+    """Strength of a 5-card hand (card ids from ``envs.engine.cards``); larger is stronger."""
+    try:
+        a, b, c, d, e = cards
+        s = _key[a] + _key[b] + _key[c] + _key[d] + _key[e]
+    except (ValueError, TypeError, IndexError):
+        raise _bad(cards, 5) from None
+    return _table[(s & _RANK_MASK) + _flush[s >> _SUIT_SHIFT]]
+
+
+def rank3(cards: Sequence[int], _key=_CARD_KEY, _table=_TOP_TABLE) -> int:
+    """Strength of a 3-card row (high card, pair, trips) on the same scale as :func:`rank5`."""
+    try:
+        a, b, c = cards
+        s = _key[a] + _key[b] + _key[c]
+    except (ValueError, TypeError, IndexError):
+        raise _bad(cards, 3) from None
+    return _table[s & _RANK_MASK]
+
+
+def rank_cards(cards: Sequence[int]) -> int:
+    """:func:`rank5` for 5 cards, :func:`rank3` for 3."""
+    return rank3(cards) if len(cards) == 3 else rank5(cards)
+
+
+_CHUNK = 1 << 15   # rows per pass: keeps the intermediates in cache
+
+
+def _as_hands(hands: np.ndarray | Iterable[Sequence[int]], size: int, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The hands as an integer [N, size] array, and its unsigned view (a negative id
+    becomes huge there, so one ``max()`` checks both ends of the id range)."""
+    h = np.asarray(hands)
+    if h.ndim != 2 or h.shape[1] != size or not np.issubdtype(h.dtype, np.integer):
+        raise ValueError(f"{name} expects an integer array of shape (N, {size}), got {h.dtype} {h.shape}")
+    return h, h.view(np.dtype(f"u{h.itemsize}"))
+
+
+def _check_ids(h: np.ndarray, unsigned: np.ndarray, name: str) -> None:
+    if len(h) and int(unsigned.max()) >= NUM_IDS:
+        bad = h[(unsigned >= NUM_IDS).any(1)][0]
+        raise ValueError(f"{name}: card ids must lie in 0..{NUM_IDS - 1}, got hand {bad.tolist()}")
+
+
+_CHUNK = 1 << 15   # rows per pass: keeps the intermediates in cache
+
+
+def rank5_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
+    """Vectorized :func:`rank5`: integer array [N, 5] of card ids (double-deck ids and
+    jokers allowed) -> int32 array [N] of exactly the values :func:`rank5` gives."""
+    h, unsigned = _as_hands(hands, 5, "rank5_batch")
+    n = len(h)
+    out = np.empty(n, dtype=np.int32)
+    m = min(n, _CHUNK)
+    keys = np.empty((m, 5), dtype=np.int32)
+    s = np.empty(m, dtype=np.int32)
+    idx = np.empty(m, dtype=np.int32)
+    tmp = np.empty(m, dtype=np.int32)
+    for lo in range(0, n, _CHUNK):
+        hi = min(lo + _CHUNK, n)
+        _check_ids(h[lo:hi], unsigned[lo:hi], "rank5_batch")
+        k = hi - lo
+        if k < m:
+            keys, s, idx, tmp = keys[:k], s[:k], idx[:k], tmp[:k]
+        # mode="clip" avoids numpy's buffered bounds-checked path; ids were checked above
+        CARD_KEY.take(h[lo:hi], out=keys, mode="clip")
+        np.add(keys[:, 0], keys[:, 1], out=s)
+        s += keys[:, 2]
+        s += keys[:, 3]
+        s += keys[:, 4]
+        np.right_shift(s, _SUIT_SHIFT, out=tmp)
+        FLUSH_OFFSET.take(tmp, out=idx, mode="clip")
+        np.bitwise_and(s, _RANK_MASK, out=tmp)
+        idx += tmp
+        TABLE.take(idx, out=out[lo:hi], mode="clip")
+    return out
+
+
+def rank3_batch(rows: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
+    """Vectorized :func:`rank3`: integer array [N, 3] of card ids -> int32 array [N]."""
+    h, unsigned = _as_hands(rows, 3, "rank3_batch")
+    _check_ids(h, unsigned, "rank3_batch")
+    keys = CARD_KEY.take(h, mode="clip")
+    s = keys[:, 0] + keys[:, 1]
+    s += keys[:, 2]
+    s &= _RANK_MASK
+    return TOP_TABLE.take(s, mode="clip")
