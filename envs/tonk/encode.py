@@ -1,0 +1,111 @@
+"""Tonk observation vector: View -> float32, and its layout.
+
+Seats are relative to the observer (block 0 is the observer, then clockwise).
+All entries lie in [-1, 1].
+
+| slice (n players)                     | meaning                                           |
+|---------------------------------------|---------------------------------------------------|
+| ``[0:52]``                            | own hand                                          |
+| ``[52:104]``                          | top card of the discard pile                      |
+| ``[104:156]``                         | cards in the discard pile                         |
+| ``[156:208]``                         | cards out of play (sets hit up to four)           |
+| ``[208:1092]``                        | table slot ``k`` (0..16) holds card ``c``: ``208 + 52k + c`` |
+| ``[1092:1092+17n]``                   | owner of slot ``k``, relative seat one-hot: ``1092 + nk + r`` |
+| then ``n`` blocks of 124, per relative seat | 0:52 cards it discarded; 52:104 cards it took from the pile; 104 hand size / 10; 105 drop-blocked turns / 52; 106 drop blocked now; 107 stakes won / (4 (n-1) num_hands); 108 dealer; 109 to act; 110 joined the side pot; 111:124 rank of the spade shown |
+| last 7                                | stock size / 52; turns this hand / max_turns; hand index / num_hands; phase one-hot (side pot, start, lay, discard) |
+
+``observe(state, p)`` (the adapter's fast path) assembles the same vector
+from buffers the state keeps up to date; ``encode(view)`` is the reference.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from envs.tonk.view import MAX_SLOTS, PHASES, TonkView
+
+TOP, PILE, OUT, SLOTS = 0, 52, 104, 156
+CARDS_W = SLOTS + 52 * MAX_SLOTS
+S_DISC, S_TAKEN, S_SIZE, S_BLOCKED, S_BLOCK_FLAG, S_STAKES, S_DEALER, S_TO_ACT, S_JOINED, S_SPADE = (
+    0, 52, 104, 105, 106, 107, 108, 109, 110, 111)
+SEAT_W = S_SPADE + 13
+T_STOCK, T_TURN, T_HAND, T_PHASE = 0, 1, 2, 3
+TAIL_W = T_PHASE + 4
+HAND_SCALE, BLOCK_SCALE, STOCK_SCALE = 10.0, 52.0, 52.0
+
+
+def observation_size(n: int) -> int:
+    return 52 + CARDS_W + MAX_SLOTS * n + n * SEAT_W + TAIL_W
+
+
+def stake_scale(n: int, num_hands: int) -> float:
+    """Largest stake swing of an episode: a hand moves at most 4 (n-1) stakes per seat."""
+    return 4.0 * (n - 1) * num_hands
+
+
+def relative_orders(n: int) -> list[np.ndarray]:
+    """``orders[p][r]`` = the absolute seat ``r`` places clockwise from ``p``."""
+    return [(p + np.arange(n)) % n for p in range(n)]
+
+
+def buffer_parts(n: int) -> tuple[int, int, int, int, int, int]:
+    """Offsets of the state's flat absolute-seat buffer: hands, cards, owners, seats, tail, end."""
+    hands = 0
+    cards = hands + 52 * n
+    owners = cards + CARDS_W
+    seats = owners + MAX_SLOTS * n
+    tail = seats + SEAT_W * n
+    return hands, cards, owners, seats, tail, tail + TAIL_W
+
+
+def gather_indices(n: int) -> list[np.ndarray]:
+    """Per observer ``p``: indices into the state's flat buffer that give ``encode``'s vector."""
+    hands, cards, owners, seats, tail, end = buffer_parts(n)
+    out = []
+    for p, order in enumerate(relative_orders(n)):
+        idx = [hands + 52 * p + np.arange(52), cards + np.arange(CARDS_W)]
+        idx.append((owners + n * np.arange(MAX_SLOTS)[:, None] + order[None, :]).ravel())
+        idx.append((seats + SEAT_W * order[:, None] + np.arange(SEAT_W)[None, :]).ravel())
+        idx.append(tail + np.arange(TAIL_W))
+        out.append(np.concatenate(idx).astype(np.intp))
+    return out
+
+
+def encode(view: TonkView, num_hands: int, max_turns: int) -> np.ndarray:
+    n, me = view.num_players, view.player
+    obs = np.zeros(observation_size(n), dtype=np.float32)
+    obs[list(view.hand)] = 1.0
+    cards = obs[52:52 + CARDS_W]
+    if view.discard_pile:
+        cards[TOP + view.discard_pile[-1]] = 1.0
+        cards[PILE + np.array(view.discard_pile)] = 1.0
+    cards[OUT + np.array(view.out_of_play, dtype=int)] = 1.0
+    owners = obs[52 + CARDS_W:52 + CARDS_W + MAX_SLOTS * n].reshape(MAX_SLOTS, n)
+    for sp in view.spreads:
+        cards[SLOTS + 52 * sp.slot + np.array(sp.cards)] = 1.0
+        owners[sp.slot, (sp.owner - me) % n] = 1.0
+    base = 52 + CARDS_W + MAX_SLOTS * n
+    seats = obs[base:base + n * SEAT_W].reshape(n, SEAT_W)
+    scale = stake_scale(n, num_hands)
+    for seat in range(n):
+        row = seats[(seat - me) % n]
+        row[S_TAKEN + np.array(view.taken_from_discard[seat], dtype=int)] = 1.0
+        row[S_SIZE] = view.hand_sizes[seat] / HAND_SCALE
+        row[S_BLOCKED] = view.drop_blocked[seat] / BLOCK_SCALE
+        row[S_BLOCK_FLAG] = float(view.drop_blocked[seat] > 0)
+        row[S_STAKES] = view.stakes[seat] / scale
+        row[S_DEALER] = float(seat == view.dealer)
+        row[S_TO_ACT] = float(seat == view.current_player)
+        row[S_JOINED] = float(view.side_pot_joined[seat] is True)
+        if view.side_pot_shown[seat] >= 0:
+            row[S_SPADE + view.side_pot_shown[seat] // 4] = 1.0
+    for seat, c in view.discard_history:
+        if seat >= 0:
+            seats[(seat - me) % n, S_DISC + c] = 1.0
+    tail = obs[base + n * SEAT_W:]
+    tail[T_STOCK] = view.stock_size / STOCK_SCALE
+    tail[T_TURN] = view.turn / max_turns
+    tail[T_HAND] = view.hand_index / num_hands
+    phase = PHASES.index(view.phase)
+    if phase < 4:
+        tail[T_PHASE + phase] = 1.0
+    return obs

@@ -1,0 +1,98 @@
+"""Tonk (RULES.md §5): the config, the Game object and ``make_game``.
+
+The state machine lives in ``envs.tonk.state``, settlement in
+``envs.tonk.settle``, the action table and View in ``envs.tonk.view``.
+Framework-free (numpy only).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from envs.engine.cards import parse_cards, standard52, validate_deck
+from envs.engine.game import ConfigError
+from envs.engine.config import build, check_bool, check_choice, check_int, check_number
+from envs.engine.melds import SPREAD_SIZE
+from envs.tonk import encode as enc
+from envs.tonk.render import render_view
+from envs.tonk.state import TonkState
+from envs.tonk.view import NUM_ACTIONS, TonkView, action_name
+
+NATURALS = ("none", "49_50", "50_auto_49_turn")
+LOW_NATURALS = ("none", "13_double", "9_triple_13_double")
+HAND_SIZES = (5, 7, 9)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TonkConfig:
+    num_players: int = 3
+    hand_size: int = 5
+    start_discard: bool = True
+    stake: float = 1
+    hit_runs_only: bool = False
+    hit_blocks_drop: bool = True
+    natural: str = "49_50"
+    low_natural: str = "none"
+    texas: bool = False
+    tonk_needs_six: bool = False
+    spades_side_pot: bool = False
+    num_hands: int = 1
+    max_turns: int = 200
+
+    def __post_init__(self) -> None:
+        check_int("num_players", self.num_players, 2, 5)
+        check_choice("hand_size", self.hand_size, HAND_SIZES)
+        check_bool("start_discard", self.start_discard)
+        check_number("stake", self.stake)
+        if self.stake <= 0:
+            raise ConfigError(f"stake={self.stake!r} is out of range; allowed values: > 0")
+        for name in ("hit_runs_only", "hit_blocks_drop", "texas", "tonk_needs_six", "spades_side_pot"):
+            check_bool(name, getattr(self, name))
+        check_choice("natural", self.natural, NATURALS)
+        check_choice("low_natural", self.low_natural, LOW_NATURALS)
+        check_int("num_hands", self.num_hands, 1, 100_000)
+        check_int("max_turns", self.max_turns, 1, 1_000_000)
+
+
+class TonkGame:
+    """Tonk for 2-5 players; see ``envs/tonk_v0.py`` for the full spec table."""
+
+    name = "tonk_v0"
+    num_actions = NUM_ACTIONS
+    observation_bounds = (-1.0, 1.0)
+
+    def __init__(self, config: TonkConfig):
+        self.config = config
+        self.num_players = config.num_players
+        self.observation_shape = (enc.observation_size(config.num_players),)
+        # a hand never holds more than hand_size + 1 cards: longer spreads cannot be laid
+        self.layable = np.flatnonzero(SPREAD_SIZE <= config.hand_size + 1)
+        self._gather = enc.gather_indices(config.num_players)
+
+    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> TonkState:
+        return TonkState(self, rng, decks)
+
+    def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
+        """A full 52-card deck in dealing order (see the module docstring of ``tonk_v0``)."""
+        cards = parse_cards(deck)
+        validate_deck(cards, standard52())
+        return cards
+
+    def encode(self, view: TonkView) -> np.ndarray:
+        return enc.encode(view, self.config.num_hands, self.config.max_turns)
+
+    def observe(self, state: TonkState, player: int) -> np.ndarray:
+        """Fast path equal to ``encode(state.view(player))``, from the state's buffers."""
+        return state.buf.take(self._gather[player])
+
+    def render(self, view: TonkView) -> str:
+        return render_view(view)
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+
+def make_game(**options: Any) -> TonkGame:
+    return TonkGame(build(TonkConfig, options))

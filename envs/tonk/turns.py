@@ -1,0 +1,183 @@
+"""Tonk turn steps (RULES.md §5 "A turn"): draw or take, lay, hit, discard, side pot.
+
+A mixin of ``TonkState``: each step changes the hands, the table and the
+observation buffers together, then hands over to the next step or settles.
+"""
+from __future__ import annotations
+
+from envs.engine.melds import RUN, SET, SPREADS, accepts, cards_of, extend_run, mask_count, spreads_in
+from envs.tonk import settle
+from envs.tonk.encode import (
+    BLOCK_SCALE, HAND_SCALE, OUT, PILE, S_BLOCK_FLAG, S_BLOCKED, S_DISC, S_JOINED, S_SIZE, S_SPADE, S_TAKEN,
+    SLOTS, STOCK_SCALE, T_STOCK, TOP,
+)
+from envs.tonk.view import (
+    DECLARE_49, DISCARD, DISCARD_BASE, DRAW_STOCK, DROP, END_LAYING, HIT_BASE, LAY, LAY_BASE, MAX_SLOTS,
+    SIDE, TAKE_DISCARD,
+)
+
+SPADES_HIGH_FIRST = [r * 4 + 3 for r in range(12, -1, -1)]
+
+
+class TurnSteps:
+    """The steps of a turn; ``TonkState`` supplies the fields and ``_finish``/``_begin_turn``."""
+
+    def _apply_start(self, p: int, a: int) -> None:
+        if self.pending_natural is not None:
+            if a != DECLARE_49:
+                raise self._illegal(a)
+            outcome, self.pending_natural = self.pending_natural, None
+            self._finish(outcome)
+            return
+        if a == DROP and self.blocked[p] == 0:
+            counts = [mask_count(h) for h in self.hands]
+            self._finish(settle.drop(counts, p, self.cfg.texas))
+            return
+        if a == DECLARE_49 and self.can_declare(p):
+            prize = settle.natural_prize(49, self.cfg.natural, self.cfg.low_natural, self.cfg.texas, at_deal=False)
+            self._finish(settle.paid_by_each(self.n, p, prize, "natural"))
+            return
+        if a == DRAW_STOCK:
+            c = self.stock.pop()
+            self.tail[T_STOCK] = len(self.stock) / STOCK_SCALE
+        elif a == TAKE_DISCARD and self.pile:
+            c = self.pile.pop()
+            self.cards_vec[TOP + c] = self.cards_vec[PILE + c] = 0.0
+            if self.pile:
+                self.cards_vec[TOP + self.pile[-1]] = 1.0
+            self.taken[p].append(c)
+            self.seat_vec[p, S_TAKEN + c] = 1.0
+        else:
+            raise self._illegal(a)
+        self.first_turn_done[p] = True
+        self._add_card(p, c)
+        if self.blocked[p]:
+            self.blocked[p] -= 1
+            self._show_blocked(p)
+        self.cards_after_draw = self.hands[p].bit_count()
+        self._refresh_lay(p)
+
+    def _refresh_lay(self, p: int) -> None:
+        """Spreads and hits open to ``p`` now. The lay step is entered even with none open
+        (only "end laying" then): skipping it would tell the table that ``p`` cannot lay."""
+        hand = self.hands[p]
+        self._lay_ids = spreads_in(hand, self.game.layable)
+        hits = []
+        for slot, acc in enumerate(self.slot_accept):
+            fit = acc & hand
+            while fit:
+                low = fit & -fit
+                hits.append(HIT_BASE + (low.bit_length() - 1) * MAX_SLOTS + slot)
+                fit ^= low
+        self._hit_ids = hits
+        self._set_phase(LAY, p)
+
+    def _apply_lay(self, p: int, a: int) -> None:
+        if a == END_LAYING:
+            self._set_phase(DISCARD, p)
+            return
+        hand = self.hands[p]
+        if LAY_BASE <= a < HIT_BASE:
+            sp = SPREADS[a - LAY_BASE]
+            if sp.mask & hand != sp.mask:
+                raise self._illegal(a)
+            self._lay(p, sp)
+        elif HIT_BASE <= a < DISCARD_BASE:
+            c, slot = divmod(a - HIT_BASE, MAX_SLOTS)
+            if slot >= len(self.slot_accept) or not (self.slot_accept[slot] & hand) >> c & 1:
+                raise self._illegal(a)
+            self._hit(p, c, slot)
+        else:
+            raise self._illegal(a)
+        if self.hands[p] == 0:
+            full = self.cards_after_draw == self.cfg.hand_size + 1
+            won = settle.tonk_out if full or not self.cfg.tonk_needs_six else settle.went_out
+            self._finish(won(self.n, p))
+        else:
+            self._refresh_lay(p)
+
+    def _lay(self, p: int, sp) -> None:
+        slot = len(self.slot_owner)
+        self.slot_owner.append(p)
+        self.slot_kind.append(sp.kind)
+        self.slot_key.append(sp.key)
+        self.slot_lo.append(sp.lo)
+        self.slot_hi.append(sp.hi)
+        self.slot_mask.append(sp.mask)
+        self.slot_live.append(True)
+        self.slot_accept.append(accepts(sp.kind, sp.key, sp.lo, sp.hi, sp.mask, not self.cfg.hit_runs_only))
+        self.owner_vec[slot, p] = 1.0
+        for c in sp.cards:
+            self._remove_card(p, c)
+            self.cards_vec[SLOTS + 52 * slot + c] = 1.0
+
+    def _hit(self, p: int, c: int, slot: int) -> None:
+        self._remove_card(p, c)
+        mask = self.slot_mask[slot] | (1 << c)
+        self.slot_mask[slot] = mask
+        kind, key = self.slot_kind[slot], self.slot_key[slot]
+        owner = self.slot_owner[slot]
+        if self.cfg.hit_blocks_drop and owner != p:
+            self.blocked[owner] += 1
+            self._show_blocked(owner)
+        if kind == SET and mask.bit_count() == 4:
+            # a set hit up to four leaves the table, out of play for the rest of the hand
+            self.slot_live[slot] = False
+            self.slot_accept[slot] = 0
+            self.out_of_play |= mask
+            self.owner_vec[slot, owner] = 0.0
+            self.cards_vec[SLOTS + 52 * slot:SLOTS + 52 * (slot + 1)] = 0.0
+            for x in cards_of(mask):
+                self.cards_vec[OUT + x] = 1.0
+            return
+        if kind == RUN:
+            self.slot_lo[slot], self.slot_hi[slot] = extend_run(key, self.slot_lo[slot], self.slot_hi[slot], c)
+        self.slot_accept[slot] = accepts(kind, key, self.slot_lo[slot], self.slot_hi[slot], mask,
+                                         not self.cfg.hit_runs_only)
+        self.cards_vec[SLOTS + 52 * slot + c] = 1.0
+
+    def _discard(self, p: int, c: int) -> None:
+        self._remove_card(p, c)
+        if self.pile:
+            self.cards_vec[TOP + self.pile[-1]] = 0.0
+        self.pile.append(c)
+        self.history.append((p, c))
+        self.cards_vec[TOP + c] = self.cards_vec[PILE + c] = 1.0
+        self.seat_vec[p, S_DISC + c] = 1.0
+        if self.hands[p] == 0:
+            self._finish(settle.went_out(self.n, p))
+        elif not self.stock:
+            counts = [mask_count(h) for h in self.hands]
+            self._finish(settle.lowest_wins(counts, "stock_out"))
+        else:
+            self._begin_turn((p + 1) % self.n)
+
+    def _side_choice(self, p: int, join: bool) -> None:
+        self.joined[p] = join
+        if join:
+            self.seat_vec[p, S_JOINED] = 1.0
+            hand = self.hands[p]
+            self.shown[p] = next((c for c in SPADES_HIGH_FIRST if hand >> c & 1), -1)
+            if self.shown[p] >= 0:
+                self.seat_vec[p, S_SPADE + self.shown[p] // 4] = 1.0
+        nxt = (p + 1) % self.n
+        if nxt != self.first:
+            self._set_phase(SIDE, nxt)
+            return
+        net, _, _ = settle.side_pot(self.joined, self.shown)
+        self._pay(net)
+        self._begin_turn(self.first)
+
+    def _add_card(self, p: int, c: int) -> None:
+        self.hands[p] |= 1 << c
+        self.hand_vec[p, c] = 1.0
+        self.seat_vec[p, S_SIZE] = self.hands[p].bit_count() / HAND_SCALE
+
+    def _remove_card(self, p: int, c: int) -> None:
+        self.hands[p] &= ~(1 << c)
+        self.hand_vec[p, c] = 0.0
+        self.seat_vec[p, S_SIZE] = self.hands[p].bit_count() / HAND_SCALE
+
+    def _show_blocked(self, p: int) -> None:
+        self.seat_vec[p, S_BLOCKED] = self.blocked[p] / BLOCK_SCALE
+        self.seat_vec[p, S_BLOCK_FLAG] = float(self.blocked[p] > 0)

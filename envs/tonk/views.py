@@ -1,0 +1,93 @@
+"""Building a seat's View and determinizing a state for it (hidden cards resampled).
+
+What a seat knows of another hand: its size, the cards that seat took from the
+discard pile and still holds, and the spade it showed for the side pot while it
+still holds it. Everything else in the other hands and the stock is unknown.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from envs.engine.melds import cards_of, mask_count
+from envs.tonk.view import LAY, PHASES, TableSpread, TonkView
+
+
+def build_view(state, player: int) -> TonkView:
+    n = state.n
+    spreads = tuple(
+        TableSpread(slot, state.slot_owner[slot], state.slot_kind[slot], tuple(cards_of(state.slot_mask[slot])))
+        for slot in range(len(state.slot_owner)) if state.slot_live[slot]
+    )
+    return TonkView(
+        player=player,
+        num_players=n,
+        hand_index=state.hand_index,
+        num_hands=state.cfg.num_hands,
+        dealer=state.dealer,
+        current_player=state.current_player,
+        phase=PHASES[state.phase],
+        hand=tuple(cards_of(state.hands[player])),
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        stock_size=len(state.stock),
+        discard_pile=tuple(state.pile),
+        discard_history=tuple(state.history),
+        taken_from_discard=tuple(tuple(t) for t in state.taken),
+        spreads=spreads,
+        out_of_play=tuple(cards_of(state.out_of_play)),
+        drop_blocked=tuple(state.blocked),
+        stakes=tuple(state.stakes),
+        turn=state.turn,
+        side_pot_joined=tuple(state.joined),
+        side_pot_shown=tuple(state.shown),
+        last_result=state.last_result,
+    )
+
+
+def known_cards(state, seat: int) -> int:
+    """Cards of ``seat``'s hand that every other seat can name (public history)."""
+    pinned = 0
+    for c in state.taken[seat]:
+        pinned |= 1 << c
+    if state.shown[seat] >= 0:
+        pinned |= 1 << state.shown[seat]
+    return pinned & state.hands[seat]
+
+
+def determinize_state(state, player: int, rng: np.random.Generator):
+    """A copy in which the other hands' unknown cards and the stock are redealt at random.
+
+    The unknown cards are pooled in sorted order and shuffled with ``rng``, so the
+    result depends only on what ``player`` saw. Future hands are reshuffled from a
+    generator seeded by ``rng`` (stacked future decks are not known to a player).
+    Decision: the side pot's negative information (a joiner held no higher spade
+    when dealt) is not enforced on the redeal.
+    """
+    new = state.clone()
+    others = [q for q in range(state.n) if q != player]
+    pinned = {q: known_cards(state, q) for q in others}
+    pool = 0
+    for q in others:
+        pool |= state.hands[q] & ~pinned[q]
+    for c in state.stock:
+        pool |= 1 << c
+    cards = cards_of(pool)
+    order = rng.permutation(len(cards))
+    cards = [cards[i] for i in order]
+    at = 0
+    for q in others:
+        need = state.hands[q].bit_count() - pinned[q].bit_count()
+        hand = pinned[q]
+        for c in cards[at:at + need]:
+            hand |= 1 << c
+        at += need
+        new.hands[q] = hand
+        new.hand_vec[q] = 0.0
+        new.hand_vec[q, cards_of(hand)] = 1.0
+        if not state.first_turn_done[q]:
+            new.dealt_counts[q] = mask_count(hand)  # nobody can touch a hand before its first turn
+    new.stock = cards[at:]
+    new.rng = np.random.default_rng(int(rng.integers(2**63)))
+    new.decks = []
+    if state.phase == LAY and state.current_player != player:
+        new._refresh_lay(state.current_player)
+    return new
