@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from envs.engine.cards import parse_cards, standard52, validate_deck
+from envs.engine.cards import parse_cards, shuffled, standard52, validate_deck
 from envs.engine.game import ConfigError
 from envs.engine.config import build, check_bool, check_choice, check_int, check_number
 from envs.engine.melds import SPREAD_SIZE
@@ -79,6 +79,9 @@ class TonkGame:
         cards = parse_cards(deck)
         validate_deck(cards, standard52())
         return cards
+
+    def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
+        return tuple(shuffled(standard52(), rng))
 
     def encode(self, view: TonkView) -> np.ndarray:
         return enc.encode(view, self.config.num_hands, self.config.max_turns)

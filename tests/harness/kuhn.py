@@ -120,9 +120,9 @@ class KuhnGame:
     def parse_deck(self, deck) -> tuple[int, ...]:
         tokens = deck.split() if isinstance(deck, str) else list(deck)
         for t in tokens:
-            if t not in CARD_NAMES:
+            if not (t in range(3) if isinstance(t, int) else t in tuple(CARD_NAMES)):
                 raise ValueError(f"bad card {t!r}: allowed {', '.join(CARD_NAMES)}")
-        cards = tuple(CARD_NAMES.index(t) for t in tokens)
+        cards = tuple(t if isinstance(t, int) else CARD_NAMES.index(t) for t in tokens)
         if sorted(cards) != [0, 1, 2]:
             raise ValueError("stacked deck must hold J, Q and K exactly once")
         return cards
