@@ -1,0 +1,302 @@
+"""Buffalo Bill score-sheet categories: names, built-in sheets and line values.
+
+RULES.md §2: a card is worth its number, J/Q/K 10, A 11; a category scores the
+sum of the cards that form it, and the value written on a line is the best one
+the hand allows for that category ("ignoring cards" to make a lower category
+with part of the hand); 0 when the hand does not make it (scratching).
+
+Every category value depends on one of three things only, which keeps the
+tables tiny (no 2.6M-hand table):
+
+* ``rank``  - the multiset of the five ranks (pairs, straights, blaze, ...):
+  a table over the 6,188 sorted rank 5-multisets;
+* ``suit``  - the rank set of a single suit (flushes, straight flushes,
+  bobtails): a table over the 8,192 13-bit rank masks, maxed over the 4 suits;
+* ``color`` - all five cards red or all black (gang; "flush or gang").
+
+:class:`LineEvaluator` turns a sheet (tuple of names) into the value of every
+line for a hand, one hand at a time (``values``) or a numpy batch of hands
+(``batch``); both read the same tables.
+"""
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from math import comb
+from typing import Callable, Sequence
+
+import numpy as np
+
+CARD_VALUE = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)  # by rank 0=2 .. 12=A
+FACE_RANKS = frozenset((9, 10, 11))  # J Q K (no aces)
+NUMBER_RANKS = frozenset(range(9))  # 2..10
+ACE = 12
+
+STANDARD = (
+    "straight flush", "four of a kind", "full house", "flush", "straight",
+    "three of a kind", "two pair", "one pair", "high card",
+)
+EXTENDED = (
+    "straight flush", "four of a kind", "blaze", "big bobtail", "full house", "flush",
+    "straight", "four blaze", "little bobtail", "three of a kind", "four flush",
+    "four straight", "sequence", "two pair", "gang", "puritan", "one pair", "high card",
+)
+BOBTAIL = (
+    "bobtail", "four of a kind", "full house", "flush or gang", "straight", "three of a kind",
+    "two pair", "one pair", "high card", "face cards", "number cards",
+)
+SHEETS: dict[str, tuple[str, ...]] = {"standard": STANDARD, "extended": EXTENDED, "bobtail": BOBTAIL}
+ALIASES = {"plucked nickel": "high card"}
+
+
+# ---------------------------------------------------------------- runs (straights)
+def _runs(length: int) -> tuple[tuple[int, int], ...]:
+    """(rank bitmask, value) of every run of ``length`` consecutive ranks; the ace
+    plays high (..K-A) or low (A-2-..) but never wraps (K-A-2). On the short deck
+    7..A the low ace needs a 2, so A-7-8-9-T is no straight."""
+    out = []
+    for start in range(-1, 14 - length):  # start -1 = the low ace
+        ranks = [ACE if r == -1 else r for r in range(start, start + length)]
+        out.append((sum(1 << r for r in ranks), sum(CARD_VALUE[r] for r in ranks)))
+    return tuple(out)
+
+
+RUNS = {k: _runs(k) for k in (3, 4, 5)}
+
+
+def best_run(mask: int, length: int) -> int:
+    """Value of the best run of ``length`` consecutive ranks inside a rank set (0 if none)."""
+    return max((value for bits, value in RUNS[length] if mask & bits == bits), default=0)
+
+
+def _mask_values(mask: int) -> list[int]:
+    return [CARD_VALUE[r] for r in range(13) if mask >> r & 1]
+
+
+# ---------------------------------------------------------------- rank categories
+# Each takes the 13 rank counts of a 5-card hand.
+def _groups(counts: Sequence[int], at_least: int) -> list[int]:
+    """Values of ``at_least`` cards of each rank held that often, best first."""
+    return sorted((at_least * CARD_VALUE[r] for r in range(13) if counts[r] >= at_least), reverse=True)
+
+
+def _rank_mask(counts: Sequence[int]) -> int:
+    return sum(1 << r for r in range(13) if counts[r])
+
+
+def _total(counts: Sequence[int]) -> int:
+    return sum(c * v for c, v in zip(counts, CARD_VALUE))
+
+
+def _sum_of(counts: Sequence[int], ranks: frozenset[int]) -> int:
+    return sum(counts[r] * CARD_VALUE[r] for r in ranks)
+
+
+def four_of_a_kind(counts):
+    return max(_groups(counts, 4), default=0)
+
+
+def full_house(counts):
+    return _total(counts) if sorted(c for c in counts if c) == [2, 3] else 0
+
+
+def straight(counts):
+    return best_run(_rank_mask(counts), 5)
+
+
+def three_of_a_kind(counts):
+    return max(_groups(counts, 3), default=0)
+
+
+def two_pair(counts):
+    pairs = _groups(counts, 2)  # one pair from each of two different ranks
+    return pairs[0] + pairs[1] if len(pairs) >= 2 else 0
+
+
+def one_pair(counts):
+    return max(_groups(counts, 2), default=0)
+
+
+def high_card(counts):
+    return _total(counts)  # always scorable: all five cards
+
+
+def blaze(counts):
+    return _total(counts) if sum(counts[r] for r in FACE_RANKS) == 5 else 0
+
+
+def four_blaze(counts):
+    return 4 * 10 if sum(counts[r] for r in FACE_RANKS) >= 4 else 0  # any 4 of J/Q/K, all worth 10
+
+
+def four_straight(counts):
+    return best_run(_rank_mask(counts), 4)
+
+
+def sequence(counts):
+    return best_run(_rank_mask(counts), 3)
+
+
+def puritan(counts):
+    return _total(counts) if sum(counts[r] for r in NUMBER_RANKS) == 5 else 0
+
+
+def face_cards(counts):
+    return _sum_of(counts, FACE_RANKS)
+
+
+def number_cards(counts):
+    return _sum_of(counts, NUMBER_RANKS)
+
+
+# ---------------------------------------------------------------- suit categories
+# Each takes the rank set (13-bit mask) of ONE suit; the line takes the best suit.
+def straight_flush(mask):
+    return best_run(mask, 5)
+
+
+def big_bobtail(mask):
+    return best_run(mask, 4)
+
+
+def little_bobtail(mask):
+    return best_run(mask, 3)
+
+
+def bobtail(mask):
+    return max(best_run(mask, 5), best_run(mask, 4), best_run(mask, 3))
+
+
+def flush(mask):
+    values = _mask_values(mask)
+    return sum(values) if len(values) == 5 else 0
+
+
+def four_flush(mask):
+    values = _mask_values(mask)  # ascending: the best four are the last four
+    return sum(values[-4:]) if len(values) >= 4 else 0
+
+
+RANK_CATEGORIES: dict[str, Callable[[Sequence[int]], int]] = {
+    "four of a kind": four_of_a_kind, "full house": full_house, "straight": straight,
+    "three of a kind": three_of_a_kind, "two pair": two_pair, "one pair": one_pair,
+    "high card": high_card, "blaze": blaze, "four blaze": four_blaze,
+    "four straight": four_straight, "sequence": sequence, "puritan": puritan,
+    "face cards": face_cards, "number cards": number_cards,
+}
+SUIT_CATEGORIES: dict[str, Callable[[int], int]] = {
+    "straight flush": straight_flush, "big bobtail": big_bobtail, "little bobtail": little_bobtail,
+    "bobtail": bobtail, "flush": flush, "four flush": four_flush,
+}
+# A flush is all one colour, so "flush or gang" is worth the five cards exactly when gang is.
+COLOR_CATEGORIES = ("gang", "flush or gang")
+CATEGORIES: tuple[str, ...] = tuple(RANK_CATEGORIES) + tuple(SUIT_CATEGORIES) + COLOR_CATEGORIES
+
+
+def canonical_name(name: str) -> str | None:
+    """'Four_of_a_Kind' -> 'four of a kind'; None if no category has that name."""
+    key = " ".join(name.lower().replace("_", " ").replace("-", " ").split())
+    key = ALIASES.get(key, key)
+    return key if key in CATEGORIES else None
+
+
+# ---------------------------------------------------------------- tables
+NUM_MULTISETS = comb(13 + 4, 5)  # sorted rank 5-multisets (5 of a kind included, never used)
+# multiset index of sorted ranks r0<=..<=r4: sum C(r_i + i, i + 1) (combinations with repetition)
+_MULTI = tuple(tuple(comb(r + i, i + 1) for r in range(13)) for i in range(5))
+MULTI_TABLE = np.array(_MULTI, dtype=np.int64)  # [position, rank]
+
+
+def multiset_index(sorted_ranks: Sequence[int]) -> int:
+    m = _MULTI
+    return m[0][sorted_ranks[0]] + m[1][sorted_ranks[1]] + m[2][sorted_ranks[2]] + m[3][sorted_ranks[3]] + m[4][sorted_ranks[4]]
+
+
+def _rank_table() -> tuple[np.ndarray, np.ndarray]:
+    """[NUM_MULTISETS, len(RANK_CATEGORIES)] values and the card total of each multiset."""
+    table = np.zeros((NUM_MULTISETS, len(RANK_CATEGORIES)), dtype=np.int16)
+    totals = np.zeros(NUM_MULTISETS, dtype=np.int16)
+    funcs = list(RANK_CATEGORIES.values())
+    for ranks in combinations_with_replacement(range(13), 5):
+        counts = [0] * 13
+        for r in ranks:
+            counts[r] += 1
+        i = multiset_index(ranks)
+        table[i] = [f(counts) for f in funcs]
+        totals[i] = _total(counts)
+    return table, totals
+
+
+def _suit_table() -> np.ndarray:
+    """[8192, len(SUIT_CATEGORIES)] values of every one-suit rank set."""
+    funcs = list(SUIT_CATEGORIES.values())
+    return np.array([[f(mask) for f in funcs] for mask in range(1 << 13)], dtype=np.int16)
+
+
+RANK_TABLE, MULTISET_TOTAL = _rank_table()
+SUIT_TABLE = _suit_table()
+_RANK_COL = {name: j for j, name in enumerate(RANK_CATEGORIES)}
+_SUIT_COL = {name: j for j, name in enumerate(SUIT_CATEGORIES)}
+BLACK = (True, False, False, True)  # clubs, spades black; diamonds, hearts red
+MAX_VALUE = 11 + 11 + 11 + 11 + 10  # no line can exceed four aces and a king
+
+
+class LineEvaluator:
+    """Values of every line of one sheet for a hand (the best the hand allows)."""
+
+    def __init__(self, lines: Sequence[str]):
+        self.lines = tuple(lines)
+        n = len(self.lines)
+        rank_cols = [(j, _RANK_COL[c]) for j, c in enumerate(self.lines) if c in _RANK_COL]
+        # per multiset: the full line vector with every rank line filled in (others 0)
+        rows = np.zeros((NUM_MULTISETS, n), dtype=np.int16)
+        for j, col in rank_cols:
+            rows[:, j] = RANK_TABLE[:, col]
+        self.rank_rows_np = rows
+        self.rank_rows: list[tuple[int, ...]] = [tuple(int(v) for v in r) for r in rows]
+        self.suit_lines = [(j, SUIT_TABLE[:, _SUIT_COL[c]].tolist()) for j, c in enumerate(self.lines) if c in _SUIT_COL]
+        self.color_lines = [j for j, c in enumerate(self.lines) if c in COLOR_CATEGORIES]
+        self._totals = MULTISET_TOTAL.tolist()
+
+    def values(self, cards: Sequence[int]) -> list[int]:
+        """Line values of a 5-card hand (card ids 0..51), in sheet order."""
+        hand = sorted(cards)
+        m0, m1, m2, m3, m4 = _MULTI
+        idx = m0[hand[0] >> 2] + m1[hand[1] >> 2] + m2[hand[2] >> 2] + m3[hand[3] >> 2] + m4[hand[4] >> 2]
+        out = list(self.rank_rows[idx])
+        if self.suit_lines or self.color_lines:
+            masks, counts = [0, 0, 0, 0], [0, 0, 0, 0]
+            for c in hand:
+                masks[c & 3] |= 1 << (c >> 2)
+                counts[c & 3] += 1
+            top = max(counts)
+            # every suit category needs 3+ cards of one suit; five cards hold at most one such suit
+            if top >= 3:
+                mask = masks[counts.index(top)]
+                for j, table in self.suit_lines:
+                    out[j] = table[mask]
+            black = counts[0] + counts[3]  # clubs and spades (BLACK)
+            if black == 0 or black == 5:
+                total = self._totals[idx]
+                for j in self.color_lines:
+                    out[j] = total
+        return out
+
+    def batch(self, hands: np.ndarray) -> np.ndarray:
+        """int16[K, lines] for int[K, 5] hands: the same values, vectorized."""
+        hands = np.sort(np.asarray(hands, dtype=np.int64), axis=1)
+        ranks = hands >> 2
+        idx = MULTI_TABLE[np.arange(5), ranks].sum(axis=1)
+        out = self.rank_rows_np[idx].copy()
+        if self.suit_lines:
+            bits = np.left_shift(1, ranks)
+            suits = hands & 3
+            masks = [np.where(suits == s, bits, 0).sum(axis=1) for s in range(4)]
+            for j, _ in self.suit_lines:
+                col = SUIT_TABLE[:, _SUIT_COL[self.lines[j]]]
+                out[:, j] = np.max([col[m] for m in masks], axis=0)
+        if self.color_lines:
+            black = np.array(BLACK)[hands & 3].sum(axis=1)
+            same = (black == 0) | (black == 5)
+            for j in self.color_lines:
+                out[:, j] = np.where(same, MULTISET_TOTAL[idx], 0)
+        return out

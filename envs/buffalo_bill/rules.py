@@ -1,0 +1,133 @@
+"""Buffalo Bill (RULES.md §2): config, the Game object and ``make_game``.
+
+The state machine lives in ``state.py``, the category values in
+``categories.py``, the observation and action words in ``encode.py`` and the
+text view in ``render.py``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluator, canonical_name
+from envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
+from envs.buffalo_bill.render import render_view
+from envs.buffalo_bill.state import BuffaloBillState, BuffaloBillView
+from envs.engine.cards import make_deck, parse_cards, validate_deck
+from envs.engine.config import build, check_choice, check_int
+from envs.engine.game import ConfigError
+
+DECKS = ("standard52", "short32")
+REWARDS = ("score", "margin", "win")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuffaloBillConfig:
+    """Options (RULES.md §2). ``sheet``: a built-in sheet name or a list of category
+    names (one line each, in order); ``reward``: None picks ``score`` for one
+    player and ``margin`` for 2+."""
+
+    num_players: int = 2
+    deck: str = "standard52"
+    chips: int = 12
+    sheet: str | tuple[str, ...] = "standard"
+    reward: str | None = None
+
+    def __post_init__(self) -> None:
+        check_int("num_players", self.num_players, 1, 4)
+        check_choice("deck", self.deck, DECKS)
+        check_int("chips", self.chips, 0, 1000)
+        object.__setattr__(self, "sheet", _check_sheet(self.sheet))
+        if self.reward is not None:
+            check_choice("reward", self.reward, REWARDS)
+            if self.reward != "score" and self.num_players == 1:
+                raise ConfigError(f"reward={self.reward!r} compares players; with num_players=1 use 'score'")
+
+
+def _check_sheet(sheet: Any) -> str | tuple[str, ...]:
+    if isinstance(sheet, str):
+        check_choice("sheet", sheet, tuple(SHEETS))
+        return sheet
+    if not isinstance(sheet, (list, tuple)) or not sheet:
+        raise ConfigError(
+            f"sheet={sheet!r} must be one of {', '.join(map(repr, SHEETS))} or a non-empty list of category names"
+        )
+    names = []
+    for name in sheet:
+        canon = canonical_name(name) if isinstance(name, str) else None
+        if canon is None:
+            raise ConfigError(f"sheet: unknown category {name!r}; allowed categories: {', '.join(CATEGORIES)}")
+        names.append(canon)
+    return tuple(names)
+
+
+def sheet_lines(sheet: str | tuple[str, ...]) -> tuple[str, ...]:
+    return SHEETS[sheet] if isinstance(sheet, str) else tuple(sheet)
+
+
+class BuffaloBillGame:
+    """Buffalo Bill with fixed options; builds states, encodes and renders views."""
+
+    name = "buffalo_bill"
+    observation_bounds = (0.0, 1.0)
+
+    def __init__(self, config: BuffaloBillConfig):
+        self.config = config
+        self.num_players = config.num_players
+        self.lines = sheet_lines(config.sheet)
+        self.num_rounds = len(self.lines)
+        self.num_actions = NUM_EXCHANGES + self.num_rounds
+        self.deck = make_deck(config.deck)
+        self.reward = config.reward or ("score" if config.num_players == 1 else "margin")
+        self.evaluator = LineEvaluator(self.lines)
+        self.layout = ObservationLayout(self.num_players, self.num_rounds, len(self.deck), config.chips)
+        self.observation_shape = (self.layout.size,)
+
+    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> BuffaloBillState:
+        """A new game; ``decks[r]`` (full deck order) is dealt in round ``r``, later rounds are shuffled."""
+        return BuffaloBillState(self, rng, decks)
+
+    def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
+        cards = parse_cards(deck)
+        validate_deck(cards, self.deck)
+        return cards
+
+    def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
+        """A random full deck in dealing order (one round's deal for ``decks``)."""
+        return tuple(int(c) for c in rng.permutation(np.array(self.deck)))
+
+    def final_rewards(self, totals: Sequence[int]) -> np.ndarray:
+        """End-of-game rewards (``score`` mode pays each line as it is written instead)."""
+        n = self.num_players
+        out = np.zeros(n)
+        if self.reward == "margin":
+            for p in range(n):
+                out[p] = totals[p] - max(totals[q] for q in range(n) if q != p)
+        elif self.reward == "win":
+            best = max(totals)
+            winners = [p for p in range(n) if totals[p] == best]
+            for p in range(n):
+                out[p] = -1.0 if totals[p] != best else (1.0 if len(winners) == 1 else 0.0)
+        return out
+
+    def encode(self, view: BuffaloBillView) -> np.ndarray:
+        return encode_view(self.layout, view)
+
+    def observe(self, state: BuffaloBillState, player: int) -> np.ndarray:
+        """Fast path equal to ``encode(state.view(player))``."""
+        return self.layout.fill(
+            player, state.round, len(state.stock), state.discards, state.hands[player], state.seat_rows,
+            state.current_player, state.first_player,
+        )
+
+    def render(self, view: BuffaloBillView) -> str:
+        return render_view(view)
+
+    def action_name(self, action: int) -> str:
+        return action_name(action, self.lines)
+
+
+def make_game(**options: Any) -> BuffaloBillGame:
+    return BuffaloBillGame(build(BuffaloBillConfig, options))

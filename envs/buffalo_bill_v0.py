@@ -1,0 +1,105 @@
+"""Buffalo Bill: score-sheet poker with exchanges and chips (RULES.md §2).
+
+Every player fills the same score sheet of poker categories, one line per
+round, so a game lasts as many rounds as the sheet has lines. Hands are dealt
+face up (everything but the stock order is public); on a turn a player either
+exchanges any cards (first exchange of a round free, later ones 1 chip from 12
+for the whole game) or scores the hand on an empty line (0 = scratching).
+
+| Import             | ``from envs import buffalo_bill_v0``                               |
+|--------------------|--------------------------------------------------------------------|
+| Actions            | Discrete(31 + L), L = sheet lines (standard 9, extended 18, bobtail 11) |
+| Parallel API       | no (AEC)                                                           |
+| Manual control     | no                                                                 |
+| Agents             | ``player_0`` .. ``player_{n-1}``, n = 1..4                          |
+| Action shape       | (1,)                                                               |
+| Observation shape  | (L + 1 + 52 + 260 + 2n + n * (52 + 3L + 4),)  (492 for 2p standard) |
+| Observation values | [0, 1]                                                             |
+
+Action ids (the meaning never depends on the state; the mask says what is legal):
+
+| id            | meaning                                                                        |
+|---------------|--------------------------------------------------------------------------------|
+| 0 .. 30       | exchange: discard the hand positions whose bits are set in ``id + 1`` (bit i = position i); the drawn cards fill those positions in order. Masked off when the exchange would cost a chip and the player has none. |
+| 31 .. 31+L-1  | score the hand on sheet line ``id - 31`` (sheet order); masked off once written |
+
+Helpers: ``envs.buffalo_bill.encode.exchange_action(positions)``, ``score_action(line)``.
+
+Observation (``game.layout.slices``; seats are relative: row 0 = the observer,
+row 1 the next seat clockwise, ...; values scale by ``MAX_VALUE = 54``):
+
+| slice        | size      | content                                                      |
+|--------------|-----------|--------------------------------------------------------------|
+| ``round``    | L         | one-hot round number (all 0 once over)                        |
+| ``stock``    | 1         | stock size / deck size                                       |
+| ``discards`` | 52        | discard pile (multi-hot card ids ``rank*4+suit``)             |
+| ``hand``     | 5 x 52    | own hand by position (one-hot per position)                   |
+| ``to_act``   | n         | seat to act (one-hot)                                        |
+| ``first``    | n         | seat that acts first this round (the one after the dealer)    |
+| ``seats``    | n x (52+3L+4) | per seat: hand (multi-hot, empty once scored), used lines, written values / 54, **value the current hand would score on every line** / 54, total / (54 L), chips / starting chips, exchanges this round / (starting chips + 1), scored this round |
+
+Rewards (option ``reward``; default ``score`` for 1 player, ``margin`` for 2+):
+
+* ``score``: each scoring action pays the value written, so the return is the final total;
+* ``margin``: at the end, own total minus the best other total;
+* ``win``: at the end, +1 sole winner, 0 for players tied on the best total, -1 the others.
+
+Options (``env(**options)``; plus the adapter's ``render_mode``, ``illegal_action``, ``illegal_reward``):
+
+| option        | default        | allowed                                                            |
+|---------------|----------------|--------------------------------------------------------------------|
+| ``num_players`` | 2            | 1..4 (1 = solitaire)                                               |
+| ``deck``      | ``"standard52"`` | ``"standard52"``, ``"short32"`` (7..A; A-7-8-9-T is no straight)  |
+| ``chips``     | 12             | 0..1000 chips per player for the whole game                        |
+| ``sheet``     | ``"standard"`` | ``"standard"``, ``"extended"``, ``"bobtail"`` or a list of category names (one line each) |
+| ``reward``    | None (auto)    | ``"score"``, ``"margin"``, ``"win"`` (margin/win need 2+ players)  |
+
+Categories: straight flush, four of a kind, full house, flush, straight, three
+of a kind, two pair, one pair, high card (alias "plucked nickel"), blaze, big
+bobtail, four blaze, little bobtail, four flush, four straight, sequence, gang,
+puritan, bobtail, flush or gang, face cards, number cards (``_`` or ``-`` may
+replace spaces). Values: card = its number, J/Q/K 10, A 11; a line scores the
+best value the hand allows for it (RULES.md §2 table).
+
+Stacked decks: ``reset(options={"decks": [d0, d1, ...]})`` deals round ``r`` from
+``d_r`` (a full deck order): 5 cards to the first player to act, 5 to the next,
+..., then the stock in order; ``{"deck": d}`` stacks round 0 only. Later rounds and
+reshuffles of the discard pile are random.
+
+Decisions where RULES.md is silent:
+
+* Chips paid for exchanges go to the bank for good (never refilled, never paid out).
+* The stock is refilled when a card must be drawn from an empty stock: the
+  discard pile (including the cards just discarded in this exchange) is shuffled
+  into a new stock and the draw goes on.
+* The ace is high or low in every run (A-2-3-4 is a four straight, A-2-3 a
+  sequence and a little bobtail when suited) but never wraps (K-A-2).
+* "flush or gang" scores the five cards when all five share a colour (a flush
+  always does).
+* ``reward="margin"``/``"win"`` with one player is a ConfigError (nobody to compare with).
+* Stacked decks must be complete decks of the game (52 or 32 cards).
+
+Statistics (``state.stats()``, per player): ``total`` (final score), ``chips_left``,
+``scratched`` (lines written as 0).
+
+Version History:
+
+* v0: initial release.
+"""
+from envs.aec import entry_points
+from envs.buffalo_bill.rules import make_game
+
+PRESETS = {
+    "default": {},
+    "solitaire": {"num_players": 1},
+    "3p": {"num_players": 3},
+    "4p_extended": {"num_players": 4, "sheet": "extended"},
+    "bobtail": {"sheet": "bobtail"},
+    "short32_4p": {"deck": "short32", "num_players": 4},
+    "reward_score": {"reward": "score"},
+    "reward_win_3p": {"num_players": 3, "reward": "win"},
+    "custom_sheet": {"sheet": ["blaze", "gang", "puritan", "face cards", "four straight"], "chips": 3},
+    "no_chips": {"chips": 0, "num_players": 2, "deck": "short32", "sheet": "bobtail"},
+}
+
+env, raw_env = entry_points("buffalo_bill_v0", make_game)
