@@ -1,0 +1,311 @@
+"""A rule-based Open Face Chinese poker player (the baseline a decent human would write).
+
+How it plays (reads only the View):
+- Regular turns: it lists every way to send this turn's pending cards to the
+  rows (and to the discard in Pineapple) and keeps the one whose board scores
+  best over 32 sampled completions from the unseen cards (the same samples for
+  every candidate). Half the completions route the strongest cards downwards
+  (bottom, then middle, then top), as a careful player would, half fill the
+  free slots at random. A completed board scores -7 if fouled, else its
+  royalties, 0.6 per category of row strength (rows won against others) and,
+  when another hand follows, 9 for a top that earns Fantasyland. So it keeps
+  the rows ordered, builds the bottom and middle and takes royalties when the
+  foul risk allows.
+- Fantasyland: it searches the arrangements of all its cards (the 40 best
+  bottoms, the best middles under each with ``rank5_batch``, every top under
+  the middle) for the most royalties plus 9 for staying; never fouls.
+
+Measured (duplicate hands: the same deck is played twice with the seats
+swapped; original variant, 2 players, 1 hand per episode)::
+
+    python -m agents.ofc_heuristic --hands 10000
+
+gave (10,000 decks = 20,000 hands, seed 0, 95% confidence intervals over decks)::
+
+    heuristic points per hand: +4.114 ± 0.061
+    heuristic foul rate:        0.048 ± 0.003
+    random foul rate:           0.689 ± 0.006   (public measurements: about 69%)
+    heuristic royalties/hand:   0.489 ± 0.025
+    heuristic Fantasyland entry rate: 0.001 (single-hand episodes: no bonus for QQ+)
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import time
+from typing import Any, Sequence
+
+import numpy as np
+
+from envs.engine.hands import CATEGORY_SHIFT, rank3, rank5, rank5_batch
+from envs.ofc.scoring import BoardResult, fl_entry_cards, fl_stays, top_royalty
+from envs.ofc.view import OFCView
+
+ROW_SIZES = (3, 5, 5)
+TOP, MIDDLE, BOTTOM, DISCARD = 0, 1, 2, 3
+FOUL_COST = 7.0          # a foul pays 6 plus the opponent's royalties and loses our own
+FL_BONUS = 9.0           # rough worth of a Fantasyland hand
+ROW_WEIGHT = 0.6         # points per category step of a row (winning rows against others)
+SAMPLES = 32            # sampled completions of the board per decision
+# royalties by category (index = Category) for partial-row estimates
+MID_ROYALTY = (0, 0, 0, 2, 4, 8, 12, 20, 30, 30)
+BOT_ROYALTY = (0, 0, 0, 0, 2, 4, 6, 10, 15, 15)
+
+
+# ---------------------------------------------------------------- vectorized row tables
+def _top_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Top-row rank, royalty and Fantasyland flag for every triple of card ranks."""
+    ranks = np.zeros((13, 13, 13), dtype=np.int64)
+    royalty = np.zeros((13, 13, 13), dtype=np.float64)
+    fl = np.zeros((13, 13, 13), dtype=bool)
+    for a, b, c in itertools.product(range(13), repeat=3):
+        r = rank3([a * 4, b * 4 + 1, c * 4 + 2])
+        ranks[a, b, c], royalty[a, b, c] = r, top_royalty(r)
+        fl[a, b, c] = fl_entry_cards(BoardResult((r, 0, 0), False, (0, 0, 0), 0), "regular") > 0
+    return ranks, royalty, fl
+
+
+TOP_RANK, TOP_ROYALTY, TOP_FL = _top_tables()
+ROYAL = rank5([48, 44, 40, 36, 32])  # A K Q J T of clubs
+STRENGTH_UNIT = float(1 << CATEGORY_SHIFT)  # rank / unit = category + tie-break fraction
+
+
+def row_royalty(ranks: np.ndarray, table: Sequence[int], royal_value: int) -> np.ndarray:
+    out = np.asarray(table, dtype=np.float64)[ranks >> CATEGORY_SHIFT]
+    return np.where(ranks == ROYAL, float(royal_value), out)
+
+
+def score_boards(tops: np.ndarray, mids: np.ndarray, bots: np.ndarray, fl_next_hand: bool) -> np.ndarray:
+    """Mean value of each candidate over its sampled completions.
+
+    ``tops``/``mids``/``bots``: int arrays [C, R, 3/5/5] of finished boards (C candidates,
+    R completions each). A fouled board costs FOUL_COST; a clean one is worth its
+    royalties, a Fantasyland bonus and ROW_WEIGHT per category of row strength.
+    """
+    c, r = tops.shape[:2]
+    t = np.sort(tops >> 2, axis=2)
+    top_rank = TOP_RANK[t[..., 0], t[..., 1], t[..., 2]]
+    mid_rank = rank5_batch(mids.reshape(-1, 5)).astype(np.int64).reshape(c, r)
+    bot_rank = rank5_batch(bots.reshape(-1, 5)).astype(np.int64).reshape(c, r)
+    fouled = (top_rank > mid_rank) | (mid_rank > bot_rank)
+    value = TOP_ROYALTY[t[..., 0], t[..., 1], t[..., 2]]
+    value = value + row_royalty(mid_rank, MID_ROYALTY, 50) + row_royalty(bot_rank, BOT_ROYALTY, 25)
+    value += ROW_WEIGHT * (top_rank + mid_rank + bot_rank) / STRENGTH_UNIT
+    if fl_next_hand:
+        value += FL_BONUS * TOP_FL[t[..., 0], t[..., 1], t[..., 2]]
+    return np.where(fouled, -FOUL_COST, value).mean(axis=1)
+
+
+# ---------------------------------------------------------------- regular turns
+def assignments(pending: Sequence[int], room: list[int], discards: int):
+    """Every destination list for ``pending`` that fits the rows and owes exactly ``discards``."""
+    n = len(pending)
+
+    def rec(i: int, room: list[int], left: int, acc: list[int]):
+        if i == n:
+            if left == 0:
+                yield list(acc)
+            return
+        if n - i > left:
+            for r in (BOTTOM, MIDDLE, TOP):
+                if room[r]:
+                    room[r] -= 1
+                    acc.append(r)
+                    yield from rec(i + 1, room, left, acc)
+                    acc.pop()
+                    room[r] += 1
+        if left:
+            acc.append(DISCARD)
+            yield from rec(i + 1, room, left - 1, acc)
+            acc.pop()
+
+    yield from rec(0, list(room), discards, [])
+
+
+def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES) -> list[int]:
+    """Destinations for the pending cards of a regular turn: the candidate whose
+    board scores best over sampled completions (common samples for all candidates)."""
+    board = view.own_rows
+    room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
+    keep = len(view.pending) - view.discards_owed
+    free = sum(room) - keep
+    cands = list(assignments(view.pending, room, view.discards_owed))
+    if len(cands) == 1:
+        return cands[0]
+    pool = np.asarray(view.unseen_cards(), dtype=np.int64)
+    order = np.argsort(rng.random((samples, len(pool))), axis=1)[:, :free]
+    future = pool[order]
+    half = samples // 2  # the first half is routed strongest-first (bottom, middle, top), the rest at random
+    future[:half] = -np.sort(-future[:half], axis=1)
+    tops, mids, bots = [], [], []
+    for dest in cands:
+        rows = [list(board[0]), list(board[1]), list(board[2])]
+        for c, d in zip(view.pending, dest):
+            if d != DISCARD:
+                rows[d].append(c)
+        fb, fm = 5 - len(rows[BOTTOM]), 5 - len(rows[MIDDLE])
+        bots.append(_fill(rows[BOTTOM], future[:, :fb]))
+        mids.append(_fill(rows[MIDDLE], future[:, fb:fb + fm]))
+        tops.append(_fill(rows[TOP], future[:, fb + fm:]))
+    values = score_boards(np.stack(tops), np.stack(mids), np.stack(bots), view.hand_index + 1 < view.num_hands)
+    return cands[int(np.argmax(values))]
+
+
+def _fill(fixed: list[int], drawn: np.ndarray) -> np.ndarray:
+    """[R, len(fixed) + drawn columns]: the fixed cards of a row followed by each sample's cards."""
+    head = np.broadcast_to(np.asarray(fixed, dtype=np.int64), (drawn.shape[0], len(fixed)))
+    return np.concatenate([head, drawn], axis=1)
+
+
+# ---------------------------------------------------------------- Fantasyland
+_COMBOS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def combos(n: int, k: int) -> np.ndarray:
+    if (n, k) not in _COMBOS:
+        _COMBOS[n, k] = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64).reshape(-1, k)
+    return _COMBOS[n, k]
+
+
+def plan_fantasyland(cards: Sequence[int], stay_rule: str, next_hand: bool) -> list[int]:
+    """Destinations for all Fantasyland cards: the most royalties (plus a staying bonus), no foul."""
+    cards = np.asarray(cards, dtype=np.int64)
+    n = len(cards)
+    bottoms = combos(n, 5)
+    bot_ranks = rank5_batch(cards[bottoms]).astype(np.int64)
+    bot_value = row_royalty(bot_ranks, BOT_ROYALTY, 25) + 0.1 * (bot_ranks >> CATEGORY_SHIFT)
+    order = np.argsort(-bot_value - 1e-9 * bot_ranks, kind="stable")[:40]
+    best, best_value = None, -math.inf
+    for b in order:
+        rest = np.setdiff1d(np.arange(n), bottoms[b])
+        mids = rest[combos(len(rest), 5)]
+        mid_ranks = rank5_batch(cards[mids]).astype(np.int64)
+        ok = mid_ranks <= bot_ranks[b]
+        if not ok.any():
+            continue
+        # the tiny rank term makes the strongest middle come first among equals: with the
+        # strongest bottom it can always take a top that does not foul
+        mid_value = row_royalty(mid_ranks, MID_ROYALTY, 50) + 0.1 * (mid_ranks >> CATEGORY_SHIFT) + 1e-9 * mid_ranks
+        mid_value = np.where(ok, mid_value, -np.inf)
+        for m in np.argsort(-mid_value, kind="stable")[:4]:
+            if not ok[m]:
+                break
+            left = np.setdiff1d(rest, mids[m])
+            for t in itertools.combinations(left.tolist(), 3):
+                top = [int(cards[i]) for i in t]
+                tr = rank3(top)
+                if tr > mid_ranks[m]:
+                    continue
+                value = float(bot_value[b] + mid_value[m]) + top_royalty(tr) + 0.1 * (tr >> CATEGORY_SHIFT)
+                if next_hand and fl_stays(BoardResult((tr, int(mid_ranks[m]), int(bot_ranks[b])), False, (0, 0, 0), 0), stay_rule):
+                    value += FL_BONUS
+                if value > best_value:
+                    best_value = value
+                    best = (set(t), set(mids[m].tolist()), set(bottoms[b].tolist()))
+    top_i, mid_i, bot_i = best
+    return [TOP if i in top_i else MIDDLE if i in mid_i else BOTTOM if i in bot_i else DISCARD for i in range(n)]
+
+
+# ---------------------------------------------------------------- the agent
+class OFCHeuristic:
+    """Agent protocol (agents/base.py): decides from the View. Its sampling uses its
+    own generator (``seed``), so a seeded agent replays identically."""
+
+    def __init__(self, game: Any = None, seed: int | None = None):
+        self.game = game
+        self.stay_rule = game.config.fl_stay if game is not None else "trips_fh_quads"
+        self.rng = np.random.default_rng(seed)
+        self._plan: tuple[tuple, list[int]] | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        self._plan = None
+
+    def act(self, observation, action_mask, view: OFCView, sample_world=None) -> int:
+        key = (view.hand_index, view.pending, view.own_rows)
+        if self._plan is None or self._plan[0] != key:
+            if view.fantasyland[view.player]:
+                dest = plan_fantasyland(view.pending, self.stay_rule, view.hand_index + 1 < view.num_hands)
+            else:
+                dest = plan_turn(view, self.rng)
+            self._plan = (key, dest)
+        dest = self._plan[1]
+        action = dest[0]
+        # the plan for the rest of this turn, keyed by the board after this card
+        rows = list(view.own_rows)
+        if action != DISCARD:
+            rows[action] = rows[action] + (view.pending[0],)
+        self._plan = ((view.hand_index, view.pending[1:], tuple(rows)), dest[1:])
+        if not action_mask[action]:  # cannot happen with a consistent plan; stay legal regardless
+            action = int(np.flatnonzero(action_mask)[0])
+        return int(action)
+
+
+# ---------------------------------------------------------------- duplicate evaluation
+def play_hand(game, agents: Sequence[Any], deck: Sequence[int], seed: int) -> tuple[np.ndarray, dict]:
+    """One episode with a stacked deck; returns (rewards per seat, State.stats())."""
+    state = game.new_state(np.random.default_rng(seed), decks=[tuple(deck)])
+    for i, agent in enumerate(agents):
+        agent.reset(seed * 7 + i)
+    total = np.zeros(game.num_players)
+    while not state.is_terminal():
+        p = state.current_player
+        action = agents[p].act(game.observe(state, p), state.legal_mask(), state.view(p))
+        state.apply(action)
+        total += state.take_rewards()
+    return total, state.stats()
+
+
+def mean_ci(x: np.ndarray) -> tuple[float, float]:
+    """Mean and the half-width of its normal 95% confidence interval."""
+    return float(x.mean()), float(1.96 * x.std(ddof=1) / math.sqrt(len(x)))
+
+
+def duplicate_match(hands: int, seed: int = 0, variant: str = "original") -> dict[str, tuple[float, float]]:
+    """Heuristic vs random over ``hands`` decks, each played twice with the seats swapped.
+
+    Per deck the two games are averaged (the duplicate pair is the sample unit).
+    """
+    from agents.base import RandomAgent
+    from envs.ofc.rules import make_game
+
+    game = make_game(variant=variant, num_players=2)
+    rng = np.random.default_rng(seed)
+    heur, rand = OFCHeuristic(game), RandomAgent(game)
+    points, h_foul, r_foul, h_fl, h_roy = (np.zeros(hands) for _ in range(5))
+    for i in range(hands):
+        deck = rng.permutation(52).tolist()
+        a, sa = play_hand(game, [heur, rand], deck, 2 * i)
+        b, sb = play_hand(game, [rand, heur], deck, 2 * i + 1)
+        points[i] = (a[0] + b[1]) / 2
+        h_foul[i] = (sa["foul"][0] + sb["foul"][1]) / 2
+        r_foul[i] = (sa["foul"][1] + sb["foul"][0]) / 2
+        h_fl[i] = (sa["fantasyland"][0] + sb["fantasyland"][1]) / 2
+        h_roy[i] = (sa["royalties"][0] + sb["royalties"][1]) / 2
+    return {
+        "heuristic points per hand": mean_ci(points),
+        "heuristic foul rate": mean_ci(h_foul),
+        "random foul rate": mean_ci(r_foul),
+        "heuristic Fantasyland entry rate": mean_ci(h_fl),
+        "heuristic royalties per hand": mean_ci(h_roy),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="OFC heuristic vs random, duplicate hands")
+    parser.add_argument("--hands", type=int, default=10_000, help="decks (each played twice, seats swapped)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variant", default="original", choices=("original", "pineapple"))
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    results = duplicate_match(args.hands, args.seed, args.variant)
+    print(f"{args.variant}, 2 players, {args.hands} duplicate decks ({2 * args.hands} hands), seed {args.seed}:")
+    for name, (mean, half) in results.items():
+        print(f"  {name}: {mean:.3f} ± {half:.3f} (95% CI)")
+    print(f"  ({time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

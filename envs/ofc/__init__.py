@@ -1,0 +1,1 @@
+"""Open Face Chinese poker (RULES.md §1): rules, scoring, observation, rendering."""

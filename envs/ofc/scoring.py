@@ -1,0 +1,142 @@
+"""OFC showdown rules (RULES.md §1): fouls, royalties, pairwise scoring, Fantasyland.
+
+Pure functions on finished boards. Hand strength comes from the shared
+evaluator ``envs.engine.hands`` (``rank3`` is on the same scale as ``rank5``,
+so the 3-card top row compares directly with the 5-card middle row).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple, Sequence
+
+from envs.engine.cards import RANK_QUEEN
+from envs.engine.hands import Category, category, is_royal, rank3, rank5, rank_values
+
+TOP, MIDDLE, BOTTOM = 0, 1, 2
+ROW_NAMES = ("top", "middle", "bottom")
+ROW_SIZES = (3, 5, 5)
+BOARD_SIZE = 13
+SCOOP_BONUS = 3
+ROWS_PLUS_SCOOP = 3 + SCOOP_BONUS  # what a fouled player pays before royalties
+
+# Royalties by category for the middle and bottom rows; a royal flush is looked up separately.
+MIDDLE_ROYALTY = {
+    Category.TRIPS: 2, Category.STRAIGHT: 4, Category.FLUSH: 8, Category.FULL_HOUSE: 12,
+    Category.QUADS: 20, Category.STRAIGHT_FLUSH: 30,
+}
+BOTTOM_ROYALTY = {
+    Category.STRAIGHT: 2, Category.FLUSH: 4, Category.FULL_HOUSE: 6,
+    Category.QUADS: 10, Category.STRAIGHT_FLUSH: 15,
+}
+MIDDLE_ROYAL_FLUSH, BOTTOM_ROYAL_FLUSH = 50, 25
+TOP_PAIR_FIRST_PAYING = 4   # rank index of the six: 66 pays 1, each rank up +1 (AA pays 9)
+TOP_TRIPS_BASE = 10         # 222 pays 10, each rank up +1 (AAA pays 22)
+
+FL_CARDS_OPTIONS = ("regular", "progressive")
+FL_STAY_OPTIONS = ("trips_fh_quads", "trips_quads", "none")
+FL_REGULAR_CARDS = 14
+FL_STAY_CARDS = 14
+# progressive: QQ 14, KK 15, AA 16 (by the pair's rank index), trips 17
+FL_PROGRESSIVE_PAIR = {RANK_QUEEN: 14, RANK_QUEEN + 1: 15, RANK_QUEEN + 2: 16}
+FL_PROGRESSIVE_TRIPS = 17
+
+
+@lru_cache(maxsize=None)
+def top_royalty(rank: int) -> int:
+    cat = category(rank)
+    if cat == Category.TRIPS:
+        return TOP_TRIPS_BASE + rank_values(rank)[0]
+    if cat == Category.PAIR:
+        return max(0, rank_values(rank)[0] - TOP_PAIR_FIRST_PAYING + 1)
+    return 0
+
+
+@lru_cache(maxsize=None)
+def middle_royalty(rank: int) -> int:
+    if is_royal(rank):
+        return MIDDLE_ROYAL_FLUSH
+    return MIDDLE_ROYALTY.get(category(rank), 0)
+
+
+@lru_cache(maxsize=None)
+def bottom_royalty(rank: int) -> int:
+    if is_royal(rank):
+        return BOTTOM_ROYAL_FLUSH
+    return BOTTOM_ROYALTY.get(category(rank), 0)
+
+
+def is_fouled(top_rank: int, middle_rank: int, bottom_rank: int) -> bool:
+    """Fouled when a row is strictly stronger than the row below it."""
+    return top_rank > middle_rank or middle_rank > bottom_rank
+
+
+class BoardResult(NamedTuple):
+    """A finished board's strengths (top, middle, bottom), foul flag and royalties."""
+
+    ranks: tuple[int, int, int]
+    fouled: bool
+    royalties: tuple[int, int, int]  # all zero when fouled
+    royalty: int                     # their sum
+
+
+def evaluate_board(top: Sequence[int], middle: Sequence[int], bottom: Sequence[int]) -> BoardResult:
+    if (len(top), len(middle), len(bottom)) != ROW_SIZES:
+        raise ValueError(f"a finished board has rows of {ROW_SIZES} cards, got {(len(top), len(middle), len(bottom))}")
+    ranks = (rank3(top), rank5(middle), rank5(bottom))
+    fouled = is_fouled(*ranks)
+    if fouled:
+        return BoardResult(ranks, True, (0, 0, 0), 0)
+    royalties = (top_royalty(ranks[0]), middle_royalty(ranks[1]), bottom_royalty(ranks[2]))
+    return BoardResult(ranks, False, royalties, sum(royalties))
+
+
+def pair_points(a: BoardResult, b: BoardResult) -> int:
+    """What A receives from B (B receives the negative)."""
+    if a.fouled and b.fouled:
+        return 0
+    if a.fouled:
+        return -(ROWS_PLUS_SCOOP + b.royalty)
+    if b.fouled:
+        return ROWS_PLUS_SCOOP + a.royalty
+    won = sum(x > y for x, y in zip(a.ranks, b.ranks))
+    lost = sum(x < y for x, y in zip(a.ranks, b.ranks))
+    scoop = SCOOP_BONUS if won == 3 else -SCOOP_BONUS if lost == 3 else 0
+    return won - lost + scoop + a.royalty - b.royalty
+
+
+def score_hand(results: Sequence[BoardResult]) -> list[int]:
+    """Each player's points: the sum of his pairwise results (zero-sum over the table)."""
+    n = len(results)
+    points = [0] * n
+    for i in range(n):
+        for j in range(i + 1, n):
+            x = pair_points(results[i], results[j])
+            points[i] += x
+            points[j] -= x
+    return points
+
+
+def fl_entry_cards(result: BoardResult, fl_cards: str) -> int:
+    """Cards for the next hand's Fantasyland earned by a regular hand; 0 = no entry."""
+    return 0 if result.fouled else _fl_entry_by_top(result.ranks[0], fl_cards)
+
+
+@lru_cache(maxsize=None)
+def _fl_entry_by_top(top: int, fl_cards: str) -> int:
+    cat = category(top)
+    if cat == Category.TRIPS:
+        return FL_REGULAR_CARDS if fl_cards == "regular" else FL_PROGRESSIVE_TRIPS
+    if cat == Category.PAIR and rank_values(top)[0] >= RANK_QUEEN:
+        return FL_REGULAR_CARDS if fl_cards == "regular" else FL_PROGRESSIVE_PAIR[rank_values(top)[0]]
+    return 0
+
+
+def fl_stays(result: BoardResult, fl_stay: str) -> bool:
+    """Whether a hand played in Fantasyland earns another Fantasyland hand."""
+    if result.fouled or fl_stay == "none":
+        return False
+    top_trips = category(result.ranks[0]) == Category.TRIPS
+    bottom_quads = category(result.ranks[2]) >= Category.QUADS
+    if fl_stay == "trips_quads":
+        return top_trips or bottom_quads
+    return top_trips or bottom_quads or category(result.ranks[1]) >= Category.FULL_HOUSE
