@@ -1,0 +1,1 @@
+"""Buki, Pulle and the Austrian block/draw games on one shared line-of-play module (RULES.md §4)."""

@@ -1,0 +1,199 @@
+"""Observation vectors and action names for the domino games.
+
+Every entry lies in [0, 1]. Seats are *relative*: slot 0 is the observer,
+slot 1 the next seat clockwise, and so on (4 slots; unused slots are zero).
+
+Core layout (``CORE_SIZE`` = 294), shared by Buki, Pulle and Austrian:
+
+| slice      | meaning                                                      |
+|------------|--------------------------------------------------------------|
+| 0:36       | own tiles (tile ids of the 36-tile set)                       |
+| 36:72      | tiles unseen by the observer (not in his hand, not played)    |
+| 72:81      | unseen tiles showing each number / 8                          |
+| 81:90      | left open end, one-hot number 0..8 (zero while the line is empty) |
+| 90:99      | right open end, one-hot                                       |
+| 99         | the line is empty (the next tile leads)                       |
+| 100:244    | tiles played by each seat, 4 x 36                             |
+| 244:248    | tiles held by each seat / hand capacity                       |
+| 248:284    | known voids: seat passed or drew on that number, 4 x 9        |
+| 284:288    | seat to act, one-hot                                          |
+| 288:292    | seats playing this deal                                      |
+| 292        | deal index / number of deals (Pulle: / max_deals)             |
+| 293        | tiles in the stock (Stamm / boneyard) / 36                    |
+
+Each game appends its tail (see ``buki_tail``, ``pulle_tail``, ``austrian_tail``).
+The fast path ``observe(game, state, player)`` writes the same numbers from the
+state's arrays; the harness asserts it equals ``encode(state.view(player))``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.dominoes.rules import EMPTY, MAX_SEATS, N_NUMBERS, N_TILES, PASS, PLAY_ACTIONS, TILES
+
+HAND, UNSEEN, UNSEEN_NUM, PRIVATE = 0, 36, 72, 81   # 0:PRIVATE depends on the observer
+LEFT, RIGHT, LINE_EMPTY, PLAYED = 81, 90, 99, 100
+COUNTS, VOID, TO_ACT, SEATED, PROGRESS, STOCK = 244, 248, 284, 288, 292, 293
+CORE_SIZE = 294
+HAS = TILES.has.astype(np.float32)
+_REL = {n: [[(p + i) % n for i in range(n)] for p in range(n)] for n in range(2, MAX_SEATS + 1)}
+
+
+def squash(x: float) -> float:
+    """Map an unbounded non-negative amount into [0, 1): x / (1 + x)."""
+    return x / (1.0 + x)
+
+
+def _fill_private(out: np.ndarray, hand: np.ndarray, played: np.ndarray) -> None:
+    out[HAND:HAND + N_TILES] = hand
+    unseen = ~(hand | played.any(axis=0))
+    out[UNSEEN:UNSEEN + N_TILES] = unseen
+    out[UNSEEN_NUM:PRIVATE] = HAS @ unseen.astype(np.float32) / 8.0
+
+
+def _fill_core(out: np.ndarray, p: int, n: int, hand: np.ndarray, ends: tuple[int, int],
+               played: np.ndarray, counts: Any, void: np.ndarray, current: int | None,
+               active: Any, progress: float, stock: int, cap: int) -> None:
+    rel = _REL[n][p]
+    _fill_private(out, hand, played)
+    l, r = ends
+    if l == EMPTY:
+        out[LINE_EMPTY] = 1.0
+    else:
+        out[LEFT + l] = 1.0
+        out[RIGHT + r] = 1.0
+    out[PLAYED:PLAYED + N_TILES * n] = played[rel].ravel()
+    out[VOID:VOID + N_NUMBERS * n] = void[rel].ravel()
+    for i, s in enumerate(rel):
+        out[COUNTS + i] = counts[s] / cap
+        out[SEATED + i] = active[s]
+    if current is not None:
+        out[TO_ACT + (current - p) % n] = 1.0
+    out[PROGRESS] = progress
+    out[STOCK] = stock / N_TILES
+
+
+def sync_deal_start(state: Any) -> None:
+    """Rewrite the public core of ``state.pub`` (absolute seats) and every seat's private
+    block ``state.priv`` (hand, unseen, unseen per number) for a new deal."""
+    d = state.deal
+    state.pub[:CORE_SIZE] = 0.0
+    _fill_core(state.pub, 0, state.n, d.hands[0], d.ends, d.played, d.counts, d.void, None, d.active,
+               state.deal_index / state._num_deals(), len(d.stock), state._hand_capacity())
+    state.pub[:PRIVATE] = 0.0
+    priv = np.zeros((state.n, PRIVATE), dtype=np.float32)
+    for p in range(state.n):
+        _fill_private(priv[p], d.hands[p], d.played)
+    state.priv = priv
+    state.priv_flat = priv.reshape(-1)
+
+
+def _ends_table() -> np.ndarray:
+    """ENDS[l, r]: the 19 entries LEFT..LINE_EMPTY for open ends (l, r) (EMPTY: empty line)."""
+    table = np.zeros((N_NUMBERS + 1, N_NUMBERS + 1, LINE_EMPTY + 1 - LEFT), dtype=np.float32)
+    for l in range(N_NUMBERS):
+        for r in range(N_NUMBERS):
+            table[l, r, l] = table[l, r, RIGHT - LEFT + r] = 1.0
+    table[EMPTY, EMPTY, LINE_EMPTY - LEFT] = 1.0
+    return table
+
+
+ENDS = _ends_table()
+LOW, HIGH = TILES.low.tolist(), TILES.high.tolist()
+
+
+def _see(flat: Any, row: int, tile: int) -> None:
+    """Seat at ``row`` (offset into the flat private array) now sees ``tile``: scalar updates
+    (much cheaper than numpy vector ops on these tiny arrays)."""
+    flat[row + UNSEEN + tile] = 0.0
+    flat[row + UNSEEN_NUM + LOW[tile]] -= 0.125
+    flat[row + UNSEEN_NUM + HIGH[tile]] -= 0.125
+
+
+def sync_play(state: Any, p: int, tile: int) -> None:
+    d, pub, flat = state.deal, state.pub, state.priv_flat
+    pub[PLAYED + N_TILES * p + tile] = 1.0
+    pub[LEFT:LINE_EMPTY + 1] = ENDS[d.ends]
+    pub[COUNTS + p] = d.counts[p] / state._hand_capacity()
+    flat[PRIVATE * p + HAND + tile] = 0.0
+    for q in range(state.n):
+        if q != p:          # the player had seen his own tile already
+            _see(flat, PRIVATE * q, tile)
+
+
+def sync_pass(state: Any, p: int, drawn: list[int]) -> None:
+    d, pub = state.deal, state.pub
+    pub[VOID + N_NUMBERS * p:VOID + N_NUMBERS * (p + 1)] = d.void[p]
+    pub[COUNTS + p] = d.counts[p] / state._hand_capacity()
+    pub[STOCK] = len(d.stock) / N_TILES
+    for tile in drawn:
+        state.priv_flat[PRIVATE * p + HAND + tile] = 1.0
+        _see(state.priv_flat, PRIVATE * p, tile)
+
+
+def seat_permutations(size: int, n: int, blocks: list[tuple[int, int]]) -> list[np.ndarray]:
+    """perm[p]: gather indices turning the absolute-seat vector into seat ``p``'s relative one.
+    ``blocks``: (offset, width) of every per-seat block (4 slots of ``width``)."""
+    perms = []
+    for p in range(n):
+        perm = np.arange(size)
+        for off, width in blocks:
+            for i in range(n):
+                src = off + ((p + i) % n) * width
+                perm[off + i * width:off + (i + 1) * width] = np.arange(src, src + width)
+        perms.append(perm)
+    return perms
+
+
+CORE_BLOCKS = [(PLAYED, N_TILES), (COUNTS, 1), (VOID, N_NUMBERS), (SEATED, 1)]
+
+
+def observe(game: Any, state: Any, player: int) -> np.ndarray:
+    """The observation from the state's incrementally kept public vector (equals
+    ``encode(state.view(player))``): gather into relative seats, add the private parts."""
+    out = state.pub[game.perms[player]]
+    out[:PRIVATE] = state.priv[player]
+    current = state.current_player
+    if current is not None:
+        out[TO_ACT + (current - player) % state.n] = 1.0
+    return out
+
+
+def encode(game: Any, view: Any) -> np.ndarray:
+    out = np.zeros(game.observation_shape, dtype=np.float32)
+    n = view.num_players
+    hand = np.zeros(N_TILES, dtype=bool)
+    hand[list(view.hand)] = True
+    played = np.zeros((n, N_TILES), dtype=bool)
+    void = np.zeros((n, N_NUMBERS), dtype=bool)
+    for s in range(n):
+        played[s, list(view.played[s])] = True
+        void[s, list(view.void[s])] = True
+    ends = view.ends if view.ends is not None else (EMPTY, EMPTY)
+    _fill_core(out, view.player, n, hand, ends, played, view.hand_counts, void, view.current_player,
+               view.active, view.deal_index / view.num_deals, view.stock_count, view.hand_capacity)
+    game.fill_tail(out[CORE_SIZE:], view, view.player)
+    return out
+
+
+def action_name(game: Any, action: int) -> str:
+    a = int(action)
+    if 0 <= a < PLAY_ACTIONS:
+        tile, end = a >> 1, a & 1
+        where = "left end (or as the first tile)" if end == 0 else "right end"
+        return f"play {TILES.show(tile)} on the {where}"
+    if a == PASS:
+        return game.pass_name()
+    name = game.extra_action_name(a)
+    if name is None:
+        raise ValueError(f"action {a} out of range 0..{game.num_actions - 1}")
+    return name
+
+
+def sync_private(state: Any) -> None:
+    """Recompute every seat's private block (after hidden tiles were redealt)."""
+    d = state.deal
+    for p in range(state.n):
+        _fill_private(state.priv[p], d.hands[p], d.played)

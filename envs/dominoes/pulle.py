@@ -1,0 +1,262 @@
+"""Pulle, the pool game of RULES.md §4b: 4 players, 7 tiles each, running pip totals.
+
+Owns stakes and the pool, running totals, sitting out at 101+, the pool's
+winner, the all-over-101 reset, the ``buy_back`` option (median rule) and the
+``per_deal_payment`` option (half after a block). Action ids: 0..71 tile
+plays, 72 pass, 73 buy back, 74 no buy-back.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Sequence
+
+import numpy as np
+
+from envs.dominoes.encode import squash
+from envs.dominoes.rules import FIRST_GAME_ACTION
+from envs.dominoes.state import BUY_BACK, TILE, DominoGame, DominoState, DominoView
+from envs.engine.chips import Ledger
+from envs.engine.config import build, check_bool, check_int, check_number
+
+NUM_PLAYERS = 4
+HAND_SIZE = 7
+LIMIT = 101          # a total of LIMIT or more sits out
+TOTAL_SCALE = 200.0  # totals stay below 101 + 90 (the seven heaviest tiles)
+BUY, NO_BUY = FIRST_GAME_ACTION, FIRST_GAME_ACTION + 1
+TAIL = 11
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PulleConfig:
+    chips: int = 100
+    stake: int = 4                         # each player's stake in the pool (again after a reset)
+    buy_back: bool = False                 # pay stake/2 to take the median total of the other three
+    per_deal_payment: int | float = 0      # each deal's winner gets this from every other player (0: off)
+    max_deals: int = 100                   # cap; the episode is truncated there
+
+    def __post_init__(self) -> None:
+        check_int("chips", self.chips, 0)
+        check_int("stake", self.stake, 1)
+        check_bool("buy_back", self.buy_back)
+        check_number("per_deal_payment", self.per_deal_payment, 0)
+        Fraction(self.per_deal_payment)  # exact amounts only (a float must be finite)
+        check_int("max_deals", self.max_deals, 1)
+
+
+def buy_back_total(others: Sequence[int]) -> int:
+    """The total a buy-back sets: the median of the other three; all three equal: that + 1."""
+    a, b, c = sorted(others)
+    return a + 1 if a == c else b
+
+
+class DebtLedger(Ledger):
+    """Decision: Pulle balances may go below zero (a player owes; settled after the session).
+    Conservation is still exact."""
+
+    def _debit(self, player: int, amount: Fraction) -> None:
+        if amount < 0:
+            raise ValueError(f"negative amount {amount}")
+        self.balances[player] -= amount
+
+    def copy(self) -> "DebtLedger":
+        new = DebtLedger(list(self.balances), self.pot, self.removed)
+        new.total = self.total
+        return new
+
+    def check(self) -> None:
+        now = sum(self.balances, Fraction(0)) + self.pot + self.removed
+        assert now == self.total, f"chips not conserved: {now} != {self.total}"
+        assert self.pot >= 0 and self.removed >= 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PulleView(DominoView):
+    totals: tuple[int, ...]
+    out: tuple[bool, ...]
+    pool: Fraction
+    chips: tuple[Fraction, ...]
+    stake: int
+    buy_back_value: int | None   # the total a buy-back would give the player asked now
+
+
+class PulleState(DominoState):
+    def __init__(self, game: "PulleGame", rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
+        super().__init__(game, rng, decks)
+        cfg = self.cfg = game.config
+        self.ledger = DebtLedger.equal(NUM_PLAYERS, cfg.chips)
+        self.totals = [0] * NUM_PLAYERS
+        self.out = [False] * NUM_PLAYERS
+        self.committed = [Fraction(0)] * NUM_PLAYERS  # put in the pool since it was last won
+        self.queue: list[int] = []
+        self.buy_back_value: int | None = None
+        self.pool_won = [0] * NUM_PLAYERS
+        self.buy_backs = [0] * NUM_PLAYERS
+        self.resets = 0
+        self._stake_all()
+        self._start(None)
+        self._sync_tail()
+
+    @property
+    def pool(self) -> Fraction:
+        return self.ledger.pot
+
+    @property
+    def chips(self) -> list[Fraction]:
+        return self.ledger.balances
+
+    def _stake_all(self) -> None:
+        for s in range(NUM_PLAYERS):
+            self._into_pool(s, Fraction(self.cfg.stake))
+
+    def _into_pool(self, s: int, amount: Fraction) -> None:
+        self.ledger.to_pot(s, amount)
+        self.committed[s] += amount
+
+    def _start(self, leader: int | None) -> None:
+        active = [not o for o in self.out]
+        self._new_deal(active, HAND_SIZE, leader)
+        if self.cfg.buy_back and all(active):
+            lead = self.deal.leader
+            self.queue = [(lead + i) % NUM_PLAYERS for i in range(NUM_PLAYERS)]
+        self._next_buy_back()
+
+    def _next_buy_back(self) -> None:
+        """Ask the next seat (clockwise from the leader) for whom a buy-back lowers the total."""
+        while self.queue:
+            s = self.queue.pop(0)
+            value = buy_back_total([self.totals[o] for o in range(NUM_PLAYERS) if o != s])
+            if value < self.totals[s]:
+                self.phase, self.current_player, self.buy_back_value = BUY_BACK, s, value
+                return
+        self.phase, self.current_player, self.buy_back_value = TILE, self.deal.current, None
+
+    def _fill_mask(self, mask: np.ndarray) -> None:
+        if self.phase == TILE:
+            self.deal.fill_tile_mask(mask)
+        else:
+            mask[BUY] = mask[NO_BUY] = True
+
+    def _apply(self, a: int) -> None:
+        if self.phase == TILE:
+            self._play_tile(a)
+            return
+        s = self.current_player
+        self._tail_dirty = True
+        if a == BUY:
+            self._into_pool(s, Fraction(self.cfg.stake, 2))
+            self.totals[s] = self.buy_back_value
+            self.buy_backs[s] += 1
+        self._next_buy_back()
+
+    def _end_deal(self) -> None:
+        deal, cfg = self.deal, self.cfg
+        self._tail_dirty = True
+        playing = [s for s in range(NUM_PLAYERS) if deal.active[s]]
+        for s in playing:
+            self.totals[s] += deal.pips[s]
+        w = deal.winner
+        if w is not None and cfg.per_deal_payment:
+            pay = Fraction(cfg.per_deal_payment) / (2 if deal.result == "blocked" else 1)
+            for s in playing:
+                if s != w:
+                    self.ledger.transfer(s, w, pay)
+                    self.rewards[s] -= float(pay)
+                    self.rewards[w] += float(pay)
+        left = [s for s in playing if self.totals[s] < LIMIT]
+        if len(left) == 1:
+            self._settle_pool(left[0])
+            self._finish()
+            return
+        if not left:  # everybody still in reached 101 together: start over, new stakes
+            self.totals = [0] * NUM_PLAYERS
+            self.resets += 1
+            self._stake_all()
+        self.out = [t >= LIMIT for t in self.totals]
+        if self.deal_index + 1 >= cfg.max_deals:
+            for s in range(NUM_PLAYERS):  # Decision: a truncated episode gives the pool back
+                self.ledger.pay_from_pot(s, self.committed[s])
+            self.committed = [Fraction(0)] * NUM_PLAYERS
+            self._finish(truncated=True)
+            return
+        self._start(self._next_leader([not o for o in self.out]))
+
+    def _settle_pool(self, w: int) -> None:
+        pot = self.ledger.pot
+        for s in range(NUM_PLAYERS):
+            self.rewards[s] += float((pot if s == w else 0) - self.committed[s])
+        self.ledger.pay_from_pot(w, pot)
+        self.committed = [Fraction(0)] * NUM_PLAYERS
+        self.pool_won[w] += 1
+
+    # ------------------------------------------------------------ protocol extras
+    def _num_deals(self) -> int:
+        return self.cfg.max_deals
+
+    def _copy_extra(self, new: "PulleState") -> None:
+        new.ledger = self.ledger.copy()
+        new.totals, new.out, new.committed = list(self.totals), list(self.out), list(self.committed)
+        new.queue, new.pool_won, new.buy_backs = list(self.queue), list(self.pool_won), list(self.buy_backs)
+
+    def _check_extra(self) -> None:
+        self.ledger.check()
+        assert self.ledger.pot == sum(self.committed), "the pool must equal what was put in"
+        if self.current_player is not None:
+            assert sum(not o for o in self.out) >= 2, "a live deal needs two players"
+
+    def view(self, player: int) -> PulleView:
+        return PulleView(**self._view_fields(player), totals=tuple(self.totals), out=tuple(self.out),
+                         pool=self.ledger.pot, chips=tuple(self.ledger.balances), stake=self.cfg.stake,
+                         buy_back_value=self.buy_back_value)
+
+    def stats(self) -> dict[str, list[float]]:
+        return {"pool_won": [float(x) for x in self.pool_won],
+                "deals_won": [float(x) for x in self.deals_won],
+                "buy_backs": [float(x) for x in self.buy_backs],
+                "chip_change": [float(b - self.cfg.chips + self.committed[s])
+                                for s, b in enumerate(self.ledger.balances)]}
+
+
+class PulleGame(DominoGame):
+    name = "pulle_v0"
+    state_class = PulleState
+    tail_size = TAIL
+    tail_blocks = [(0, 1), (4, 1)]
+
+    def __init__(self, config: PulleConfig):
+        super().__init__(config, NUM_PLAYERS, NO_BUY + 1)
+
+    def pass_name(self) -> str:
+        return "pass"
+
+    def extra_action_name(self, a: int) -> str | None:
+        return {BUY: "buy back (pay half the stake, take the median total)", NO_BUY: "no buy-back"}.get(a)
+
+    def fill_tail(self, out: np.ndarray, src: Any, p: int) -> None:
+        """Tail (11): totals / 200 0:4, out (101+) 4:8, pool squashed 8 (pool / all stakes,
+        x / (1 + x)), buy-back decision 9, total a buy-back gives / 200 10."""
+        for s in range(NUM_PLAYERS):
+            i = (s - p) % NUM_PLAYERS
+            out[i] = src.totals[s] / TOTAL_SCALE
+            out[4 + i] = src.out[s]
+        out[8] = squash(float(src.pool) / (NUM_PLAYERS * self.config.stake))
+        out[9] = src.phase == BUY_BACK
+        if src.buy_back_value is not None:
+            out[10] = src.buy_back_value / TOTAL_SCALE
+
+    def title(self) -> str:
+        return "Pulle"
+
+    def seat_notes(self, view: PulleView) -> list[str]:
+        return [f"total {view.totals[s]}  chips {float(view.chips[s]):g}" for s in range(view.num_players)]
+
+    def footer(self, view: PulleView) -> list[str]:
+        notes = [f"pool {float(view.pool):g}; {LIMIT} or more sits out"]
+        if view.phase == BUY_BACK:
+            notes.append(f"P{view.current_player} may buy back: pay {view.stake / 2:g} to set "
+                         f"the total to {view.buy_back_value}")
+        return notes
+
+
+def make_game(**options: Any) -> PulleGame:
+    return PulleGame(build(PulleConfig, options))

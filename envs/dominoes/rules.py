@@ -1,0 +1,319 @@
+"""The line-of-play rules shared by Buki, Pulle and the Austrian games (RULES.md §4).
+
+One ``Deal`` is one deal of the 36-tile set (double-eight without doubles):
+dealing, who leads, must-play, passing, drawing (draw game), the end of the
+deal by domino or by block (lowest pip count wins; equal lowest is a draw),
+the public void inference (a player who passes or draws on ends ``a, b`` holds
+no ``a`` and no ``b`` for the rest of the deal), and determinization of the
+hidden tiles consistent with that inference. Game specifics (bets, pools,
+scores) live in ``buki.py``, ``pulle.py`` and ``austrian.py``. numpy only.
+
+Action ids shared by the three games: ``2 * tile + end`` plays ``tile`` on
+``end`` (0 = left, 1 = right; the first tile of a deal uses end 0), ``PASS``
+(72) passes, or draws in the draw game when a draw is allowed.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from envs.engine.dominoes import BUKI_SET, Line
+
+TILES = BUKI_SET
+N_TILES = TILES.size          # 36
+N_NUMBERS = TILES.numbers     # 9 (0..8)
+PLAY_ACTIONS = 2 * N_TILES    # 72
+PASS = PLAY_ACTIONS           # 72: pass, or draw in the draw game
+FIRST_GAME_ACTION = PASS + 1  # 73: game-specific ids start here
+EMPTY = N_NUMBERS             # end index used while the line is empty
+MAX_SEATS = 4
+
+ACTION_TILE = np.repeat(np.arange(N_TILES), 2)
+ACTION_END = np.tile(np.arange(2), N_TILES)
+
+
+def _playable_table() -> np.ndarray:
+    """PLAYABLE[l, r]: bool[72] tile-end actions that fit open ends (l, r); [EMPTY, EMPTY] = first tile."""
+    table = np.zeros((N_NUMBERS + 1, N_NUMBERS + 1, PLAY_ACTIONS), dtype=bool)
+    for l in range(N_NUMBERS):
+        for r in range(N_NUMBERS):
+            table[l, r, 0::2] = TILES.has[l]
+            table[l, r, 1::2] = TILES.has[r]
+    table[EMPTY, EMPTY, 0::2] = True
+    return table
+
+
+PLAYABLE = _playable_table()
+HEAVINESS = TILES.heaviness
+
+
+class Deal:
+    """One deal in progress: hands, line, stock, whose turn, passes, the result."""
+
+    __slots__ = ("n", "active", "n_active", "hand_size", "hands", "hand72", "on_line", "counts",
+                 "played", "played_seq", "void", "line", "ends", "stock", "current", "passes", "turns",
+                 "draws", "draw_mode", "max_draws", "result", "winner", "last_player", "leader",
+                 "by_weight", "pips")
+
+    def __init__(self, n: int, active: Sequence[bool], hand_size: int, order: Sequence[int],
+                 leader: int | None, draw_mode: bool = False, max_draws: int | None = None):
+        """Deal ``order``: ``hand_size`` tiles to each active seat in seat order, the rest is the
+        stock (Stamm / boneyard) in order. ``leader=None``: the heaviest tile's holder leads."""
+        self.n = n
+        self.active = list(active)
+        self.n_active = sum(self.active)
+        self.hand_size = hand_size
+        self.hands = np.zeros((n, N_TILES), dtype=bool)
+        self.counts = [0] * n
+        pos = 0
+        for seat in range(n):
+            if self.active[seat]:
+                self.hands[seat, list(order[pos:pos + hand_size])] = True
+                self.counts[seat] = hand_size
+                pos += hand_size
+        self.stock = list(order[pos:])
+        self.hand72 = self.hands[:, ACTION_TILE]  # hand72[s, 2t + e]: seat s holds tile t
+        self.on_line = np.zeros(N_TILES, dtype=bool)
+        self.played = np.zeros((n, N_TILES), dtype=bool)
+        self.played_seq: list[list[int]] = [[] for _ in range(n)]  # each seat's tiles in play order
+        self.void = np.zeros((n, N_NUMBERS), dtype=bool)
+        self.line = Line(TILES)
+        self.ends = (EMPTY, EMPTY)
+        self.passes = 0
+        self.turns = [0] * n
+        self.draws = 0
+        self.draw_mode = draw_mode
+        self.max_draws = max_draws
+        self.result: str | None = None   # None, "win", "blocked" (won on pips) or "draw"
+        self.winner: int | None = None
+        self.last_player: int | None = None
+        self.pips: list[int] = [0] * n
+        self.by_weight = leader is None
+        if leader is None:
+            leader = self.heaviest_holder()
+        elif not self.active[leader]:
+            raise ValueError(f"leader {leader} is not playing this deal")
+        self.leader = leader
+        self.current = leader
+        self.turns[leader] = 1
+
+    # ------------------------------------------------------------ queries
+    def heaviest_holder(self) -> int:
+        dealt = np.flatnonzero(self.hands.any(axis=0))
+        best = int(dealt[np.argmax(HEAVINESS[dealt])])
+        return int(np.flatnonzero(self.hands[:, best])[0])
+
+    def hand(self, seat: int) -> list[int]:
+        return np.flatnonzero(self.hands[seat]).tolist()
+
+    def tile_mask(self) -> np.ndarray:
+        """bool[73]: legal plays of the current player, or PASS (pass / draw) if none."""
+        mask = np.zeros(PLAY_ACTIONS + 1, dtype=bool)
+        self.fill_tile_mask(mask)
+        return mask
+
+    def fill_tile_mask(self, mask: np.ndarray) -> None:
+        """Write the tile actions (ids 0..72) of the current player into ``mask``."""
+        plays = mask[:PLAY_ACTIONS]
+        np.logical_and(self.hand72[self.current], PLAYABLE[self.ends], out=plays)
+        if not plays.any():
+            mask[PASS] = True
+
+    def can_draw(self) -> bool:
+        """In the draw game: the stock is not empty and the turn's draw limit is not reached."""
+        return self.draw_mode and bool(self.stock) and (self.max_draws is None or self.draws < self.max_draws)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    # ------------------------------------------------------------ transitions
+    def play(self, action: int) -> None:
+        """Play tile ``action // 2`` on end ``action % 2`` (the caller checked legality)."""
+        p = self.current
+        tile, end = action >> 1, action & 1
+        self.line.play(tile, end)
+        ends = self.line.ends
+        self.ends = (ends[0], ends[1])
+        self.hands[p, tile] = False
+        self.hand72[p, 2 * tile:2 * tile + 2] = False
+        self.played[p, tile] = True
+        self.on_line[tile] = True
+        self.played_seq[p].append(tile)
+        self.counts[p] -= 1
+        self.passes = 0
+        self.last_player = p
+        if self.counts[p] == 0:
+            self._finish("win", p)
+        else:
+            self._next_turn()
+
+    def pass_or_draw(self) -> list[int]:
+        """The current player cannot play. Draw game: he draws one tile at a time until one
+        fits (then he must play it: his turn goes on) or no draw is allowed; then he passes.
+        Returns the tiles drawn. Every tile he keeps lacks both open numbers, so those are
+        his voids (in the draw game a draw replaces his older voids)."""
+        p = self.current
+        l, r = self.ends
+        drawn: list[int] = []
+        if self.can_draw():
+            self.void[p] = False
+        self.void[p, l] = self.void[p, r] = True
+        while self.can_draw():
+            tile = self.stock.pop(0)
+            self.hands[p, tile] = True
+            self.hand72[p, 2 * tile:2 * tile + 2] = True
+            self.counts[p] += 1
+            self.draws += 1
+            drawn.append(tile)
+            if TILES.has[l, tile] or TILES.has[r, tile]:
+                return drawn
+        self.passes += 1
+        if self.passes >= self.n_active:
+            self._block()
+        else:
+            self._next_turn()
+        return drawn
+
+    def _next_turn(self) -> None:
+        seat = self.current
+        for _ in range(self.n):
+            seat = (seat + 1) % self.n
+            if self.active[seat]:
+                break
+        self.current = seat
+        self.turns[seat] += 1
+        self.draws = 0
+
+    def _block(self) -> None:
+        """Nobody can play: the lowest pip count wins; equal lowest counts draw."""
+        totals = {s: TILES.pips(self.hand(s)) for s in range(self.n) if self.active[s]}
+        low = min(totals.values())
+        best = [s for s, v in totals.items() if v == low]
+        if len(best) == 1:
+            self._finish("blocked", best[0])
+        else:
+            self._finish("draw", None)
+
+    def _finish(self, result: str, winner: int | None) -> None:
+        self.result = result
+        self.winner = winner
+        self.pips = [TILES.pips(self.hand(s)) if self.active[s] else 0 for s in range(self.n)]
+
+    def next_leader(self) -> int:
+        """Who leads the next deal: the winner, after a draw the player of the last tile."""
+        return self.winner if self.winner is not None else int(self.last_player)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------ copies
+    def copy(self) -> "Deal":
+        new = Deal.__new__(Deal)
+        for name in Deal.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.active = list(self.active)
+        new.hands, new.played, new.void = self.hands.copy(), self.played.copy(), self.void.copy()
+        new.hand72, new.on_line = self.hand72.copy(), self.on_line.copy()
+        new.counts, new.turns, new.pips = list(self.counts), list(self.turns), list(self.pips)
+        new.stock = list(self.stock)
+        new.played_seq = [list(x) for x in self.played_seq]
+        new.line = self.line.copy()
+        return new
+
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
+        """Redeal what ``player`` cannot see (other hands, the stock) from ``rng``, keeping
+        hand sizes, every known void and (block games) the heaviest-tile lead consistent.
+        Depends only on public information, ``player``'s hand and ``rng``."""
+        others = [s for s in range(self.n) if s != player and self.active[s]]
+        pool = sorted([int(t) for s in others for t in np.flatnonzero(self.hands[s])] + self.stock)
+        seats = list(others)
+        caps = [self.counts[s] for s in others]
+        allowed = [~(self.void[s] @ TILES.has) for s in others]
+        if self.draws and self.current in others and not self.over:
+            # he has just drawn a fitting tile he must now play: one tile fits, the rest do not
+            caps[others.index(self.current)] -= 1
+            seats.append(self.current)
+            caps.append(1)
+            allowed.append(TILES.has[self.ends[0]] | TILES.has[self.ends[1]])
+        seats.append(-1)
+        caps.append(len(self.stock))
+        allowed.append(np.ones(N_TILES, dtype=bool))
+        shuffled = [pool[i] for i in rng.permutation(len(pool))]
+        for limit, fixed in self._lead_options(player, others, shuffled):
+            allow = [a & (HEAVINESS < limit) for a in allowed[:-1]] + [allowed[-1]]
+            if fixed is not None:
+                if not allowed[fixed[1]][fixed[0]]:
+                    continue
+                allow[fixed[1]] = allow[fixed[1]].copy()
+                allow[fixed[1]][fixed[0]] = True
+            groups = _match(shuffled, caps, allow, fixed)
+            if groups is not None:
+                break
+        else:
+            raise AssertionError("no consistent redeal of the hidden tiles exists")
+        for s in others:
+            self.hands[s] = False
+        for seat, tiles in zip(seats[:-1], groups[:-1]):
+            self.hands[seat, tiles] = True
+        self.hand72 = self.hands[:, ACTION_TILE]
+        self.stock = groups[-1]
+
+    def _lead_options(self, player: int, others: list[int], shuffled: list[int]):
+        """(heaviness limit for hidden hand tiles, tile fixed in a group) to try in turn.
+
+        First deal of a block game: the leader was dealt the heaviest tile of all hands, so
+        every other dealt tile is lighter than the leader's heaviest, which is tried among
+        the candidates in random order. Otherwise no limit."""
+        unlimited = int(HEAVINESS.max()) + 1
+        if not self.by_weight or self.draw_mode:
+            yield unlimited, None
+            return
+        if self.leader == player:
+            mine = np.flatnonzero(self.hands[player] | self.played[player])
+            yield int(HEAVINESS[mine].max()), None
+            return
+        lead_g = others.index(self.leader)
+        known = self.played.copy()
+        known[player] |= self.hands[player]
+        known[self.leader] = False
+        floor = int(HEAVINESS[np.flatnonzero(known.any(axis=0))].max(initial=-1))
+        led = np.flatnonzero(self.played[self.leader])
+        floor = max(floor, int(HEAVINESS[led].max(initial=-1)) - 1)
+        in_pool = set(shuffled)
+        for t in list(shuffled) + led.tolist():
+            if HEAVINESS[t] > floor:
+                yield int(HEAVINESS[t]), ((t, lead_g) if t in in_pool else None)
+        # the true deal is always among the candidates above
+
+
+def _match(tiles: list[int], caps: list[int], allow: list[np.ndarray],
+           fixed: tuple[int, int] | None) -> list[list[int]] | None:
+    """Kuhn's augmenting paths: tiles (in the given random order) into capacity groups,
+    group g only taking tiles ``allow[g]``; ``fixed`` = (tile, group) placed first."""
+    members: list[list[int]] = [[] for _ in caps]
+    rest = list(tiles)
+    locked = None
+    if fixed is not None:
+        locked, g = fixed
+        if caps[g] == 0:
+            return None
+        members[g].append(locked)
+        rest.remove(locked)
+
+    def place(tile: int, seen: set[int]) -> bool:
+        for g in range(len(caps)):
+            if g in seen or not allow[g][tile]:
+                continue
+            seen.add(g)
+            if len(members[g]) < caps[g]:
+                members[g].append(tile)
+                return True
+            for i, other in enumerate(members[g]):
+                if other != locked and place(other, seen):
+                    members[g][i] = tile
+                    return True
+        return False
+
+    for tile in rest:
+        if not place(tile, set()):
+            return None
+    return members

@@ -1,0 +1,292 @@
+"""Episode machinery shared by the three domino games: the base Game, State and View.
+
+A game is a sequence of ``Deal``s (``rules.py``); subclasses add their
+phases (Buki bets, Pulle buy-backs) and their settlement. This module owns
+stacked decks, the lead rule between deals, the cached legal mask, rewards,
+``clone`` and ``determinize``. numpy only.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+
+from envs.dominoes import encode as _encode
+from envs.dominoes import render as _render
+from envs.dominoes.rules import N_TILES, PLAY_ACTIONS, TILES, Deal
+from envs.engine.game import IllegalActionError
+
+TILE, BET, ACCEPT, BUY_BACK, OVER = "tile", "bet", "accept", "buy_back", "over"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DominoView:
+    """What one seat knows. Seats are absolute; tiles are ids of ``TILES``."""
+
+    game: str
+    player: int
+    num_players: int
+    current_player: int | None
+    phase: str
+    deal_index: int          # 0-based index of the deal in play
+    num_deals: int           # deals in the episode (Pulle: the max_deals cap)
+    leader: int              # who led this deal
+    first_by_weight: bool    # this deal's leader was chosen by the heaviest tile
+    hand: tuple[int, ...]
+    line: tuple[tuple[int, int], ...]   # (left, right) numbers of each tile, left to right
+    ends: tuple[int, int] | None
+    played: tuple[tuple[int, ...], ...]  # tiles played by each seat, in order
+    hand_counts: tuple[int, ...]
+    void: tuple[tuple[int, ...], ...]    # numbers each seat is known not to hold
+    active: tuple[bool, ...]             # seats playing this deal
+    stock_count: int
+    draws_this_turn: int
+    turns: tuple[int, ...]               # own turns begun this deal, per seat
+    hand_capacity: int                   # most tiles a hand can hold (for scaling)
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """Tiles this seat has not seen: neither in his hand nor played."""
+        seen = set(self.hand).union(*self.played)
+        return tuple(t for t in range(N_TILES) if t not in seen)
+
+
+class DominoGame:
+    """Shared Game behaviour; subclasses set ``name``, ``config``, sizes and ``state_class``."""
+
+    name: str
+    num_players: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    observation_bounds = (0.0, 1.0)
+    state_class: ClassVar[type]
+    tail_size: ClassVar[int]
+    tail_blocks: ClassVar[list[tuple[int, int]]]  # (offset in the tail, width) of per-seat blocks
+
+    def __init__(self, config: Any, num_players: int, num_actions: int):
+        self.config = config
+        self.num_players = num_players
+        self.num_actions = num_actions
+        size = _encode.CORE_SIZE + self.tail_size
+        self.observation_shape = (size,)
+        blocks = _encode.CORE_BLOCKS + [(_encode.CORE_SIZE + off, w) for off, w in self.tail_blocks]
+        self.perms = _encode.seat_permutations(size, num_players, blocks)
+
+    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None):
+        return self.state_class(self, rng, decks)
+
+    def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
+        tiles = TILES.parse(deck)
+        if len(tiles) != N_TILES:
+            raise ValueError(f"a stacked deck must list all {N_TILES} tiles of the double-eight set "
+                             f"without doubles, got {len(tiles)}")
+        return tiles
+
+    def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
+        """A random order of all 36 tiles, as ``new_state`` accepts in ``decks``."""
+        return tuple(int(t) for t in rng.permutation(N_TILES))
+
+    def encode(self, view: DominoView) -> np.ndarray:
+        return _encode.encode(self, view)
+
+    def observe(self, state: "DominoState", player: int) -> np.ndarray:
+        """Fast path: equals ``encode(state.view(player))``."""
+        return _encode.observe(self, state, player)
+
+    def render(self, view: DominoView) -> str:
+        return _render.render(self, view)
+
+    def action_name(self, action: int) -> str:
+        return _encode.action_name(self, action)
+
+
+class DominoState:
+    """A running episode: the current deal plus the game's own bookkeeping."""
+
+    def __init__(self, game: DominoGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
+        self.game = game
+        self.n = game.num_players
+        self.rng = rng
+        self.decks = [tuple(d) for d in (decks or [])]
+        self.deal_index = -1
+        self.deal: Deal = None  # type: ignore[assignment]
+        self.phase = TILE
+        self.current_player: int | None = None
+        self.rewards = np.zeros(self.n, dtype=np.float64)
+        self._terminal = False
+        self._truncated = False
+        self._mask: np.ndarray | None = None
+        self.deals_won = [0] * self.n
+        self.deals_drawn = 0
+        self.pub = np.zeros(game.observation_shape, dtype=np.float32)  # public obs, absolute seats
+        self._tail_dirty = True
+
+    # ------------------------------------------------------------ dealing
+    def _new_deal(self, active: Sequence[bool], hand_size: int, leader: int | None,
+                  draw_mode: bool = False, max_draws: int | None = None) -> None:
+        self.deal_index += 1
+        if self.deal_index < len(self.decks):
+            order = list(self.decks[self.deal_index])
+        else:
+            order = list(self.game.sample_deck(self.rng))
+        self.deal = Deal(self.n, active, hand_size, order, leader, draw_mode, max_draws)
+        self.current_player = self.deal.current
+        self.phase = TILE
+        _encode.sync_deal_start(self)
+        self._tail_dirty = True
+
+    def _next_leader(self, active: Sequence[bool]) -> int:
+        """The previous deal's winner or last player; the next active seat if he sits out."""
+        seat = self.deal.next_leader()
+        while not active[seat]:
+            seat = (seat + 1) % self.n
+        return seat
+
+    # ------------------------------------------------------------ protocol
+    def legal_mask(self) -> np.ndarray:
+        if self._mask is None:
+            mask = np.zeros(self.game.num_actions, dtype=bool)
+            if self.current_player is not None:
+                self._fill_mask(mask)
+            self._mask = mask
+        return self._mask
+
+    def _fill_mask(self, mask: np.ndarray) -> None:
+        self.deal.fill_tile_mask(mask)
+
+    def apply(self, action: int) -> None:
+        mask = self.legal_mask()
+        a = int(action)
+        if self.current_player is None or not 0 <= a < mask.size or not mask[a]:
+            raise IllegalActionError(a, np.flatnonzero(mask), self.game.action_name)
+        self._mask = None
+        self._apply(a)
+        self._sync_tail()
+
+    def _sync_tail(self) -> None:
+        """Keep the game's tail of ``pub`` up to date: all of it after an event, else the cheap part."""
+        if self._tail_dirty:
+            tail = self.pub[_encode.CORE_SIZE:]
+            tail[:] = 0.0
+            self.game.fill_tail(tail, self, 0)
+            self._tail_dirty = False
+            self._synced: tuple = ()   # forget what the cheap step sync last wrote
+        else:
+            self._sync_tail_step()
+
+    def _sync_tail_step(self) -> None:
+        """Hook: tail entries that change on ordinary steps."""
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _play_tile(self, action: int) -> None:
+        """A tile action (play, pass or draw) by the current player of the deal."""
+        deal = self.deal
+        p = deal.current
+        if action < PLAY_ACTIONS:
+            deal.play(action)
+            _encode.sync_play(self, p, action >> 1)
+        else:
+            drawn = deal.pass_or_draw()
+            _encode.sync_pass(self, p, drawn)
+        if deal.over:
+            if deal.winner is not None:
+                self.deals_won[deal.winner] += 1
+            else:
+                self.deals_drawn += 1
+            self._end_deal()
+        else:
+            self.current_player = deal.current
+            self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        """Hook: a new turn of ``deal.current`` begins (Buki asks for bets here)."""
+
+    def _end_deal(self) -> None:
+        raise NotImplementedError
+
+    def _finish(self, truncated: bool = False) -> None:
+        self._terminal = not truncated
+        self._truncated = truncated
+        self.current_player = None
+        self.phase = OVER
+
+    def is_terminal(self) -> bool:
+        return self._terminal
+
+    def is_truncated(self) -> bool:
+        return self._truncated
+
+    def take_rewards(self) -> np.ndarray:
+        out = self.rewards
+        self.rewards = np.zeros(self.n, dtype=np.float64)
+        return out
+
+    # ------------------------------------------------------------ copies
+    def clone(self) -> "DominoState":
+        new = copy.copy(self)
+        new.rng = copy.deepcopy(self.rng)
+        new.decks = list(self.decks)
+        new.deal = self.deal.copy()
+        new.rewards = self.rewards.copy()
+        new.pub, new.priv = self.pub.copy(), self.priv.copy()
+        new.priv_flat = new.priv.reshape(-1)
+        new.deals_won = list(self.deals_won)
+        new._mask = None
+        self._copy_extra(new)
+        return new
+
+    def _copy_extra(self, new: "DominoState") -> None:
+        """Hook: copy the subclass's mutable fields into ``new``."""
+
+    def determinize(self, player: int, rng: np.random.Generator) -> "DominoState":
+        """Other hands and the stock redealt consistently with ``player``'s view; later deals
+        (stacked or not) come from a generator seeded by ``rng``."""
+        new = self.clone()
+        new.deal.resample_hidden(player, rng)
+        _encode.sync_private(new)
+        new.decks = []
+        new.rng = np.random.default_rng(int(rng.integers(2**63)))
+        return new
+
+    def check_invariants(self) -> None:
+        deal = self.deal
+        in_hands = deal.hands.sum(axis=0).astype(int)
+        on_line = deal.played.sum(axis=0).astype(int)
+        in_stock = np.bincount(np.array(deal.stock, dtype=int), minlength=N_TILES)
+        total = in_hands + on_line + in_stock
+        assert (total == 1).all(), f"tiles not conserved: {np.flatnonzero(total != 1)}"
+        assert list(deal.hands.sum(axis=1)) == deal.counts, "hand counts out of sync"
+        assert len(deal.line.placed) == int(on_line.sum())
+        if self.current_player is not None:
+            assert self.legal_mask().any(), "no legal action in a live state"
+        self._check_extra()
+
+    def _check_extra(self) -> None:
+        """Hook: chips and the game's own conservation laws."""
+
+    # ------------------------------------------------------------ views
+    def _view_fields(self, player: int) -> dict[str, Any]:
+        deal = self.deal
+        layout = tuple(deal.line.layout())
+        played = tuple(tuple(seq) for seq in deal.played_seq)
+        return dict(
+            game=self.game.name, player=player, num_players=self.n,
+            current_player=self.current_player, phase=self.phase,
+            deal_index=self.deal_index, num_deals=self._num_deals(), leader=deal.leader,
+            first_by_weight=deal.by_weight, hand=tuple(deal.hand(player)), line=layout,
+            ends=None if deal.line.empty else (deal.ends[0], deal.ends[1]), played=played,
+            hand_counts=tuple(deal.counts),
+            void=tuple(tuple(np.flatnonzero(deal.void[s]).tolist()) for s in range(self.n)),
+            active=tuple(deal.active), stock_count=len(deal.stock), draws_this_turn=deal.draws,
+            turns=tuple(deal.turns), hand_capacity=self._hand_capacity(),
+        )
+
+    def _num_deals(self) -> int:
+        raise NotImplementedError
+
+    def _hand_capacity(self) -> int:
+        return self.deal.hand_size

@@ -1,0 +1,60 @@
+"""Baseline agents and rendering for the three domino games."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.dominoes_heuristic import AlwaysMaxBettor, AlwaysMinBettor, DominoesHeuristic, play_buki
+from envs.dominoes import austrian, buki, pulle
+from tests.dominoes.helpers import BLOCK_LINE, BUKI_BLOCK_SEAT2, play
+
+
+@pytest.mark.parametrize("make,options", [(buki.make_game, {"num_deals": 2, "raise_before_4th": True}),
+                                          (pulle.make_game, {"buy_back": True, "max_deals": 8}),
+                                          (austrian.make_game, {"mode": "draw", "num_players": 3})])
+def test_heuristic_plays_legal_actions_to_the_end(make, options):
+    game = make(**options)
+    agents = [DominoesHeuristic(game, seed=s) for s in range(game.num_players)]
+    for seed in range(3):
+        state = game.new_state(np.random.default_rng(seed))
+        while not (state.is_terminal() or state.is_truncated()):
+            p = state.current_player
+            view = state.view(p)
+            mask = state.legal_mask()
+            a = agents[p].act(game.encode(view), mask, view)
+            assert mask[a]
+            state.apply(a)
+
+
+def test_heuristic_leads_a_heavy_tile_keeping_variety():
+    game = buki.make_game()
+    state = game.new_state(np.random.default_rng(0), [BUKI_BLOCK_SEAT2])
+    state.apply(game.LATER)
+    view = state.view(1)
+    a = DominoesHeuristic(game).act(game.encode(view), state.legal_mask(), view)
+    # hand 0-2 5-8 4-6 3-6 4-5 2-6: 4-6 (10 pips) keeps seven numbers and both ends followable
+    assert a == play("4-6")
+
+
+def test_fixed_bettors_bet_min_or_max_at_once():
+    game = buki.make_game()
+    for agent, amount in [(AlwaysMinBettor(game), 2), (AlwaysMaxBettor(game), 6)]:
+        state = game.new_state(np.random.default_rng(0), [BUKI_BLOCK_SEAT2])
+        view = state.view(1)
+        assert agent.act(game.encode(view), state.legal_mask(), view) == game.bet_id(amount)
+
+
+def test_buki_evaluation_runs():
+    res = play_buki("always_min", 2, seed=0, num_deals=2)
+    assert res.shape == (2,) and np.isfinite(res).all()
+
+
+def test_render_shows_tiles_line_and_ends():
+    game = buki.make_game()
+    state = game.new_state(np.random.default_rng(0), [BUKI_BLOCK_SEAT2])
+    for a in BLOCK_LINE[:2]:
+        state.apply(game.LATER); state.apply(a)
+    text = game.render(state.view(3))
+    assert "[0|2][2|3]" in text and "open ends: 0 ... 3" in text and "banker" in text
+    assert "your tiles: [0|3]" in text
+    assert "Pulle" in pulle.make_game().render(pulle.make_game().new_state(np.random.default_rng(0)).view(0))

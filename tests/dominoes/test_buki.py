@@ -1,0 +1,199 @@
+"""Buki (RULES.md §4a) through the real state machine with rigged decks."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from envs.dominoes.buki import make_game
+from envs.dominoes.rules import PASS
+from envs.engine.game import ConfigError, IllegalActionError
+from tests.dominoes.helpers import (BLOCK_LINE, BUKI_BLOCK_BANKER, BUKI_BLOCK_DRAW, BUKI_BLOCK_SEAT2, legal,
+                                    pass_until_done, play)
+
+
+def new(decks, **options):
+    game = make_game(**options)
+    return game, game.new_state(np.random.default_rng(0), [game.parse_deck(d) for d in decks])
+
+
+def bet(game, amount):
+    return game.bet_id(amount)
+
+
+def test_r4a_defaults_four_players_six_tiles_bets_two_to_six():
+    game, state = new([BUKI_BLOCK_SEAT2])
+    assert game.config.max_bet == 6 and game.num_players == 4
+    assert state.deal.counts == [6, 6, 6, 6] and len(state.deal.stock) == 12
+    assert game.num_actions == 73 + 5 + 3
+
+
+def test_r4a_seven_tiles_leave_an_eight_tile_stamm():
+    _, state = new([], hand_size=7)
+    assert state.deal.counts == [7, 7, 7, 7] and len(state.deal.stock) == 8
+
+
+def test_r4a_bad_options_name_the_field():
+    with pytest.raises(ConfigError, match="hand_size"):
+        make_game(hand_size=5)
+    with pytest.raises(ConfigError, match="max_bet"):
+        make_game(min_bet=4, max_bet=3)
+    with pytest.raises(ConfigError, match="chips"):
+        make_game(num_deals=20)  # 20 deals x 11 worst-case banker loss > 100 chips
+
+
+def test_r4a_winner_gets_bet_back_plus_two_and_a_half_times_from_banker():
+    game, state = new([BUKI_BLOCK_SEAT2])
+    assert state.current_player == 1 and state.phase == "bet"
+    state.apply(bet(game, 2)); state.apply(BLOCK_LINE[0])      # seat 1 bets 2, leads 0-2
+    state.apply(bet(game, 3)); state.apply(BLOCK_LINE[1])      # seat 2 bets 3
+    state.apply(bet(game, 4)); state.apply(BLOCK_LINE[2])      # seat 3 bets 4
+    assert state.ledger.pot == 9
+    rewards = pass_until_done(state)                           # blocked: seat 2 has 26 pips, lowest
+    assert state.deals_won == [0, 0, 1, 0]
+    assert state.ledger.balances == [Fraction(197, 2), 98, Fraction(215, 2), 96]  # 3 back + 7.5
+    assert rewards.tolist() == [-1.5, -2.0, 7.5, -4.0]
+    assert state.ledger.pot == 0 and state.bets == [0, 0, 0, 0]
+
+
+def test_r4a_banker_takes_every_bet_when_he_wins():
+    game, state = new([BUKI_BLOCK_BANKER])
+    state.apply(bet(game, 5)); state.apply(BLOCK_LINE[0])
+    state.apply(bet(game, 2)); state.apply(BLOCK_LINE[1])
+    state.apply(bet(game, 6)); state.apply(BLOCK_LINE[2])
+    rewards = pass_until_done(state)
+    assert rewards.tolist() == [13.0, -5.0, -2.0, -6.0]
+    assert state.ledger.balances == [113, 95, 98, 94]
+
+
+def test_r4a_deal_ending_before_a_bet_charges_the_minimum():
+    game, state = new([BUKI_BLOCK_SEAT2])
+    for a in BLOCK_LINE:
+        state.apply(game.LATER); state.apply(a)
+    rewards = pass_until_done(state)   # nobody reached his 3rd turn
+    assert rewards.tolist() == [-1.0, -2.0, 5.0, -2.0]
+
+
+def test_r4a_drawn_deal_carries_bets_which_may_be_raised_not_lowered():
+    game, state = new([BUKI_BLOCK_DRAW, BUKI_BLOCK_SEAT2])
+    state.apply(bet(game, 3)); state.apply(BLOCK_LINE[0])
+    state.apply(bet(game, 2)); state.apply(BLOCK_LINE[1])
+    state.apply(game.LATER); state.apply(BLOCK_LINE[2])
+    rewards = pass_until_done(state)   # seats 2 and 3 both hold 32 pips: a draw
+    assert rewards.tolist() == [0.0, 0.0, 0.0, 0.0] and state.deals_drawn == 1
+    assert state.bets == [0, 3, 2, 2] and state.ledger.pot == 7   # seat 3 charged the minimum
+    assert state.carried == [False, True, True, True]
+    # the last tile was seat 3's: he leads deal 2 (not 5-8's holder, seat 1)
+    assert state.deal_index == 1 and state.current_player == 3 and state.phase == "bet"
+    assert legal(state) == [bet(game, 3), bet(game, 4), bet(game, 5), bet(game, 6), game.LATER]
+    with pytest.raises(IllegalActionError, match="legal actions"):
+        state.apply(bet(game, 2))
+
+
+def test_r4a_carried_bet_raise_window_closes_after_the_third_turn():
+    game = make_game()
+    bet_turns, late_turns = set(), 0
+    for seed in range(6):
+        state = game.new_state(np.random.default_rng(seed), [game.parse_deck(BUKI_BLOCK_DRAW)])
+        for a in BLOCK_LINE:
+            state.apply(game.LATER); state.apply(a)
+        pass_until_done(state)
+        assert state.bets == [0, 2, 2, 2]
+        rng = np.random.default_rng(seed)
+        while state.deal_index == 1 and state.current_player is not None:  # deal 2 is shuffled
+            p = state.current_player
+            if state.phase == "bet":
+                assert state.carried[p] and state.deal.turns[p] <= 3
+                bet_turns.add(state.deal.turns[p])
+                state.apply(game.LATER)   # keep the carried bet
+            else:
+                late_turns += p != 0 and state.deal.turns[p] >= 4
+                moves = legal(state)
+                state.apply(moves[rng.integers(len(moves))])
+    assert bet_turns == {1, 2, 3} and late_turns > 0
+
+
+def test_r4a_previous_winner_must_bet_before_his_first_turn():
+    game, state = new([BUKI_BLOCK_SEAT2, BUKI_BLOCK_SEAT2])
+    for a in BLOCK_LINE:
+        state.apply(game.LATER); state.apply(a)
+    pass_until_done(state)
+    assert state.must_bet_first == [False, False, True, False]
+    assert state.current_player == 2 and state.phase == "bet"   # the winner leads deal 2
+    assert game.LATER not in legal(state) and state.bet_due
+    assert legal(state) == [bet(game, x) for x in range(2, 7)]
+
+
+def test_r4a_bet_is_due_on_the_third_turn():
+    game = make_game()
+    rng = np.random.default_rng(11)
+    for seed in range(5):
+        state = game.new_state(np.random.default_rng(seed))
+        while state.current_player is not None:
+            p = state.current_player
+            if state.phase == "bet":
+                k, due = state.deal.turns[p], state.bets[p] == 0 and state.deal.turns[p] == 3
+                assert (game.LATER not in legal(state)) == (due or state.must_bet_first[p] and k == 1)
+                state.apply(game.LATER if game.LATER in legal(state) else legal(state)[0])
+            else:
+                if state.deal.turns[p] > 3 and p != state.banker:
+                    assert state.bets[p] > 0, "a non-banker acted on his 4th turn without a bet"
+                moves = legal(state)
+                state.apply(moves[rng.integers(len(moves))])
+
+
+def test_r4a_raise_before_4th_needs_the_bankers_consent():
+    game, state = new([BUKI_BLOCK_SEAT2], raise_before_4th=True)
+    state.apply(bet(game, 2)); state.apply(BLOCK_LINE[0])
+    state.apply(bet(game, 2)); state.apply(BLOCK_LINE[1])
+    state.apply(game.LATER); state.apply(BLOCK_LINE[2])
+    assert state.current_player == 0 and legal(state) == [PASS]   # the banker never bets
+    state.apply(PASS)
+    # seat 1, turn 2: may propose a raise; the banker refuses
+    assert state.current_player == 1 and state.phase == "bet"
+    assert legal(state) == [bet(game, x) for x in range(3, 7)] + [game.LATER]
+    state.apply(bet(game, 5))
+    assert state.current_player == 0 and state.phase == "accept"
+    assert legal(state) == [game.ACCEPT, game.REFUSE]
+    state.apply(game.REFUSE)
+    assert state.bets[1] == 2 and state.current_player == 1 and legal(state) == [PASS]
+    state.apply(PASS)
+    # seat 2, turn 2: proposes 6, accepted
+    state.apply(bet(game, 6))
+    state.apply(game.ACCEPT)
+    assert state.bets[2] == 6 and state.ledger.pot == 8
+    state.apply(PASS)
+    state.apply(bet(game, 2)); state.apply(PASS)              # seat 3 bets at his 2nd turn
+    assert state.deal_index == 1                               # blocked: seat 2 won
+    assert state.deals_won[2] == 1
+    assert state.ledger.balances == [89, 98, 115, 98]     # 6 back + 15 from the banker
+
+
+def test_r4a_without_the_option_a_placed_bet_is_final():
+    game, state = new([BUKI_BLOCK_SEAT2])
+    state.apply(bet(game, 2)); state.apply(BLOCK_LINE[0])
+    state.apply(bet(game, 2)); state.apply(BLOCK_LINE[1])
+    state.apply(bet(game, 2)); state.apply(BLOCK_LINE[2])
+    state.apply(PASS)
+    assert state.current_player == 1 and state.phase == "tile"
+
+
+def test_r4a_episode_is_num_deals_and_drawn_last_deal_returns_bets():
+    game, state = new([BUKI_BLOCK_DRAW], num_deals=1)
+    state.apply(bet(game, 4)); state.apply(BLOCK_LINE[0])
+    for a in BLOCK_LINE[1:]:
+        state.apply(game.LATER); state.apply(a)
+    rewards = pass_until_done(state)
+    assert state.is_terminal() and state.current_player is None
+    assert rewards.tolist() == [0.0] * 4 and state.ledger.balances == [100] * 4 and state.ledger.pot == 0
+
+
+def test_r4a_chip_results_in_stats():
+    game, state = new([BUKI_BLOCK_SEAT2], num_deals=1)
+    for a in BLOCK_LINE:
+        state.apply(game.LATER); state.apply(a)
+    pass_until_done(state)
+    stats = state.stats()
+    assert stats["deals_won"] == [0.0, 0.0, 1.0, 0.0]
+    assert stats["chips_per_deal"] == [-1.0, -2.0, 5.0, -2.0]
