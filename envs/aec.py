@@ -88,6 +88,7 @@ class TableEnv(AECEnv):
         self._skip_agent_selection = None
         self._obs_cache: dict[int, np.ndarray] = {}
         self._mask_cache: np.ndarray | None = None
+        self._rewards_pending = True
         self._collect_rewards()
         self._after_transition()
 
@@ -128,16 +129,27 @@ class TableEnv(AECEnv):
             return
         self._obs_cache.clear()
         self._mask_cache = None
-        self._collect_rewards()
+        earned = self._collect_rewards()
         self._after_transition()
-        self._accumulate_rewards()
+        if earned:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _collect_rewards(self) -> None:
+    def _collect_rewards(self) -> bool:
+        """Copy the rewards earned by the last transition; False when all are zero
+        (most steps), so that the bookkeeping below can be skipped."""
         earned = self.state.take_rewards()
+        if not earned.any():
+            if self._rewards_pending:
+                for a in self.possible_agents:
+                    self.rewards[a] = 0.0
+                self._rewards_pending = False
+            return False
         for i, a in enumerate(self.possible_agents):
             self.rewards[a] = float(earned[i])
+        self._rewards_pending = True
+        return True
 
     def _after_transition(self) -> None:
         state = self.state
@@ -209,6 +221,18 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's order checks, with ``last`` and ``step`` delegating straight to the
     env: the inherited versions reach every attribute through ``__getattr__``, which
     costs more than a whole game step."""
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents
 
     def last(self, observe: bool = True):
         if not self._has_reset:
