@@ -1,0 +1,22 @@
+"""Pure betting rules of the single betting round (RULES.md §3 step 4)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+
+def level_cap(stacks: Sequence[int], bets: Sequence[int], in_hand: Sequence[bool]) -> int:
+    """Decision (RULES.md): the level never exceeds the smallest stack among players
+    still in, counting what they have bet, so everyone can always call (no side pots)."""
+    return min(s + b for s, b, i in zip(stacks, bets, in_hand) if i)
+
+
+def raises_allowed(level: int, cap: int, max_raise: int) -> int:
+    """How many raise sizes (1..k) keep the level within the cap."""
+    return max(0, min(max_raise, cap - level))
+
+
+def betting_needed(stacks: Sequence[int], in_hand: Sequence[bool]) -> bool:
+    """No betting round when a player still in has no chip left after the ante,
+    or when fewer than two players are in."""
+    live = [s for s, i in zip(stacks, in_hand) if i]
+    return len(live) >= 2 and min(live) > 0

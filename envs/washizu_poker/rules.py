@@ -1,0 +1,89 @@
+"""The Washizu draw poker Game: options, action space, observation, rendering.
+
+``make_game(**options)`` builds the validated config (``config.WashizuConfig``)
+and the game; the state machine lives in ``state.py``.
+
+Actions (one flat Discrete space, ``34 + max_raise`` ids):
+0..31 discard the hand positions whose bits are set (0 = stand pat) and draw as
+many; 32 drop; 33 call; 33 + k raise by k (k = 1..max_raise).
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from envs.engine.chips import Ledger
+from envs.engine.config import build
+from envs.washizu_poker import encode as enc
+from envs.washizu_poker import render as rnd
+from envs.washizu_poker.config import WashizuConfig
+from envs.washizu_poker.deck import full_deck, parse_deck
+from envs.washizu_poker.features import WashizuTables
+from envs.washizu_poker.state import BET, CALL, DROP, NUM_DISCARDS, PHASE_NAMES, RAISE_BASE, WashizuState
+
+
+class WashizuGame:
+    name = "washizu_poker"
+
+    def __init__(self, config: WashizuConfig):
+        self.config = config
+        self.num_players = config.num_players
+        self.num_actions = RAISE_BASE + 1 + config.max_raise
+        self.layout = enc.Layout(config.num_players)
+        self.observation_shape = (self.layout.size,)
+        self.observation_bounds = (0.0, 1.0)
+        self.draw_mask = np.zeros(self.num_actions, dtype=bool)
+        self.draw_mask[:NUM_DISCARDS] = True
+        self.bet_masks = []
+        for k in range(config.max_raise + 1):  # k = number of raise sizes allowed
+            m = np.zeros(self.num_actions, dtype=bool)
+            m[[DROP, CALL]] = True
+            m[RAISE_BASE + 1: RAISE_BASE + 1 + k] = True
+            self.bet_masks.append(m)
+        self.no_mask = np.zeros(self.num_actions, dtype=bool)
+        self.deck_array = np.array(full_deck(config), dtype=np.int64)
+        self.ledger_template = Ledger.equal(config.num_players, config.starting_chips)
+        self._tables: dict[tuple[int, ...], WashizuTables] = {}
+        self._total = float(config.starting_chips * config.num_players)
+
+    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> WashizuState:
+        return WashizuState(self, rng, decks)
+
+    def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
+        return parse_deck(self.config, deck)
+
+    def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
+        """A random full deck in dealing order (for duplicate-deal replays)."""
+        return tuple(self.deck_array[rng.permutation(self.deck_array.size)].tolist())
+
+    def washizu_tables(self, washizu_ids: tuple[int, ...]) -> WashizuTables:
+        """Feature tables of a Washizu set, built once per set (random13 sets are many: bounded cache)."""
+        tables = self._tables.get(washizu_ids)
+        if tables is None:
+            if len(self._tables) >= 64:
+                self._tables.clear()
+            tables = self._tables[washizu_ids] = WashizuTables(washizu_ids)
+        return tables
+
+    def encode(self, view) -> np.ndarray:
+        return enc.encode_view(view)
+
+    def observe(self, state: WashizuState, player: int) -> np.ndarray:
+        """Fast path equal to ``encode(state.view(player))`` (parts kept up to date by the state)."""
+        betting = state.phase == BET
+        table = enc.table_features(
+            state.pot, state.level, state.cap_now if betting else 0, state.game_index, self.config.num_games,
+            PHASE_NAMES[state.phase], state.level - state.bets[player] if betting else 0,
+            state.current_player == player, self._total)
+        return state.obs.observe(player, table)
+
+    def render(self, view) -> str:
+        return rnd.render(view, self.action_name)
+
+    def action_name(self, action: int) -> str:
+        return enc.action_name(action, self.config.max_raise)
+
+
+def make_game(**options: Any) -> WashizuGame:
+    return WashizuGame(build(WashizuConfig, options))

@@ -1,0 +1,398 @@
+"""The match state machine of Washizu draw poker (RULES.md §3).
+
+A match is up to ``num_games`` games. Each game: ante 1, deal 5 cards to each
+player still in the match (in turn order from the player after the dealer:
+the first five cards of the deck to him, the next five to the next player, ...),
+one draw in turn order, one betting round, showdown or a last player standing,
+elimination at 0 chips, dealer rotation. Chips live in an ``engine.chips.Ledger``.
+"""
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from envs.engine.cards import BASE, JOKER_BASE
+from envs.engine.chips import Ledger
+from envs.engine.game import IllegalActionError
+from envs.engine.hands import rank5
+from envs.engine.table import next_active, order_from
+from envs.washizu_poker import betting
+from envs.washizu_poker.deck import HAND_SIZE, choose_washizu, full_deck
+from envs.washizu_poker.encode import seat_row
+from envs.washizu_poker.features import ObsParts
+from envs.washizu_poker.view import GameResult, WashizuView
+
+if TYPE_CHECKING:
+    from envs.washizu_poker.rules import WashizuGame
+
+DRAW, BET, OVER = 0, 1, 2
+PHASE_NAMES = ("draw", "bet", "over")
+NUM_DISCARDS = 32  # action ids 0..31: bit i set = discard hand position i
+DROP, CALL, RAISE_BASE = 32, 33, 33  # raise by k is action RAISE_BASE + k (k = 1..max_raise)
+SORT_KEY = [(int(BASE[c]) * 2 + c // 52) if c < JOKER_BASE else 1000 + c for c in range(len(BASE))]
+DISCARDED = [tuple(i for i in range(5) if a >> i & 1) for a in range(NUM_DISCARDS)]  # positions per action
+KEPT = [tuple(i for i in range(5) if not a >> i & 1) for a in range(NUM_DISCARDS)]
+STATS = ("games_won", "showdowns", "dropped", "raised", "eliminated", "final_chips")
+
+
+def copy_ledger(ledger: Ledger) -> Ledger:
+    """``Ledger.copy`` without re-validating every balance (amounts are immutable Fractions)."""
+    new = copy.copy(ledger)
+    new.balances = list(ledger.balances)
+    return new
+
+
+def sort_hand(cards: list[int]) -> list[int]:
+    """Canonical hand order (by rank, suit, copy; jokers last): the discard positions."""
+    return sorted(cards, key=SORT_KEY.__getitem__)
+
+
+class WashizuState:
+    def __init__(self, game: "WashizuGame", rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
+        cfg = game.config
+        n = cfg.num_players
+        self.game = game
+        self.rng = rng
+        self.decks = [tuple(d) for d in (decks or ())]
+        # a stacked first deck fixes the Washizu set too (drawn from a generator seeded by
+        # the deck), so a replayed deck replays the same deal whatever the seed
+        self.washizu_ids = choose_washizu(cfg, np.random.default_rng(list(self.decks[0])) if self.decks else rng)
+        tables = game.washizu_tables(self.washizu_ids)
+        self.is_w = tables.is_w
+        # The Ledger holds the settled chips; during a game the ante and bets are kept as
+        # ints (``contrib``, ``pot``) and posted to the Ledger at settlement (hot path).
+        self.ledger = copy_ledger(game.ledger_template)
+        self.stacks = [cfg.starting_chips] * n  # chips not in the pot
+        self.contrib = [0] * n
+        self.pot = 0
+        self.obs = ObsParts(n, tables, float(cfg.starting_chips * n))  # fast observe parts
+        self.alive = [True] * n
+        self.dealer = n - 1  # seat 0 acts first in the first game
+        self.game_index = -1
+        self.rewards = np.zeros(n)
+        self.last_result: GameResult | None = None
+        self.stat = {k: [0.0] * n for k in STATS}
+        self._start_game()
+
+    # ---------------------------------------------------------------- a game
+    def _start_game(self) -> None:
+        n = self.game.num_players
+        self.game_index += 1
+        self.chips_before = list(self.stacks)
+        self.order = order_from(next_active(self.dealer, self.alive), n, self.alive)
+        for p in self.order:  # ante (every player still in the match has a chip)
+            self.stacks[p] -= 1
+            self.contrib[p] += 1
+        self.pot += len(self.order)
+        if self.game_index < len(self.decks):
+            deck = list(self.decks[self.game_index])
+        else:
+            deck = self.game.deck_array[self.rng.permutation(self.game.deck_array.size)].tolist()
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        for i, p in enumerate(self.order):
+            self.hands[p] = sort_hand(deck[HAND_SIZE * i: HAND_SIZE * (i + 1)])
+        self.stock = deck[HAND_SIZE * len(self.order):][::-1]  # top of the stock = last element
+        self.pile: list[int] = []
+        self.in_hand = list(self.alive)
+        self.n_in = len(self.order)
+        self.bets = [0] * n
+        self.level = 1
+        self.to_act = 0
+        self.discarded: list[list[int]] = [[] for _ in range(n)]
+        self.drawn_cards: list[list[int]] = [[] for _ in range(n)]
+        self.draw_turn = [-1] * n
+        self.reshuffle_turn = -1  # draw turn at which the stock ran out (-1: not this game)
+        self.reshuffle_taken = 0  # cards the reshuffling player drew before the reshuffle
+        self.left_view: set[int] = set()
+        self.cap_now = 0  # level cap during the betting round (changes only when someone drops)
+        self.phase = DRAW
+        self.turn = 0
+        self.current_player: int | None = self.order[0]
+        self._rebuild_obs()
+
+    def _pay(self, p: int, amount: int) -> None:
+        if amount > self.stacks[p]:
+            raise AssertionError(f"seat {p} cannot pay {amount} with {self.stacks[p]} chips")
+        self.stacks[p] -= amount
+        self.contrib[p] += amount
+        self.pot += amount
+
+    def _sync_seat(self, p: int) -> None:
+        d = len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1
+        self.obs.set_seat(p, self.alive[p], self.in_hand[p], d, self.stacks[p], self.bets[p], p == self.dealer)
+
+    def _rebuild_obs(self) -> None:
+        """Recompute every fast-observe part from the state."""
+        rows = [seat_row(self.alive[p], self.in_hand[p], len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1,
+                         self.stacks[p], self.bets[p], p == self.dealer, self.obs.total)
+                for p in range(self.game.num_players)]
+        self.obs.reset_all(self.hands, rows)
+        if any(self.discarded):
+            for p in range(self.game.num_players):
+                self.obs.set_discards(p, self.discarded[p])
+        else:
+            self.obs.disc = np.zeros_like(self.obs.disc)
+        self.obs.set_left(self.left_view)
+
+    # ---------------------------------------------------------------- protocol
+    def legal_mask(self) -> np.ndarray:
+        if self.phase == DRAW:
+            return self.game.draw_mask.copy()
+        if self.phase == BET:
+            k = betting.raises_allowed(self.level, self.cap_now, self.game.config.max_raise)
+            return self.game.bet_masks[k].copy()
+        return self.game.no_mask.copy()
+
+    def cap(self) -> int:
+        return betting.level_cap(self.stacks, self.bets, self.in_hand)
+
+    def apply(self, action: int) -> None:
+        a = int(action)
+        if self.phase == DRAW and 0 <= a < NUM_DISCARDS:
+            self._draw(a)
+        elif self.phase == BET and a in (DROP, CALL):
+            self._drop() if a == DROP else self._call()
+        elif self.phase == BET and RAISE_BASE < a <= RAISE_BASE + self.game.config.max_raise \
+                and a - RAISE_BASE <= self.cap_now - self.level:
+            self._raise(a - RAISE_BASE)
+        else:
+            raise IllegalActionError(a, np.flatnonzero(self.legal_mask()), self.game.action_name)
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_truncated(self) -> bool:
+        return False
+
+    def take_rewards(self) -> np.ndarray:
+        out = self.rewards
+        self.rewards = np.zeros(self.game.num_players)
+        return out
+
+    # ---------------------------------------------------------------- draw
+    def _draw(self, action: int) -> None:
+        p = self.current_player
+        hand = self.hands[p]
+        out = [hand[i] for i in DISCARDED[action]]
+        is_w = self.is_w
+        seen_change = False  # did a Washizu card enter or leave view?
+        for c in out:
+            if is_w[c]:
+                self.left_view.add(c)
+                seen_change = True
+        k = len(out)
+        stock = self.stock
+        if len(stock) >= k:  # the usual case: take the top k cards
+            new = stock[len(stock) - k:][::-1]
+            del stock[len(stock) - k:]
+        else:
+            new = []
+            for j in range(k):
+                if not self.stock:
+                    self._reshuffle(j)
+                new.append(self.stock.pop())
+        for c in new:
+            if is_w[c]:
+                self.left_view.discard(c)
+                seen_change = True
+        # Decision: the drawing player's own discards are set aside until his draw is
+        # complete (they are not shuffled into a new stock he draws from).
+        self.pile.extend(out)
+        self.hands[p] = sort_hand([hand[i] for i in KEPT[action]] + new) if k else hand
+        self.discarded[p] = out
+        self.drawn_cards[p] = new
+        self.draw_turn[p] = self.turn
+        self._sync_seat(p)
+        if out:
+            self.obs.set_hand(p, self.hands[p])
+            self.obs.set_discards(p, out)
+        if seen_change:
+            self.obs.set_left(self.left_view)
+        self.turn += 1
+        if self.turn < len(self.order):
+            self.current_player = self.order[self.turn]
+        elif betting.betting_needed(self.stacks, self.in_hand):
+            self.phase = BET
+            self.to_act = self.n_in
+            self.cap_now = self.cap()
+            self.current_player = self.order[0]
+        else:
+            self._showdown()
+
+    def _reshuffle(self, taken: int) -> None:
+        """The stock ran out: the discard pile becomes a new shuffled stock."""
+        self.stock = self.pile
+        self.rng.shuffle(self.stock)
+        self.pile = []
+        self.reshuffle_turn = self.turn
+        self.reshuffle_taken = taken
+
+    # ---------------------------------------------------------------- betting
+    def _drop(self) -> None:
+        p = self.current_player
+        self.in_hand[p] = False
+        self.n_in -= 1
+        self.to_act -= 1
+        self.stat["dropped"][p] += 1
+        self._sync_seat(p)
+        if self.n_in > 1:
+            self.cap_now = self.cap()
+        self._next_bettor(p)
+
+    def _call(self) -> None:
+        p = self.current_player
+        self._pay(p, self.level - self.bets[p])
+        self.bets[p] = self.level
+        self.to_act -= 1
+        self._sync_seat(p)
+        self._next_bettor(p)
+
+    def _raise(self, k: int) -> None:
+        p = self.current_player
+        self.level += k
+        self._pay(p, self.level - self.bets[p])
+        self.bets[p] = self.level
+        self.to_act = self.n_in - 1  # everyone else still in must act again
+        self._sync_seat(p)
+        self.stat["raised"][p] += 1
+        self._next_bettor(p)
+
+    def _next_bettor(self, p: int) -> None:
+        if self.n_in == 1:
+            winner = self.in_hand.index(True)
+            self._settle((winner,), None)
+        elif self.to_act == 0:
+            self._showdown()
+        else:
+            self.current_player = next_active(p, self.in_hand)
+
+    # ---------------------------------------------------------------- settlement
+    def _showdown(self) -> None:
+        ranks = {p: rank5(self.hands[p]) for p in self.order if self.in_hand[p]}
+        best = max(ranks.values())
+        winners = tuple(p for p in self.order if ranks.get(p) == best)
+        shown = tuple(tuple(self.hands[p]) if p in ranks else None for p in range(self.game.num_players))
+        for p in ranks:
+            self.stat["showdowns"][p] += 1
+        self._settle(winners, shown)
+
+    def _settle(self, winners: tuple[int, ...], shown: tuple | None) -> None:
+        n = self.game.num_players
+        pot = self.pot
+        removed_before = self.ledger.removed
+        if len(winners) == 1:  # the others' contributions go to the winner (fewest Ledger operations)
+            for p in range(n):
+                if p != winners[0] and self.contrib[p]:
+                    self.ledger.transfer(p, winners[0], self.contrib[p])
+            self.stacks[winners[0]] += pot
+        else:
+            for p in range(n):
+                if self.contrib[p]:
+                    self.ledger.to_pot(p, self.contrib[p])
+            shares = self.ledger.split_pot(list(winners))  # tied best hands split; the remainder leaves play
+            for w, share in zip(winners, shares):
+                self.stacks[w] += int(share)
+        self.contrib = [0] * n
+        self.pot = 0
+        for w in winners:
+            self.stat["games_won"][w] += 1.0 / len(winners)
+        self.last_result = GameResult(
+            self.game_index, shown or (None,) * n, tuple(sorted(winners)), pot,
+            int(self.ledger.removed - removed_before),
+        )
+        for p in range(n):
+            self.rewards[p] += self.stacks[p] - self.chips_before[p]
+            if self.alive[p] and self.stacks[p] == 0:
+                self.alive[p] = False
+                self.stat["eliminated"][p] = 1.0
+        if self.game_index + 1 >= self.game.config.num_games or sum(self.alive) <= 1:
+            self.phase = OVER
+            self.current_player = None
+            for p in range(n):
+                self._sync_seat(p)
+            self.stat["final_chips"] = [float(s) for s in self.stacks]
+        else:
+            self.dealer = next_active(self.dealer, self.alive)
+            self._start_game()
+
+    # ---------------------------------------------------------------- views
+    def view(self, player: int) -> WashizuView:
+        n = self.game.num_players
+        cfg = self.game.config
+        is_w = self.is_w
+        return WashizuView(
+            player=player,
+            num_players=n,
+            phase=PHASE_NAMES[self.phase],
+            current_player=self.current_player,
+            game_number=self.game_index,
+            num_games=cfg.num_games,
+            dealer=self.dealer,
+            hand=tuple(self.hands[player]),
+            washizu=self.washizu_ids,
+            visible=tuple(tuple(c for c in self.hands[s] if is_w[c]) for s in range(n)),
+            left_view=tuple(sorted(self.left_view)),
+            my_discards=tuple(self.discarded[player]),
+            drawn=tuple(len(self.discarded[s]) if self.draw_turn[s] >= 0 else -1 for s in range(n)),
+            stacks=tuple(self.stacks),
+            bets=tuple(self.bets),
+            in_hand=tuple(self.in_hand),
+            alive=tuple(self.alive),
+            pot=self.pot,
+            level=self.level,
+            cap=self.cap_now if self.phase == BET else 0,
+            max_raise=cfg.max_raise,
+            total_chips=cfg.starting_chips * n,
+            last_result=self.last_result,
+        )
+
+    def stats(self) -> dict[str, list[float]]:
+        return {k: list(v) for k, v in self.stat.items()}
+
+    # ---------------------------------------------------------------- copies and checks
+    def clone(self) -> "WashizuState":
+        new = copy.copy(self)
+        bits = type(self.rng.bit_generator)()
+        bits.state = self.rng.bit_generator.state
+        new.rng = np.random.Generator(bits)
+        new.ledger = copy_ledger(self.ledger)
+        new.obs = self.obs.copy()
+        for name in ("stacks", "contrib", "alive", "bets", "in_hand", "draw_turn", "stock", "pile", "order",
+                     "chips_before"):
+            setattr(new, name, list(getattr(self, name)))
+        for name in ("hands", "discarded", "drawn_cards"):
+            setattr(new, name, [list(x) for x in getattr(self, name)])
+        new.left_view = set(self.left_view)
+        new.rewards = self.rewards.copy()
+        new.stat = {k: list(v) for k, v in self.stat.items()}
+        new.decks = list(self.decks)
+        return new
+
+    def determinize(self, player: int, rng: np.random.Generator) -> "WashizuState":
+        from envs.washizu_poker.determinize import determinize
+
+        return determinize(self, player, rng)
+
+    def check_invariants(self) -> None:
+        self.ledger.check()
+        assert self.stacks == [int(b) - c for b, c in zip(self.ledger.balances, self.contrib)], "stacks out of sync"
+        assert self.pot == sum(self.contrib) and self.ledger.pot == 0
+        n = self.game.num_players
+        if self.phase != OVER:
+            cards = [c for h in self.hands for c in h] + self.stock + self.pile
+            assert sorted(cards) == sorted(full_deck(self.game.config)), "cards not conserved"
+            for p in range(n):
+                assert len(self.hands[p]) == (HAND_SIZE if self.alive[p] else 0)
+                assert self.hands[p] == sort_hand(self.hands[p])
+            assert self.pot == len(self.order) + sum(self.bets)
+            assert all(b <= self.level for b in self.bets)
+            assert self.phase != BET or self.level <= self.cap() == self.cap_now
+        parts = self.obs.copy()
+        self._rebuild_obs()
+        for name in ("vis2", "left", "disc", "seat2"):
+            assert np.array_equal(getattr(parts, name), getattr(self.obs, name)), f"observation part {name} out of sync"
+        assert all(np.array_equal(a, b) for a, b in zip(parts.hand, self.obs.hand)), "hand features out of sync"
+        total = self.game.config.starting_chips * n
+        assert sum(self.stacks) + self.pot + int(self.ledger.removed) == total
