@@ -1,0 +1,139 @@
+"""Agents by name, so tools and configs can say ``random``, ``heuristic``, ``search`` or ``ppo:<zip>``.
+
+Specs understood by :func:`make_agent` (``ENV`` is the environment's name):
+
+| spec | agent |
+|---|---|
+| ``random`` | uniform over the legal actions |
+| ``heuristic`` | the game's rule-based player (table ``HEURISTICS``) |
+| extra names of a game (``EXTRAS``) | e.g. ``always_min`` / ``always_max`` (buki_v0), ``montecarlo`` (buffalo_bill_v0) |
+| ``search[:BUDGET[:ROLLOUT[:HORIZON]]]`` | determinized Monte Carlo (:mod:`agents.search`): BUDGET rollouts per decision, ROLLOUT ``heuristic`` or ``random``, HORIZON ``episode`` or ``reward``; omitted parts take the game's defaults (``SEARCH_DEFAULTS``) |
+| ``ppo:PATH.zip`` | a MaskablePPO policy (:mod:`agents.ppo`; torch is imported only then) |
+| ``package.module:Class`` | any class with the ``(game, seed=None)`` constructor |
+
+Game modules are imported only when their agent is asked for, so a game that
+is missing or broken never stops the others from working.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from agents.base import RandomAgent
+
+HEURISTICS: dict[str, str] = {
+    "ofc_v0": "agents.ofc_heuristic:OFCHeuristic",
+    "buffalo_bill_v0": "agents.buffalo_bill_heuristic:BuffaloBillHeuristic",
+    "washizu_poker_v0": "agents.washizu_heuristic:WashizuHeuristic",
+    "buki_v0": "agents.dominoes_heuristic:DominoesHeuristic",
+    "pulle_v0": "agents.dominoes_heuristic:DominoesHeuristic",
+    "austrian_dominoes_v0": "agents.dominoes_heuristic:DominoesHeuristic",
+    "tonk_v0": "agents.tonk_heuristic:TonkHeuristic",
+}
+
+EXTRAS: dict[str, dict[str, str]] = {
+    "buki_v0": {
+        "always_min": "agents.dominoes_heuristic:AlwaysMinBettor",
+        "always_max": "agents.dominoes_heuristic:AlwaysMaxBettor",
+    },
+    "buffalo_bill_v0": {"montecarlo": "agents.buffalo_bill_heuristic:BuffaloBillMonteCarlo"},
+}
+
+DEFAULT_SEARCH_BUDGET = 64
+ROLLOUTS = ("heuristic", "random")
+# plain ``search`` per game: (rollouts per decision, playout policy, horizon, max candidates),
+# chosen so an evaluation against the heuristic stays within minutes on one core
+SEARCH_DEFAULTS: dict[str, tuple[int, str, str, int | None]] = {
+    "ofc_v0": (8, "heuristic", "episode", None),
+    "buffalo_bill_v0": (8, "heuristic", "episode", 4),    # up to 40 actions, 9-round playouts
+    "washizu_poker_v0": (16, "heuristic", "episode", 8),
+    "buki_v0": (6, "heuristic", "reward", None),          # bets settle every deal: play out the deal
+    "pulle_v0": (4, "heuristic", "episode", None),        # pays only at the end: long playouts
+    "austrian_dominoes_v0": (16, "heuristic", "episode", None),
+    "tonk_v0": (16, "heuristic", "episode", None),
+}
+
+
+def resolve(target: str) -> type:
+    """``"package.module:Class"`` -> the class (imported now)."""
+    module_name, _, attr = target.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"{target!r} is not of the form 'package.module:Class'")
+    module = importlib.import_module(module_name)
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise ValueError(f"module {module_name!r} has no {attr!r}") from None
+
+
+def agent_names(env_name: str | None = None) -> list[str]:
+    """Agent names usable for ``env_name``; without one, every name (extras tagged with their env)."""
+    if env_name is None:
+        extras = [f"{name} ({env})" for env, named in EXTRAS.items() for name in named]
+        return ["random", "heuristic", "search", "ppo:<zip>", *extras]
+    names = ["random"]
+    if env_name in HEURISTICS:
+        names.append("heuristic")
+    names += list(EXTRAS.get(env_name, {}))
+    names += ["search", "ppo:<zip>"]
+    return names
+
+
+def make_agent(spec: str, game: Any, env_name: str | None = None, seed: int | None = None) -> Any:
+    """Build the agent named by ``spec`` for ``game`` (see the module table)."""
+    env_name = env_name or getattr(game, "name", "")
+    spec = spec.strip()
+    if spec == "random":
+        return RandomAgent(game, seed=seed)
+    if spec.startswith("ppo:"):
+        from agents.ppo import PPOAgent
+
+        return PPOAgent(game, spec[len("ppo:"):], env_name=env_name, seed=seed)
+    if spec == "search" or spec.startswith("search:"):
+        return _make_search(spec, game, env_name, seed)
+    named = dict(EXTRAS.get(env_name, {}))
+    if env_name in HEURISTICS:
+        named["heuristic"] = HEURISTICS[env_name]
+    if spec in named:
+        return resolve(named[spec])(game, seed=seed)
+    if ":" in spec and "." in spec.partition(":")[0]:
+        return resolve(spec)(game, seed=seed)
+    raise ValueError(
+        f"unknown agent {spec!r} for {env_name or 'this game'}; available: "
+        f"{', '.join(agent_names(env_name))}, search:BUDGET[:ROLLOUT], package.module:Class"
+    )
+
+
+def search_defaults(env_name: str) -> tuple[int, str, str, int | None]:
+    """(budget, rollout, horizon, max candidates) of plain ``search`` for ``env_name``."""
+    rollout = "heuristic" if env_name in HEURISTICS else "random"
+    return SEARCH_DEFAULTS.get(env_name, (DEFAULT_SEARCH_BUDGET, rollout, "episode", None))
+
+
+def _make_search(spec: str, game: Any, env_name: str, seed: int | None) -> Any:
+    from agents.search import HORIZONS, AgentRollout, SearchAgent
+
+    parts = spec.split(":")
+    if len(parts) > 4:
+        raise ValueError(f"bad search spec {spec!r}; use search[:BUDGET[:ROLLOUT[:HORIZON]]], e.g. search:64:heuristic")
+    budget, rollout, horizon, candidates = search_defaults(env_name)
+    if len(parts) > 1 and parts[1]:
+        if not parts[1].isdigit() or int(parts[1]) < 1:
+            raise ValueError(f"bad search budget {parts[1]!r} in {spec!r}: a positive integer (rollouts per decision)")
+        budget = int(parts[1])
+    if len(parts) > 2 and parts[2]:
+        rollout = parts[2]
+    if len(parts) > 3 and parts[3]:
+        horizon = parts[3]
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"bad search rollout {rollout!r} in {spec!r}; allowed values: {', '.join(ROLLOUTS)}")
+    if horizon not in HORIZONS:
+        raise ValueError(f"bad search horizon {horizon!r} in {spec!r}; allowed values: {', '.join(HORIZONS)}")
+    policy = None
+    if rollout == "heuristic":
+        if env_name not in HEURISTICS:
+            raise ValueError(f"{env_name or 'this game'} has no heuristic agent for search rollouts; use search:{budget}:random")
+        cls = resolve(HEURISTICS[env_name])
+        # the game heuristics read only the view (DESIGN.md), so playouts skip encoding
+        policy = AgentRollout(game, lambda s: cls(game, seed=s), name="heuristic", encode=False)
+    return SearchAgent(game, seed=seed, budget=budget, rollout=policy, horizon=horizon, max_candidates=candidates)

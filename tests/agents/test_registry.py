@@ -1,0 +1,142 @@
+"""Agents by name: the registry, lazy heuristics, search specs and the ppo:<zip> loader."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import envs
+from agents import registry
+from agents.base import RandomAgent
+from agents.search import AgentRollout, RandomRollout, SearchAgent
+from tests.agents.kuhn_agents import KuhnRule
+from tests.harness import kuhn
+
+GAME = kuhn.make_game()
+
+
+def test_random_and_class_path_specs() -> None:
+    assert isinstance(registry.make_agent("random", GAME), RandomAgent)
+    assert isinstance(registry.make_agent("tests.agents.kuhn_agents:KuhnRule", GAME), KuhnRule)
+
+
+def test_unknown_agent_names_the_available_ones() -> None:
+    with pytest.raises(ValueError, match="available: random, search"):
+        registry.make_agent("genius", GAME, env_name="kuhn_test")
+    with pytest.raises(ValueError, match="available: random, heuristic"):
+        registry.make_agent("genius", GAME, env_name="tonk_v0")
+
+
+def test_search_spec_budget_rollout_and_horizon() -> None:
+    agent = registry.make_agent("search:12:random:reward", GAME, env_name="kuhn_test", seed=3)
+    assert isinstance(agent, SearchAgent)
+    assert (agent.budget, agent.horizon) == (12, "reward")
+    assert isinstance(agent.policy, RandomRollout)
+    default = registry.make_agent("search", GAME, env_name="kuhn_test")
+    assert default.budget == registry.DEFAULT_SEARCH_BUDGET and isinstance(default.policy, RandomRollout)
+    for bad, words in [("search:0", "budget"), ("search:x", "budget"), ("search:8:greedy", "rollout"),
+                       ("search:8:random:forever", "horizon"), ("search:8:heuristic", "no heuristic")]:
+        with pytest.raises(ValueError, match=words):
+            registry.make_agent(bad, GAME, env_name="kuhn_test")
+
+
+def test_every_registered_env_has_a_heuristic_in_the_table() -> None:
+    assert set(envs.ENVS) <= set(registry.HEURISTICS)
+    for name in envs.ENVS:
+        assert "heuristic" in registry.agent_names(name)
+
+
+def test_extra_names_only_exist_for_their_game() -> None:
+    assert {"always_min", "always_max"} <= set(registry.agent_names("buki_v0"))
+    assert "montecarlo" in registry.agent_names("buffalo_bill_v0")
+    assert "always_min" not in registry.agent_names("tonk_v0")
+    assert "montecarlo (buffalo_bill_v0)" in registry.agent_names()
+
+
+def test_a_missing_game_module_breaks_only_its_own_names(monkeypatch) -> None:
+    monkeypatch.setitem(registry.HEURISTICS, "kuhn_test", "agents.no_such_module:Nothing")
+    with pytest.raises(ModuleNotFoundError):
+        registry.make_agent("heuristic", GAME, env_name="kuhn_test")
+    assert isinstance(registry.make_agent("random", GAME, env_name="kuhn_test"), RandomAgent)
+
+
+def test_search_with_heuristic_rollouts_uses_the_games_heuristic(monkeypatch) -> None:
+    monkeypatch.setitem(registry.HEURISTICS, "kuhn_test", "tests.agents.kuhn_agents:KuhnRule")
+    agent = registry.make_agent("search", GAME, env_name="kuhn_test", seed=0)
+    assert isinstance(agent.policy, AgentRollout)
+    assert all(isinstance(a, KuhnRule) for a in agent.policy.agents)
+
+
+@pytest.mark.parametrize("env_name", envs.ENVS)
+def test_heuristic_and_extras_load_lazily_for_each_game(env_name: str) -> None:
+    game = envs.make_game(env_name)
+    for name in registry.agent_names(env_name):
+        if name.startswith("ppo:"):
+            continue
+        agent = registry.make_agent(name, game, env_name=env_name, seed=0)
+        agent.reset(seed=1)
+        assert callable(agent.act)
+
+
+# ---------------------------------------------------------------- ppo:<zip>
+def _tiny_policy(tmp_path, obs_dim: int, n_actions: int):
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    import gymnasium
+    from gymnasium import spaces
+
+    class Dummy(gymnasium.Env):
+        observation_space = spaces.Box(0.0, 1.0, (obs_dim,), np.float32)
+        action_space = spaces.Discrete(n_actions)
+
+        def reset(self, *, seed=None, options=None):
+            return np.zeros(obs_dim, np.float32), {}
+
+        def step(self, action):
+            return np.zeros(obs_dim, np.float32), 0.0, True, False, {}
+
+        def action_masks(self):
+            return np.ones(n_actions, bool)
+
+    model = sb3_contrib.MaskablePPO("MlpPolicy", Dummy(), n_steps=16, batch_size=16, seed=0, device="cpu")
+    path = tmp_path / f"policy_{obs_dim}_{n_actions}.zip"
+    model.save(str(path))
+    return str(path)
+
+
+def test_ppo_zip_plays_only_legal_actions_and_checks_metadata(tmp_path) -> None:
+    from agents import ppo
+
+    path = _tiny_policy(tmp_path, GAME.observation_shape[0], GAME.num_actions)
+    seen = []
+    previous = ppo.set_metadata_check(lambda p, game, env: seen.append((p, env)))
+    try:
+        agent = registry.make_agent(f"ppo:{path}", GAME, env_name="kuhn_test")
+    finally:
+        ppo.set_metadata_check(previous)
+    assert seen == [(path, "kuhn_test")]
+    obs = np.zeros(GAME.observation_shape, np.float32)
+    for mask in ([1, 0], [0, 1]):
+        assert agent.act(obs, np.array(mask, np.int8), None) == mask.index(1)
+
+
+def test_ppo_zip_for_another_game_is_refused(tmp_path) -> None:
+    path = _tiny_policy(tmp_path, 5, GAME.num_actions)
+    with pytest.raises(ValueError, match="observations of shape"):
+        registry.make_agent(f"ppo:{path}", GAME, env_name="kuhn_test")
+    with pytest.raises(FileNotFoundError, match="no policy file"):
+        registry.make_agent(f"ppo:{tmp_path / 'missing.zip'}", GAME)
+
+
+def test_a_failing_metadata_check_stops_the_load(tmp_path) -> None:
+    from agents import ppo
+
+    path = _tiny_policy(tmp_path, GAME.observation_shape[0], GAME.num_actions)
+
+    def refuse(p, game, env):
+        raise ValueError(f"{p} was trained on another env")
+
+    previous = ppo.set_metadata_check(refuse)
+    try:
+        with pytest.raises(ValueError, match="trained on another env"):
+            registry.make_agent(f"ppo:{path}", GAME, env_name="kuhn_test")
+    finally:
+        ppo.set_metadata_check(previous)

@@ -1,0 +1,99 @@
+"""``parlor eval``: tournaments, determinism across workers, the run folder, errors."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import envs
+from tests.harness import kuhn
+from training.cli import main
+from training.evaluate import EvalConfig, evaluate
+
+RULE = "tests.agents.kuhn_agents:KuhnRule"
+BET = "tests.agents.kuhn_agents:AlwaysBet"
+
+
+def kuhn_eval(agents, games, seed=0, workers=1):
+    config = EvalConfig(env="kuhn_test", agents=tuple(agents), games=games, seed=seed, workers=workers)
+    return evaluate(config, make_game=kuhn.make_game)
+
+
+def test_same_seed_same_results_with_one_or_two_workers() -> None:
+    one = kuhn_eval(["random", "search:8:random", RULE], games=40, seed=3, workers=1)
+    two = kuhn_eval(["random", "search:8:random", RULE], games=40, seed=3, workers=2)
+    assert one["agents"] == two["agents"]
+    assert one["records"] == two["records"]
+    other = kuhn_eval(["random", "search:8:random", RULE], games=40, seed=4, workers=1)
+    assert other["records"] != one["records"]
+
+
+def test_ci_width_shrinks_with_games() -> None:
+    small = kuhn_eval(["random", RULE], games=50)
+    large = kuhn_eval(["random", RULE], games=800)
+    assert large["agents"][0]["ci95"] < small["agents"][0]["ci95"] / 2
+
+
+def test_three_agents_get_elo_in_order_of_their_wins() -> None:
+    results = kuhn_eval([BET, "random", "search:16:random"], games=300, seed=1)
+    elo = [a["elo"] for a in results["agents"]]
+    wins = [sum(row) for row in results["pairwise_wins"]]
+    # every pair plays as many hands, so Bradley-Terry ranks by total wins
+    assert sorted(range(3), key=lambda i: elo[i]) == sorted(range(3), key=lambda i: wins[i])
+    assert min(elo) == elo[1]  # random
+    assert len(results["matchups"]) == 3
+    total = sum(a["mean_reward"] * a["deals"] for a in results["agents"])
+    assert abs(total) < 1e-9  # zero-sum game, every matchup plays the same deals both ways
+
+
+def test_duplicate_seats_cancel_luck_in_self_play() -> None:
+    results = kuhn_eval([RULE, RULE], games=100)
+    assert [a["agent"] for a in results["agents"]] == [RULE, RULE + "#2"]
+    assert all(a["mean_reward"] == 0.0 and a["ci95"] == 0.0 for a in results["agents"])
+
+
+@pytest.fixture(scope="module")
+def tonk_run(tmp_path_factory):
+    if "tonk_v0" not in envs.ENVS:
+        pytest.skip("tonk_v0 is not registered yet")
+    out = tmp_path_factory.mktemp("eval") / "run"
+    code = main(["eval", "tonk_v0", "--agents", "random,heuristic,search:4:random", "--games", "12", "--seed", "2",
+                 "--out", str(out), "--quiet"])
+    return code, out
+
+
+def test_cli_writes_the_run_folder(tonk_run, capsys) -> None:
+    code, out = tonk_run
+    assert code == 0
+    for name in ("results.json", "results.csv", "results.md", "episodes.csv", "results.png", "config.yaml", "command.txt",
+                 "git_revision.txt"):
+        assert (out / name).is_file(), name
+    results = json.loads((out / "results.json").read_text())
+    assert results["env"] == "tonk_v0" and results["episodes"] == 3 * 12
+    assert all("elo" in a for a in results["agents"])
+    heuristic = next(a for a in results["agents"] if a["agent"] == "heuristic")
+    assert {"drop", "caught", "tonk"} <= set(heuristic["stats"])
+    assert "eval tonk_v0" in (out / "command.txt").read_text()
+
+
+def test_cli_rerun_from_the_saved_config_gives_the_same_results(tonk_run, tmp_path) -> None:
+    _, out = tonk_run
+    again = tmp_path / "again"
+    assert main(["eval", "--config", str(out / "config.yaml"), "--out", str(again), "--quiet", "--no-plot",
+                 "--workers", "2"]) == 0
+    first = json.loads((out / "results.json").read_text())["agents"]
+    assert json.loads((again / "results.json").read_text())["agents"] == first
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["eval", "tonk_v0", "--agents", "genius"], "unknown agent 'genius'"),
+    (["eval", "no_such_game_v0"], "unknown environment"),
+    (["eval", "tonk_v0", "--option", "no_such_option=1"], "allowed options"),
+    (["eval", "tonk_v0", "--games", "0"], "games"),
+    (["eval"], "name the game"),
+])
+def test_cli_errors_name_the_problem(argv, words, capsys, tmp_path) -> None:
+    if "tonk_v0" in argv and "tonk_v0" not in envs.ENVS:
+        pytest.skip("tonk_v0 is not registered yet")
+    assert main(argv + ["--out", str(tmp_path / "x"), "--quiet"]) == 2
+    assert words in capsys.readouterr().err

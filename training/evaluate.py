@@ -1,0 +1,257 @@
+"""``parlor eval``: tournaments with seat rotation and duplicate deals, CIs, win rates, Elo.
+
+    parlor eval ofc_v0 --agents heuristic,search,random --games 200 --seed 0 --workers 2
+    parlor eval --config runs/eval/<run>/config.yaml        # rerun a previous evaluation
+
+The schedule and the statistics are in :mod:`training.tournament`; this module
+owns the command line, the worker processes and the run folder
+(:mod:`training.report`). Jobs (one duplicate deal of one matchup each) are
+fully seeded by (``--seed``, deal, matchup, lineup), so any ``--workers`` gives
+the same results.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Callable, Iterator, Sequence
+
+EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers")
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """One evaluation; ``config.yaml`` of a run folder holds exactly these fields."""
+
+    env: str
+    agents: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    games: int = 100
+    seed: int = 0
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        from envs.engine.config import check_int
+        from envs.engine.game import ConfigError
+
+        if not self.agents:
+            raise ConfigError("agents: give at least one agent name, e.g. heuristic,search,random")
+        check_int("games", self.games, 1)
+        check_int("seed", self.seed, 0)
+        check_int("workers", self.workers, 1, 64)
+
+    def names(self) -> list[str]:
+        """Display names; a repeated spec gets #2, #3..."""
+        seen: dict[str, int] = {}
+        out = []
+        for spec in self.agents:
+            seen[spec] = seen.get(spec, 0) + 1
+            out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+        return out
+
+    def to_yaml_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["agents"] = list(self.agents)
+        return d
+
+
+# ---------------------------------------------------------------- workers
+_worker: dict[str, Any] = {}
+
+
+def install_policy_check() -> None:
+    """``ppo:<zip>`` agents: refuse zips trained for another env (training.policy's signature)."""
+    try:
+        from training.policy import check_signature, read_signature, signature
+    except ImportError:
+        return
+    from agents.ppo import set_metadata_check
+
+    set_metadata_check(lambda path, game, env_name: check_signature(read_signature(path), signature(env_name, game), path))
+
+
+def build_game(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Any:
+    """The game of ``config``; ``make_game`` (a picklable module-level function) replaces the
+    registry, e.g. for a test-only game."""
+    if make_game is not None:
+        return make_game(**config.options)
+    import envs
+
+    return envs.make_game(config.env, **config.options)
+
+
+def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> None:
+    install_policy_check()
+    _worker.clear()
+    _worker.update(config=config, game=build_game(config, make_game), agents={})
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
+def seat_agent(agent_index: int, seat: int) -> Any:
+    """One agent instance per (agent, seat) per process, built on first use."""
+    from agents.registry import make_agent
+
+    key = (agent_index, seat)
+    cache = _worker["agents"]
+    if key not in cache:
+        config = _worker["config"]
+        cache[key] = make_agent(config.agents[agent_index], _worker["game"], env_name=config.env)
+        if "torch" in sys.modules:
+            sys.modules["torch"].set_num_threads(1)
+    return cache[key]
+
+
+def run_job(job: Any) -> list[dict]:
+    from training.tournament import run_job as play
+
+    return play(_worker["game"], seat_agent, job, _worker["config"].seed)
+
+
+def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None) -> Iterator[list[dict]]:
+    """Results of ``jobs`` in order, from this process or a pool of ``config.workers``."""
+    if config.workers == 1 or len(jobs) == 1:
+        init_worker(config, make_game)
+        for job in jobs:
+            yield run_job(job)
+        return
+    import multiprocessing as mp
+
+    # fork is fast and needs no `if __name__ == "__main__"` guard; never fork a process that
+    # loaded torch (its thread pools do not survive fork): spawn workers rebuild everything
+    fork_ok = "fork" in mp.get_all_start_methods() and "torch" not in sys.modules
+    ctx = mp.get_context("fork" if fork_ok else "spawn")
+    with ctx.Pool(config.workers, initializer=init_worker, initargs=(config, make_game)) as pool:
+        yield from pool.imap(run_job, jobs, chunksize=1)
+
+
+def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = None,
+             make_game: Callable[..., Any] | None = None) -> dict:
+    """Play the tournament of ``config``; returns the summary plus the episode records."""
+    from agents.registry import make_agent
+    from training.tournament import schedule, stacks_decks, summarize
+
+    game = build_game(config, make_game)
+    install_policy_check()
+    for spec in dict.fromkeys(config.agents):  # fail fast, with the registry's message, before any work
+        make_agent(spec, game, env_name=config.env)
+    jobs = schedule(len(config.agents), game.num_players, config.games)
+    records: list[dict] = []
+    start = time.perf_counter()
+    for i, batch in enumerate(run_jobs(config, jobs, make_game)):
+        records.extend(batch)
+        if progress is not None:
+            progress(i + 1, len(jobs))
+    summary = summarize(records, config.names(), game.num_players)
+    summary.update(env=config.env, options=dict(config.options), num_players=game.num_players,
+                   duplicate_decks=stacks_decks(game),
+                   seconds=round(time.perf_counter() - start, 2), records=records)
+    return summary
+
+
+# ---------------------------------------------------------------- command line
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", nargs="?", help="environment name (see `parlor list`); optional with --config")
+    parser.add_argument("--agents", help="comma-separated agent names, e.g. heuristic,search,random "
+                        "(also search:BUDGET[:ROLLOUT[:HORIZON]], ppo:PATH.zip, package.module:Class)")
+    parser.add_argument("--games", type=int, help="episodes per matchup (rounded up to whole duplicate deals; default 100)")
+    parser.add_argument("--config", help="YAML with keys " + ", ".join(EVAL_KEYS) + " (flags override it)")
+    parser.add_argument("--preset", help="use one of the env's PRESETS as the game options")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (YAML value), e.g. --option variant=pineapple; repeatable")
+    parser.add_argument("--seed", type=int, help="master seed (default 0)")
+    parser.add_argument("--workers", type=int, help="worker processes (default 1); results do not depend on it")
+    parser.add_argument("--out", help="run folder (default runs/eval/<time>-<game>)")
+    parser.add_argument("--no-plot", action="store_true", help="skip the PNG chart")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def config_from_args(args: argparse.Namespace) -> EvalConfig:
+    import yaml
+
+    import envs
+    from envs.engine.config import load_yaml
+    from envs.engine.game import ConfigError
+
+    data: dict[str, Any] = {}
+    if args.config:
+        data = load_yaml(args.config)
+        unknown = sorted(set(data) - set(EVAL_KEYS))
+        if unknown:
+            raise ConfigError(f"{args.config}: unknown key(s) {unknown}; allowed keys: {', '.join(EVAL_KEYS)}")
+    if args.game:
+        if "env" in data and data["env"] != args.game:
+            raise ConfigError(f"GAME {args.game!r} contradicts env {data['env']!r} in {args.config}")
+        data["env"] = args.game
+    if "env" not in data:
+        raise ConfigError(f"name the game (positional GAME or env: in --config); available: {', '.join(envs.ENVS)}")
+    if data["env"] not in envs.ENVS:
+        raise ConfigError(f"unknown environment {data['env']!r}; available: {', '.join(envs.ENVS)}")
+    options = dict(data.get("options") or {})
+    if args.preset:
+        presets = envs.load(data["env"]).PRESETS
+        if args.preset not in presets:
+            raise ConfigError(f"unknown preset {args.preset!r} for {data['env']}; allowed values: {', '.join(presets)}")
+        options.update(presets[args.preset])
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--option {item!r} must look like KEY=VALUE")
+        options[key.strip()] = yaml.safe_load(value)
+    data["options"] = options
+    if args.agents:
+        data["agents"] = args.agents
+    agents = data.get("agents") or "heuristic,search,random"
+    if isinstance(agents, str):
+        agents = [a.strip() for a in agents.split(",") if a.strip()]
+    data["agents"] = tuple(agents)
+    for key in ("games", "seed", "workers"):
+        if getattr(args, key) is not None:
+            data[key] = getattr(args, key)
+    known = {f.name for f in fields(EvalConfig)}
+    config = EvalConfig(**{k: v for k, v in data.items() if k in known})
+    envs.make_game(config.env, **config.options)  # validates the options, naming the allowed ones
+    return config
+
+
+def command_line(config: EvalConfig, out: str) -> str:
+    """The ``parlor eval`` command that reproduces ``config`` (whatever flags or file made it)."""
+    import shlex
+
+    import yaml
+
+    parts = ["parlor", "eval", config.env, "--agents", ",".join(config.agents), "--games", str(config.games),
+             "--seed", str(config.seed), "--workers", str(config.workers)]
+    for key, value in config.options.items():
+        parts += ["--option", f"{key}={yaml.safe_dump(value, default_flow_style=True).strip().removesuffix('...').strip()}"]
+    parts += ["--out", out]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def default_run_dir(config: EvalConfig) -> str:
+    return os.path.join("runs", "eval", f"{time.strftime('%Y%m%d-%H%M%S')}-{config.env}")
+
+
+def run(args: argparse.Namespace) -> int:
+    from envs.engine.game import ConfigError
+    from training import report
+
+    try:
+        config = config_from_args(args)
+    except (ConfigError, ValueError, OSError) as exc:
+        print(f"parlor eval: {exc}", file=sys.stderr)
+        return 2
+    out = args.out or default_run_dir(config)
+    with report.progress_bar(f"{config.env}: {', '.join(config.names())}", enabled=not args.quiet) as progress:
+        try:
+            results = evaluate(config, progress)
+        except (ConfigError, ValueError, FileNotFoundError) as exc:
+            print(f"parlor eval: {exc}", file=sys.stderr)
+            return 2
+    report.write_run(out, config.to_yaml_dict(), results, command=command_line(config, out), plot=not args.no_plot)
+    report.print_tables(results)
+    print(f"run folder: {out}")
+    return 0
+

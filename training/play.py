@@ -1,0 +1,193 @@
+"""``parlor play``: play any game in the terminal against agents.
+
+    parlor play ofc_v0 --vs heuristic --seat 0
+    parlor play buki_v0 --vs heuristic,search,random --seed 7
+
+The human sees exactly his seat's view (``game.render``), the legal actions
+with their names, and answers with an action id or (a unique prefix of) its
+name. Bad input gets a message and a new prompt; ``?`` lists the actions
+again; ``q`` or end of input abandons the game. Input and output are streams,
+so tests drive it with scripted text.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Sequence, TextIO
+
+QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "h", "help")
+
+
+class Abandon(Exception):
+    """The human quit or the input ended."""
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+class HumanAgent:
+    """An Agent whose decisions come from a text stream."""
+
+    def __init__(self, game: Any, stdin: TextIO, stdout: TextIO):
+        self.game, self.stdin, self.stdout = game, stdin, stdout
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def list_actions(self, legal: Sequence[int]) -> None:
+        self.say("legal actions:")
+        for a in legal:
+            self.say(f"  {a:>4}: {self.game.action_name(a)}")
+
+    def act(self, observation, action_mask, view, sample_world=None) -> int:
+        legal = [int(a) for a in range(len(action_mask)) if action_mask[a]]
+        self.say()
+        self.say(self.game.render(view))
+        self.list_actions(legal)
+        while True:
+            self.stdout.write("your action (number or name, ? for the list, q to quit): ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise Abandon("input ended")
+            answer = line.strip()
+            if _norm(answer) in QUIT_WORDS:
+                raise Abandon("you quit")
+            if _norm(answer) in HELP_WORDS:
+                self.list_actions(legal)
+                continue
+            action, problem = self.parse(answer, legal)
+            if action is not None:
+                return action
+            self.say(problem)
+
+    def parse(self, answer: str, legal: Sequence[int]) -> tuple[int | None, str]:
+        """(action, "") for a legal answer, else (None, a message saying what is wrong)."""
+        if not answer:
+            return None, "please type an action number or name from the list"
+        if answer.lstrip("-").isdigit():
+            a = int(answer)
+            if a in legal:
+                return a, ""
+            if 0 <= a < self.game.num_actions:
+                return None, f"action {a} ({self.game.action_name(a)}) is not legal now; choose one of the listed numbers"
+            return None, f"there is no action {a}; choose one of the listed numbers"
+        want = _norm(answer)
+        names = {a: _norm(self.game.action_name(a)) for a in legal}
+        exact = [a for a, n in names.items() if n == want]
+        if len(exact) == 1:
+            return exact[0], ""
+        prefix = [a for a, n in names.items() if n.startswith(want)]
+        if len(prefix) == 1:
+            return prefix[0], ""
+        if len(prefix) > 1:
+            shown = "; ".join(f"{a}: {self.game.action_name(a)}" for a in prefix[:8])
+            return None, f"{answer!r} matches several actions ({shown}); be more precise or type the number"
+        return None, f"{answer!r} is not a legal action now; type a number from the list (? shows it again)"
+
+
+def play(game: Any, opponents: Sequence[Any], labels: Sequence[str], seat: int, seed: int | None,
+         stdin: TextIO, stdout: TextIO) -> int:
+    """Play one episode with the human at ``seat``; returns 0 when finished, 1 when abandoned."""
+    import numpy as np
+
+    from training.episodes import play_episode
+
+    n = game.num_players
+    human = HumanAgent(game, stdin, stdout)
+    seats: list[Any] = list(opponents)
+    seats.insert(seat, human)
+    names = list(labels)
+    names.insert(seat, "you")
+    names = [f"player_{p} ({who})" for p, who in enumerate(names)]
+
+    def on_step(state: Any, player: int, action: int, earned: np.ndarray) -> None:
+        who = "you play" if player == seat else f"{names[player]} plays"
+        human.say(f"{who}: {game.action_name(action)}")
+        if np.any(earned != 0):
+            human.say("rewards: " + ", ".join(f"{names[p]} {earned[p]:+g}" for p in range(n) if earned[p] != 0))
+
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    human.say(f"{game.name}: you are player_{seat}; seed {seed}")
+    seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(n)]
+    try:
+        result = play_episode(game, seats, seed, agent_seeds=seeds, on_step=on_step)
+    except Abandon as why:
+        human.say(f"\n{why}: game abandoned")
+        return 1
+    human.say()
+    human.say(game.render(result.state.view(seat)))
+    human.say("\nresult" + (" (cut off by the turn cap)" if result.truncated else "") + ":")
+    for p in range(n):
+        human.say(f"  {names[p]}: {result.rewards[p]:+g}")
+    mine, best = result.rewards[seat], max(result.rewards)
+    if n > 1:
+        winners = [p for p in range(n) if result.rewards[p] == best]
+        verdict = "you win" if winners == [seat] else ("you share the best result" if seat in winners else "you lose")
+        human.say(verdict)
+    else:
+        human.say(f"your total: {mine:+g}")
+    return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="environment name (see `parlor list`)")
+    parser.add_argument("--vs", default="heuristic",
+                        help="agents for the other seats, comma-separated (one name fills every seat); default heuristic")
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument("--seed", type=int, help="seed of the deal (default: random)")
+    parser.add_argument("--preset", help="one of the env's PRESETS as the game options")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (YAML value), e.g. --option num_players=3; repeatable")
+
+
+def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
+    """(game, opponent agents, their labels) from the command line; ValueError on bad input."""
+    import yaml
+
+    import envs
+    from agents.registry import make_agent
+    from training.evaluate import install_policy_check
+
+    if args.game not in envs.ENVS:
+        raise ValueError(f"unknown environment {args.game!r}; available: {', '.join(envs.ENVS)}")
+    options: dict[str, Any] = {}
+    if args.preset:
+        presets = envs.load(args.game).PRESETS
+        if args.preset not in presets:
+            raise ValueError(f"unknown preset {args.preset!r}; allowed values: {', '.join(presets)}")
+        options.update(presets[args.preset])
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option {item!r} must look like KEY=VALUE")
+        options[key.strip()] = yaml.safe_load(value)
+    game = envs.make_game(args.game, **options)
+    n = game.num_players
+    if not 0 <= args.seat < n:
+        raise ValueError(f"--seat {args.seat} is out of range; allowed values: 0..{n - 1}")
+    specs = [s.strip() for s in args.vs.split(",") if s.strip()]
+    if n == 1:
+        specs = []
+    elif len(specs) == 1:
+        specs = specs * (n - 1)
+    elif len(specs) != n - 1:
+        raise ValueError(f"--vs names {len(specs)} agents; {args.game} has {n - 1} other seats (give 1 or {n - 1})")
+    install_policy_check()
+    return game, [make_agent(s, game, env_name=args.game) for s in specs], specs
+
+
+def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    try:
+        game, opponents, labels = setup(args)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"parlor play: {exc}", file=sys.stderr)
+        return 2
+    return play(game, opponents, labels, args.seat, args.seed, stdin, stdout)
