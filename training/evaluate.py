@@ -18,6 +18,8 @@ import time
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Iterator, Sequence
 
+from training.game_options import add_game_option_arguments, game_options
+
 EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers")
 
 
@@ -158,9 +160,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(also search:BUDGET[:ROLLOUT[:HORIZON]], ppo:PATH.zip, package.module:Class)")
     parser.add_argument("--games", type=int, help="episodes per matchup (rounded up to whole duplicate deals; default 100)")
     parser.add_argument("--config", help="YAML with keys " + ", ".join(EVAL_KEYS) + " (flags override it)")
-    parser.add_argument("--preset", help="use one of the env's PRESETS as the game options")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option (YAML value), e.g. --option variant=pineapple; repeatable")
+    add_game_option_arguments(parser)
     parser.add_argument("--seed", type=int, help="master seed (default 0)")
     parser.add_argument("--workers", type=int, help="worker processes (default 1); results do not depend on it")
     parser.add_argument("--out", help="run folder (default runs/eval/<time>-<game>)")
@@ -169,8 +169,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> EvalConfig:
-    import yaml
-
     import envs
     from envs.engine.config import load_yaml
     from envs.engine.game import ConfigError
@@ -189,17 +187,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
         raise ConfigError(f"name the game (positional GAME or env: in --config); available: {', '.join(envs.ENVS)}")
     if data["env"] not in envs.ENVS:
         raise ConfigError(f"unknown environment {data['env']!r}; available: {', '.join(envs.ENVS)}")
-    options = dict(data.get("options") or {})
-    if args.preset:
-        presets = envs.load(data["env"]).PRESETS
-        if args.preset not in presets:
-            raise ConfigError(f"unknown preset {args.preset!r} for {data['env']}; allowed values: {', '.join(presets)}")
-        options.update(presets[args.preset])
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"--option {item!r} must look like KEY=VALUE")
-        options[key.strip()] = yaml.safe_load(value)
+    options = game_options(data["env"], args.preset, args.option, data.get("options") or {})
     data["options"] = options
     if args.agents:
         data["agents"] = args.agents

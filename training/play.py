@@ -15,6 +15,8 @@ import argparse
 import sys
 from typing import Any, Sequence, TextIO
 
+from training.game_options import add_game_option_arguments, game_options
+
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
 
@@ -142,33 +144,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="agents for the other seats, comma-separated (one name fills every seat); default heuristic")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--seed", type=int, help="seed of the deal (default: random)")
-    parser.add_argument("--preset", help="one of the env's PRESETS as the game options")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option (YAML value), e.g. --option num_players=3; repeatable")
+    add_game_option_arguments(parser)
 
 
 def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
     """(game, opponent agents, their labels) from the command line; ValueError on bad input."""
-    import yaml
-
     import envs
     from agents.registry import make_agent
     from training.evaluate import install_policy_check
 
     if args.game not in envs.ENVS:
         raise ValueError(f"unknown environment {args.game!r}; available: {', '.join(envs.ENVS)}")
-    options: dict[str, Any] = {}
-    if args.preset:
-        presets = envs.load(args.game).PRESETS
-        if args.preset not in presets:
-            raise ValueError(f"unknown preset {args.preset!r}; allowed values: {', '.join(presets)}")
-        options.update(presets[args.preset])
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--option {item!r} must look like KEY=VALUE")
-        options[key.strip()] = yaml.safe_load(value)
-    game = envs.make_game(args.game, **options)
+    game = envs.make_game(args.game, **game_options(args.game, args.preset, args.option))
     n = game.num_players
     if not 0 <= args.seat < n:
         raise ValueError(f"--seat {args.seat} is out of range; allowed values: 0..{n - 1}")

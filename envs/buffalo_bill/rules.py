@@ -15,7 +15,7 @@ from envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluator, cano
 from envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
 from envs.buffalo_bill.render import render_view
 from envs.buffalo_bill.state import BuffaloBillState, BuffaloBillView
-from envs.engine.cards import make_deck, parse_cards, validate_deck
+from envs.engine.cards import make_deck, parse_stacked_deck
 from envs.engine.config import build, check_choice, check_int
 from envs.engine.game import ConfigError
 
@@ -90,9 +90,7 @@ class BuffaloBillGame:
         return BuffaloBillState(self, rng, decks)
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
-        cards = parse_cards(deck)
-        validate_deck(cards, self.deck)
-        return cards
+        return parse_stacked_deck(deck, self.deck)
 
     def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
         """A random full deck in dealing order (one round's deal for ``decks``)."""

@@ -171,6 +171,13 @@ def validate_deck(cards: Sequence[int], full_deck: Sequence[int], *, allow_parti
         )
 
 
+def parse_stacked_deck(deck: str | Sequence[str | int], full_deck: Sequence[int]) -> tuple[int, ...]:
+    """A stacked deck (text or ids) that must be exactly ``full_deck`` in some order."""
+    cards = parse_cards(deck)
+    validate_deck(cards, full_deck)
+    return cards
+
+
 def complete_deck(prefix: Sequence[int], full_deck: Sequence[int], rng: np.random.Generator) -> tuple[int, ...]:
     """A partial stacked deck followed by the remaining cards in random order."""
     validate_deck(prefix, full_deck, allow_partial=True)

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from envs.engine.cards import parse_cards, standard52, validate_deck
+from envs.engine.cards import parse_stacked_deck, standard52, validate_deck
 from envs.engine.config import build, check_choice, check_int
 from envs.engine.game import ConfigError
 from envs.ofc import encode as _encode
@@ -92,9 +92,7 @@ class OFCGame:
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
         """A full 52-card deck in dealing order (text ``"As Kd ..."`` or ids)."""
-        cards = parse_cards(deck)
-        validate_deck(cards, self.deck)
-        return cards
+        return parse_stacked_deck(deck, self.deck)
 
     def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
         """A random full deck in dealing order, as ``new_state`` accepts in ``decks``."""

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from envs.engine.cards import parse_cards, shuffled, standard52, validate_deck
+from envs.engine.cards import parse_stacked_deck, shuffled, standard52
 from envs.engine.game import ConfigError
 from envs.engine.config import build, check_bool, check_choice, check_int, check_number
 from envs.engine.melds import SPREAD_SIZE
@@ -76,9 +76,7 @@ class TonkGame:
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
         """A full 52-card deck in dealing order (see the module docstring of ``tonk_v0``)."""
-        cards = parse_cards(deck)
-        validate_deck(cards, standard52())
-        return cards
+        return parse_stacked_deck(deck, standard52())
 
     def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
         return tuple(shuffled(standard52(), rng))

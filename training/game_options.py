@@ -1,0 +1,34 @@
+"""Game options from the command line (``--preset`` and repeatable ``--option KEY=VALUE``),
+shared by ``parlor eval`` and ``parlor play``."""
+from __future__ import annotations
+
+import argparse
+from typing import Any, Mapping, Sequence
+
+
+def add_game_option_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preset", help="use one of the env's PRESETS as the game options")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (YAML value), e.g. --option variant=pineapple; repeatable")
+
+
+def game_options(env_name: str, preset: str | None, items: Sequence[str],
+                 base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``base`` updated by the preset's options, then by each ``KEY=VALUE`` (values are YAML)."""
+    import yaml
+
+    import envs
+    from envs.engine.game import ConfigError
+
+    options = dict(base or {})
+    if preset:
+        presets = envs.load(env_name).PRESETS
+        if preset not in presets:
+            raise ConfigError(f"unknown preset {preset!r} for {env_name}; allowed values: {', '.join(presets)}")
+        options.update(presets[preset])
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--option {item!r} must look like KEY=VALUE")
+        options[key.strip()] = yaml.safe_load(value)
+    return options
