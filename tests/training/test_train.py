@@ -1,0 +1,186 @@
+"""``parlor train``: strict configs, a 256-step smoke run of every shipped config that
+writes a loadable model, resume, the run folder and policy signature checks."""
+from __future__ import annotations
+
+import csv
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import envs
+from envs.engine.game import ConfigError
+from tests.training.scripted import register
+from training.cli import main
+from training.configs import load_config, parse_config
+from training.policy import PolicyMismatchError, load_policy, read_signature
+from training.train import train, write_run_files
+
+register()
+ROOT = Path(__file__).resolve().parents[2]
+CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
+KUHN = """\
+env: kuhn_test
+opponents: [{agent: random, weight: 1.0}, {agent: self, weight: 1.0}]
+self_play: {start: 128, every: 128, keep: 2}
+n_envs: 2
+total_steps: 256
+checkpoint_every: 128
+ppo: {n_steps: 64, batch_size: 64, n_epochs: 1, net_arch: [16]}
+eval: {every: 128, deals: 4, opponents: [random], baselines: [random]}
+"""
+
+
+def smoke(config, steps: int = 256):
+    """The config shrunk to a few seconds: same env, options, pool and vec env."""
+    return replace(config, total_steps=steps, checkpoint_every=128, vec_env="dummy",
+                   ppo=replace(config.ppo, n_steps=64, batch_size=64, n_epochs=1),
+                   eval=replace(config.eval, every=10**9, deals=2, baselines=config.eval.baselines[:1]))
+
+
+def start_run(tmp_path: Path, config, text: str = "") -> Path:
+    run_dir = tmp_path / "run"
+    run_dir.mkdir(parents=True)
+    write_run_files(run_dir, config, text, "pytest")
+    return run_dir
+
+
+def legal_predictions(model, env_name: str, options: dict, episodes: int = 2) -> None:
+    from training.wrapper import PoolEntry, SingleAgentEnv
+
+    env = SingleAgentEnv(env_name, options, [PoolEntry("random")], seed=0)
+    for _ in range(episodes):
+        obs, _ = env.reset()
+        done = False
+        while not done:
+            mask = env.action_masks()
+            action = int(model.predict(obs, action_masks=mask, deterministic=True)[0])
+            assert mask[action]
+            obs, _, term, trunc, _ = env.step(action)
+            done = term or trunc
+
+
+def test_shipped_configs_exist_for_the_three_tasks_with_quick_versions() -> None:
+    names = {p.stem for p in CONFIGS}
+    for task in ("ofc_pineapple", "buffalo_bill_solitaire", "buki_betting"):
+        assert {task, f"{task}_quick"} <= names
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+def test_config_trains_256_steps_and_writes_a_loadable_model(tmp_path: Path, path: Path) -> None:
+    config = load_config(str(path))
+    if config.env not in envs.ENVS:
+        pytest.skip(f"{config.env} is not registered yet")
+    run_dir = start_run(tmp_path, smoke(config), path.read_text())
+    result = train(smoke(config), run_dir, progress_bar=False, log=lambda *_: None)
+    assert result.num_timesteps >= 256
+    for name in ("config.yaml", "config.resolved.yaml", "command.txt", "git.txt", "versions.json",
+                 "eval.csv", "baselines.csv", "learning_curve.png", "summary.json", "checkpoints/latest.zip"):
+        assert (run_dir / name).is_file(), name
+    assert any((run_dir / "tb").rglob("events.out.tfevents.*"))
+    model = load_policy(result.model_path, config.env, config.options)
+    assert read_signature(result.model_path)["env"] == config.env
+    legal_predictions(model, config.env, dict(config.options), episodes=1)
+
+
+def test_resume_continues_the_step_count(tmp_path: Path) -> None:
+    config = parse_config(__import__("yaml").safe_load(KUHN))
+    run_dir = start_run(tmp_path, config, KUHN)
+    first = train(config, run_dir, progress_bar=False, log=lambda *_: None)
+    assert first.num_timesteps == 256
+    assert len(list((run_dir / "snapshots").glob("*.zip"))) >= 1
+    second = train(replace(config, total_steps=512), run_dir, resume=True, progress_bar=False, log=lambda *_: None)
+    assert second.num_timesteps == 512
+    with open(run_dir / "eval.csv", newline="") as fh:
+        steps = sorted({int(r["step"]) for r in csv.DictReader(fh)})
+    assert steps[0] == 0 and steps[-1] == 512 and 256 in steps
+    assert read_signature(second.model_path)["num_timesteps"] == 512
+    messages: list[str] = []
+    third = train(replace(config, total_steps=512), run_dir, resume=True, progress_bar=False, log=messages.append)
+    assert third.num_timesteps == 512 and any("already has 512" in m for m in messages)
+
+
+def test_cli_trains_and_resumes_a_run_folder(tmp_path: Path, capsys) -> None:
+    cfg = tmp_path / "kuhn.yaml"
+    cfg.write_text(KUHN)
+    assert main(["train", str(cfg), "--out", str(tmp_path / "runs"), "--no-progress"]) == 0
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    assert (run_dir / "config.yaml").read_text() == KUHN
+    assert main(["train", "--resume", str(run_dir), "--total-steps", "384", "--no-progress"]) == 0
+    assert "resuming" in capsys.readouterr().out
+    assert read_signature(run_dir / "model.zip")["num_timesteps"] == 384
+    assert len((run_dir / "command.txt").read_text().splitlines()) == 2
+
+
+def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
+    config = parse_config(__import__("yaml").safe_load(KUHN))
+    run_dir = start_run(tmp_path, config, KUHN)
+    model_path = train(config, run_dir, progress_bar=False, log=lambda *_: None).model_path
+    load_policy(model_path, "kuhn_test", {"ante": 1})  # the defaults spelled out: same env
+    with pytest.raises(PolicyMismatchError, match="option ante: trained with 1, loading into 2"):
+        load_policy(model_path, "kuhn_test", {"ante": 2})
+    with pytest.raises(PolicyMismatchError, match="env: trained on 'kuhn_test', loading into 'ledger_test'"):
+        load_policy(model_path, "ledger_test", {})
+    bare = tmp_path / "bare.zip"
+    with zipfile.ZipFile(model_path) as src, zipfile.ZipFile(bare, "w") as dst:
+        for name in src.namelist():
+            if name != "parlor.json":
+                dst.writestr(name, src.read(name))
+    with pytest.raises(PolicyMismatchError, match="not saved by `parlor train`"):
+        load_policy(bare, "kuhn_test", {})
+
+
+def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
+    if "ofc_v0" not in envs.ENVS:
+        pytest.skip("ofc_v0 not registered")
+    from agents.registry import make_agent
+    from training.evaluate import install_policy_check
+
+    config = smoke(load_config(str(ROOT / "configs/ofc_pineapple_quick.yaml")), steps=64)
+    config = replace(config, eval=replace(config.eval, baselines=("random",), opponents=("random",)),
+                     opponents=(config.opponents[0].__class__("random"),))
+    run_dir = start_run(tmp_path, config)
+    path = train(config, run_dir, progress_bar=False, log=lambda *_: None).model_path
+    install_policy_check()
+    agent = make_agent(f"ppo:{path}", envs.make_game("ofc_v0", variant="pineapple"), env_name="ofc_v0")
+    assert agent is not None
+    with pytest.raises(ValueError, match="option variant"):
+        make_agent(f"ppo:{path}", envs.make_game("ofc_v0"), env_name="ofc_v0")
+
+
+@pytest.mark.parametrize("text, match", [
+    ("env: kuhn_test\nbogus: 1\n", "unknown option.*'bogus'.*allowed options: env, options"),
+    ("env: kuhn_test\nppo: {lr: 0.1}\n", "ppo.*unknown option.*'lr'.*learning_rate"),
+    ("env: kuhn_test\nppo: {n_epochs: 0}\n", "ppo.n_epochs=0"),
+    ("env: kuhn_test\nopponents: [{agent: random, wieght: 2}]\n", "allowed keys: agent"),
+    ("env: kuhn_test\nopponents: [{agent: self}]\n", "no self_play section"),
+    ("env: kuhn_test\nvec_env: threads\n", "vec_env='threads'.*'dummy', 'subproc'"),
+    ("env: kuhn_test\neval: {deals: 0}\n", "eval.deals=0"),
+    ("options: {}\n", "missing key 'env'"),
+])
+def test_config_is_strict(tmp_path: Path, text: str, match: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=match):
+        load_config(str(path))
+
+
+def test_unknown_env_or_option_fails_before_training(tmp_path: Path) -> None:
+    for i, (text, match) in enumerate((("env: no_such_env_v0\n", "unknown env 'no_such_env_v0'"),
+                        ("env: kuhn_test\noptions: {antes: 2}\n", "unknown option.*'antes'"))):
+        config = parse_config(__import__("yaml").safe_load(text))
+        with pytest.raises(ConfigError, match=match):
+            train(config, start_run(tmp_path / str(i), config), progress_bar=False, log=lambda *_: None)
+
+
+def test_cli_reports_a_bad_config_without_a_traceback(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("env: kuhn_test\nbogus: 1\n")
+    assert main(["train", str(path), "--out", str(tmp_path)]) == 2
+    assert "bogus" in capsys.readouterr().err
+    path.write_text("env: kuhn_test\noptions: {ante: 99}\n")
+    assert main(["train", str(path), "--out", str(tmp_path)]) == 2
+    assert "ante=99" in capsys.readouterr().err
+    assert np.array_equal(sorted(p.name for p in tmp_path.iterdir()), ["bad.yaml"])

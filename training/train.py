@@ -1,0 +1,234 @@
+"""``parlor train CONFIG.yaml [--resume RUN] [--out DIR]``: MaskablePPO from a YAML config.
+
+A run folder ``<out>/<config-stem>-<time>/`` holds ``config.yaml`` (the file as
+given), ``config.resolved.yaml`` (defaults filled in), ``command.txt``,
+``git.txt`` (revision and dirty files), ``versions.json``, TensorBoard logs in
+``tb/``, ``checkpoints/`` (``step_<N>.zip`` and ``latest.zip``),
+``snapshots/`` (self-play), ``eval.csv`` + ``baselines.csv`` (periodic
+evaluation), ``learning_curve.png`` and the final ``model.zip``. Every zip
+carries the env's signature (:mod:`training.policy`), so
+``parlor eval ENV --agents ppo:<run>/model.zip`` refuses a different env.
+``--resume RUN`` continues from ``RUN/checkpoints/latest.zip`` with the run's
+own config, keeping the step count. torch/sb3/matplotlib load inside functions.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from training.configs import TrainConfig, config_dict, load_config
+from training.policy import load_policy, save_policy  # noqa: F401  (load_policy: the public loader)
+
+CHECKPOINTS, SNAPSHOTS, LATEST = "checkpoints", "snapshots", "latest.zip"
+LIBRARIES = ("numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "yaml")
+
+
+@dataclass
+class TrainResult:
+    run_dir: Path
+    model_path: Path
+    num_timesteps: int
+    seconds: float
+
+
+# ------------------------------------------------------------------ run folder
+def new_run_dir(out: str | Path, config_path: str | Path) -> Path:
+    stem = Path(config_path).stem
+    base = Path(out) / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+    run_dir, k = base, 1
+    while run_dir.exists():
+        k += 1
+        run_dir = base.with_name(f"{base.name}-{k}")
+    run_dir.mkdir(parents=True)
+    return run_dir
+
+
+def git_description() -> str:
+    root = Path(__file__).resolve().parents[1]
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (git not available)\n"
+    return f"{rev or 'unknown'}\n" + (f"uncommitted changes:\n{dirty}" if dirty.strip() else "clean\n")
+
+
+def library_versions() -> dict[str, str]:
+    import importlib.metadata as md
+
+    out = {"python": platform.python_version(), "platform": platform.platform()}
+    dists = {"yaml": "pyyaml", "stable_baselines3": "stable-baselines3", "sb3_contrib": "sb3-contrib"}
+    for lib in LIBRARIES + ("parlor",):
+        try:
+            out[lib] = md.version(dists.get(lib, lib))
+        except md.PackageNotFoundError:
+            out[lib] = "not installed"
+    return out
+
+
+def write_run_files(run_dir: Path, config: TrainConfig, config_text: str, command: str) -> None:
+    import yaml
+
+    (run_dir / "config.yaml").write_text(config_text, encoding="utf-8")
+    (run_dir / "config.resolved.yaml").write_text(yaml.safe_dump(config_dict(config), sort_keys=False), encoding="utf-8")
+    with open(run_dir / "command.txt", "a", encoding="utf-8") as fh:
+        fh.write(command + "\n")
+    (run_dir / "git.txt").write_text(git_description(), encoding="utf-8")
+    (run_dir / "versions.json").write_text(json.dumps(library_versions(), indent=1), encoding="utf-8")
+
+
+# ------------------------------------------------------------------ environments
+def env_kwargs(config: TrainConfig, rank: int) -> dict[str, Any]:
+    return dict(
+        env_name=config.env,
+        options=dict(config.options),
+        opponents=config.opponents,
+        learner_seats=config.learner_seats,
+        reward_scale=config.reward_scale,
+        snapshot_keep=config.self_play.keep if config.self_play else 5,
+        seat_offset=rank,
+        seed=config.seed * 1000 + rank,
+    )
+
+
+def make_vec_env(config: TrainConfig):
+    """``n_envs`` learner envs in a Dummy- or SubprocVecEnv under one VecMonitor (so the
+    workers never import sb3 or torch); ``action_masks`` reaches MaskablePPO through
+    ``env_method`` either way."""
+    from functools import partial
+
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    from training.wrapper import SingleAgentEnv
+
+    fns = [partial(SingleAgentEnv, **env_kwargs(config, rank)) for rank in range(config.n_envs)]
+    if config.vec_env == "subproc" and config.n_envs > 1:
+        return VecMonitor(SubprocVecEnv(fns))
+    return VecMonitor(DummyVecEnv(fns))
+
+
+def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    p = config.ppo
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p.activation]
+    return MaskablePPO(
+        "MlpPolicy", vec_env, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
+        n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range, ent_coef=p.ent_coef,
+        vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm, seed=config.seed, device="cpu", verbose=0,
+        tensorboard_log=str(run_dir / "tb"),
+        policy_kwargs=dict(net_arch=dict(pi=list(p.net_arch), vf=list(p.net_arch)), activation_fn=activation),
+    )
+
+
+# ------------------------------------------------------------------ training
+def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar: bool = True,
+          log: Any = print) -> TrainResult:
+    """Train (or continue) the run in ``run_dir``; the config files must already be there."""
+    import torch
+
+    from training.callbacks import ParlorCallback
+
+    torch.set_num_threads(1)  # a shared 2-core machine: one thread per process
+    start = time.perf_counter()
+    vec_env = make_vec_env(config)
+    latest = run_dir / CHECKPOINTS / LATEST
+    try:
+        if resume:
+            if not latest.is_file():
+                raise FileNotFoundError(f"{run_dir} has no {CHECKPOINTS}/{LATEST} to resume from")
+            model = load_policy(latest, config.env, config.options)  # refuses a checkpoint of another env
+            model.set_env(vec_env)
+            model.tensorboard_log = str(run_dir / "tb")
+            log(f"resuming {run_dir} at step {model.num_timesteps:,}")
+        else:
+            model = make_model(config, vec_env, run_dir)
+        callback = ParlorCallback(config, run_dir, log=log)
+        remaining = config.total_steps - model.num_timesteps
+        if remaining > 0:
+            model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo",
+                        progress_bar=progress_bar)
+            callback.finish(model)
+        else:
+            log(f"{run_dir} already has {model.num_timesteps:,} >= total_steps={config.total_steps:,} steps")
+        final = save_policy(model, run_dir / "model.zip", config.env, callback.game)
+    finally:
+        vec_env.close()
+    seconds = time.perf_counter() - start
+    log(f"saved {final} after {model.num_timesteps:,} steps ({seconds:.0f} s this session)")
+    return TrainResult(run_dir, final, int(model.num_timesteps), seconds)
+
+
+# ------------------------------------------------------------------ command line
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("config", nargs="?", help="training YAML (see configs/); omit with --resume")
+    parser.add_argument("--resume", metavar="RUN", help="continue the run folder RUN from its latest checkpoint")
+    parser.add_argument("--out", default="runs/train", help="parent folder of new run folders (default runs/train)")
+    parser.add_argument("--total-steps", type=int, help="override the config's total_steps")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    from envs.engine.game import ConfigError
+
+    command = shlex.join(getattr(sys, "orig_argv", sys.argv))  # the whole command line, interpreter included
+    try:
+        if args.resume:
+            run_dir = Path(args.resume)
+            if args.config:
+                raise ConfigError("give either CONFIG or --resume RUN (a resumed run uses its own config.yaml)")
+            if not (run_dir / "config.yaml").is_file():
+                raise ConfigError(f"{run_dir} is not a run folder (no config.yaml)")
+            config = load_config(str(run_dir / "config.yaml"))
+        else:
+            if not args.config:
+                raise ConfigError("give a training config, e.g. parlor train configs/ofc_pineapple_quick.yaml")
+            config = load_config(args.config)
+        if args.total_steps is not None:
+            if args.total_steps < 1:
+                raise ConfigError(f"--total-steps={args.total_steps} must be >= 1")
+            config = replace(config, total_steps=args.total_steps)
+        from training.wrapper import make_raw_env
+
+        make_raw_env(config.env, config.options)  # the env and its options, checked before any folder is made
+    except (ConfigError, FileNotFoundError) as exc:
+        print(f"parlor train: {exc}", file=sys.stderr)
+        return 2
+    if args.resume:
+        with open(run_dir / "command.txt", "a", encoding="utf-8") as fh:
+            fh.write(command + "\n")
+    else:
+        run_dir = new_run_dir(args.out, args.config)
+        write_run_files(run_dir, config, Path(args.config).read_text(encoding="utf-8"), command)
+    print(f"run folder: {run_dir}")
+    from training.policy import PolicyMismatchError
+
+    try:
+        result = train(config, run_dir, resume=bool(args.resume), progress_bar=not args.no_progress)
+    except (ConfigError, PolicyMismatchError, FileNotFoundError) as exc:
+        print(f"parlor train: {exc}", file=sys.stderr)
+        return 2
+    print(f"learning curve: {run_dir / 'learning_curve.png'}")
+    options = "".join(f" --option {k}={shlex.quote(str(v))}" for k, v in config.options.items())
+    print(f"evaluate it: parlor eval {config.env}{options} --agents ppo:{result.model_path},"
+          f"{','.join(config.eval.baselines) or 'random'}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
