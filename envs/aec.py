@@ -64,6 +64,7 @@ class TableEnv(AECEnv):
         self._fast_observe: Callable[[Any, int], np.ndarray] | None = getattr(game, "observe", None)
         self._rng: np.random.Generator | None = None
         self.state = None
+        self._acting: int | None = None  # the seat to act; None once the episode is over
         self._last_actor = 0
 
     # ------------------------------------------------------------ spaces
@@ -113,15 +114,17 @@ class TableEnv(AECEnv):
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        player = self._acting
+        if player is None:  # the episode is over: every agent takes its dead step
             self._was_dead_step(action)
             return
         if action is None:
             raise IllegalActionError(-1, np.flatnonzero(self.state.legal_mask()), self.game.action_name)
         self._cumulative_rewards[agent] = 0.0
-        self._last_actor = self.agent_name_mapping[agent]
+        self._last_actor = player
+        state = self.state
         try:
-            self.state.apply(int(action))
+            state.apply(int(action))
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
@@ -129,9 +132,9 @@ class TableEnv(AECEnv):
             return
         self._obs_cache.clear()
         self._mask_cache = None
-        earned = self._collect_rewards()
+        paid = self._collect_rewards()
         self._after_transition()
-        if earned:
+        if paid:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -139,8 +142,8 @@ class TableEnv(AECEnv):
     def _collect_rewards(self) -> bool:
         """Copy the rewards earned by the last transition; False when all are zero
         (most steps), so that the bookkeeping below can be skipped."""
-        earned = self.state.take_rewards()
-        if not earned.any():
+        earned = self.state.take_rewards().tolist()  # a list: ndarray.any() costs microseconds
+        if not any(earned):
             if self._rewards_pending:
                 for a in self.possible_agents:
                     self.rewards[a] = 0.0
@@ -157,43 +160,50 @@ class TableEnv(AECEnv):
             flags = self.truncations if (state.is_truncated() and not state.is_terminal()) else self.terminations
             for a in self.agents:
                 flags[a] = True
+            self._acting = None
             self.agent_selection = self.possible_agents[self._last_actor]
         else:
-            self.agent_selection = self.possible_agents[state.current_player]
+            self._acting = state.current_player
+            self.agent_selection = self.possible_agents[self._acting]
 
     def _end_with_penalty(self, offender: str) -> None:
         for a in self.agents:
             self.rewards[a] = 0.0
             self.terminations[a] = True
+        self._acting = None
         self.rewards[offender] = self.illegal_reward
         self.infos[offender] = {"illegal_action": True}
         self._accumulate_rewards()
 
     # ------------------------------------------------------------ observing
+    def last(self, observe: bool = True):
+        agent = self.agent_selection
+        observation = self.observe(agent) if observe else None
+        return observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.agent_name_mapping[agent]
-        return {"observation": self._observation(player), "action_mask": self.action_mask(agent)}
-
-    def _observation(self, player: int) -> np.ndarray:
         obs = self._obs_cache.get(player)
         if obs is None:
-            if self._fast_observe is not None:
-                obs = self._fast_observe(self.state, player)
-            else:
-                obs = self.game.encode(self.state.view(player))
-            self._obs_cache[player] = obs
-        return obs
+            obs = self._obs_cache[player] = self._encode(player)
+        return {"observation": obs, "action_mask": self._mask(player)}
+
+    def _encode(self, player: int) -> np.ndarray:
+        if self._fast_observe is not None:
+            return self._fast_observe(self.state, player)
+        return self.game.encode(self.state.view(player))
+
+    def _mask(self, player: int) -> np.ndarray:
+        if player != self._acting:
+            return self._zero_mask
+        mask = self._mask_cache
+        if mask is None:
+            mask = self._mask_cache = self.state.legal_mask().astype(np.int8)
+        return mask
 
     def action_mask(self, agent: str) -> np.ndarray:
         """int8[num_actions]: the legal actions of ``agent`` (all zero when not its turn)."""
-        state = self.state
-        if state.current_player is None or self.agent_name_mapping[agent] != state.current_player:
-            return self._zero_mask
-        if self.terminations.get(agent) or self.truncations.get(agent):
-            return self._zero_mask
-        if self._mask_cache is None:
-            self._mask_cache = state.legal_mask().astype(np.int8)
-        return self._mask_cache
+        return self._mask(self.agent_name_mapping[agent])
 
     def view(self, agent: str) -> Any:
         """The game's View of ``agent``: readable form of its observation."""
@@ -239,6 +249,11 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
 
+    def agent_iter(self, max_iter: int = 2**63) -> "AgentIterator":
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return AgentIterator(self, max_iter)
+
     def step(self, action: int | None) -> None:
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
@@ -248,6 +263,28 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         else:
             self._has_updated = True
             self.env.step(action)
+
+
+class AgentIterator:
+    """``agent_iter`` with PettingZoo's order check (``step`` or ``reset`` between two
+    agents), reading the unwrapped env directly instead of through ``__getattr__``."""
+
+    __slots__ = ("wrapper", "raw", "left")
+
+    def __init__(self, wrapper: OrderEnforcing, max_iter: int):
+        self.wrapper, self.raw, self.left = wrapper, wrapper.env, max_iter
+
+    def __iter__(self) -> "AgentIterator":
+        return self
+
+    def __next__(self) -> str:
+        if not self.raw.agents or self.left <= 0:
+            raise StopIteration
+        self.left -= 1
+        if not self.wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        self.wrapper._has_updated = False
+        return self.raw.agent_selection
 
 
 def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
