@@ -65,11 +65,8 @@ _worker: dict[str, Any] = {}
 
 def install_policy_check() -> None:
     """``ppo:<zip>`` agents: refuse zips trained for another env (training.policy's signature)."""
-    try:
-        from training.policy import check_signature, read_signature, signature
-    except ImportError:
-        return
     from agents.ppo import set_metadata_check
+    from training.policy import check_signature, read_signature, signature
 
     set_metadata_check(lambda path, game, env_name: check_signature(read_signature(path), signature(env_name, game), path))
 
