@@ -20,7 +20,7 @@ line for a hand, one hand at a time (``values``) or a numpy batch of hands
 """
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from math import comb
 from typing import Callable, Sequence
 
@@ -240,6 +240,31 @@ BLACK = (True, False, False, True)  # clubs, spades black; diamonds, hearts red
 MAX_VALUE = 11 + 11 + 11 + 11 + 10  # no line can exceed four aces and a king
 
 
+# Per card, one int packing its suit count (4 bits per suit, low bits) and its bit in the
+# per-suit rank sets (13 bits per suit, from _SETS_AT); the sum over a hand gives both.
+_SETS_AT = 16
+_COUNTS_MASK = (1 << _SETS_AT) - 1
+_SUIT_CODE = tuple((1 << 4 * (c & 3)) | (1 << (_SETS_AT + 13 * (c & 3) + (c >> 2))) for c in range(52))
+
+
+def _count_tables() -> tuple[list[int], list[bool]]:
+    """By packed suit counts: the suit held 3+ times (-1 if none), and whether the hand is one colour."""
+    three, one_color = [-1] * (1 << _SETS_AT), [False] * (1 << _SETS_AT)
+    for c0, c1, c2 in product(range(6), repeat=3):
+        counts = [c0, c1, c2, 5 - c0 - c1 - c2]
+        if counts[3] < 0:
+            continue
+        key = sum(n << 4 * s for s, n in enumerate(counts))
+        top = max(counts)
+        three[key] = counts.index(top) if top >= 3 else -1
+        black = counts[0] + counts[3]  # clubs and spades (BLACK)
+        one_color[key] = black in (0, 5)
+    return three, one_color
+
+
+_THREE_SUIT, _ONE_COLOR = _count_tables()
+
+
 class LineEvaluator:
     """Values of every line of one sheet for a hand (the best the hand allows)."""
 
@@ -259,23 +284,21 @@ class LineEvaluator:
 
     def values(self, cards: Sequence[int]) -> list[int]:
         """Line values of a 5-card hand (card ids 0..51), in sheet order."""
-        hand = sorted(cards)
+        a, b, c, d, e = sorted(cards)
         m0, m1, m2, m3, m4 = _MULTI
-        idx = m0[hand[0] >> 2] + m1[hand[1] >> 2] + m2[hand[2] >> 2] + m3[hand[3] >> 2] + m4[hand[4] >> 2]
+        idx = m0[a >> 2] + m1[b >> 2] + m2[c >> 2] + m3[d >> 2] + m4[e >> 2]
         out = list(self.rank_rows[idx])
         if self.suit_lines or self.color_lines:
-            masks, counts = [0, 0, 0, 0], [0, 0, 0, 0]
-            for c in hand:
-                masks[c & 3] |= 1 << (c >> 2)
-                counts[c & 3] += 1
-            top = max(counts)
+            code = _SUIT_CODE
+            packed = code[a] + code[b] + code[c] + code[d] + code[e]  # distinct cards: sum == OR of the sets
+            counts = packed & _COUNTS_MASK
             # every suit category needs 3+ cards of one suit; five cards hold at most one such suit
-            if top >= 3:
-                mask = masks[counts.index(top)]
+            suit = _THREE_SUIT[counts]
+            if suit >= 0:
+                mask = packed >> (_SETS_AT + 13 * suit) & 8191
                 for j, table in self.suit_lines:
                     out[j] = table[mask]
-            black = counts[0] + counts[3]  # clubs and spades (BLACK)
-            if black == 0 or black == 5:
+            if _ONE_COLOR[counts]:
                 total = self._totals[idx]
                 for j in self.color_lines:
                     out[j] = total

@@ -96,6 +96,41 @@ class ObservationLayout:
         self._discards_at, self._hand_at, self._stock_at = s["discards"].start, s["hand"].start, s["stock"].start
         self._to_act_at, self._first_at, self._seats = s["to_act"].start, s["first"].start, s["seats"]
         self.rel = [[(seat - p) % n for seat in range(n)] for p in range(n)]
+        self._init_state_buffer()
+
+    def _init_state_buffer(self) -> None:
+        """Offsets of the flat float32 buffer a state keeps up to date:
+        [public | n own-hand blocks | n seat rows | to_act | first], the last two one-hot
+        by absolute seat; public = round one-hot, stock, discards (the observation's first
+        slices). The observation of ``p`` is one gather: ``buffer.take(obs_index[p])``."""
+        n, s = self.num_players, self.seat_slices
+        self.public_size = self.slices["hand"].start
+        self.hand_block = HAND_SIZE * NUM_CARD_IDS
+        self.rows_at = self.public_size + n * self.hand_block  # seat row 0 starts here
+        self.turn_at = self.rows_at + n * self.seat_size  # to_act[n], then first[n]
+        self.buffer_size = self.turn_at + 2 * n
+        self.obs_index = [self._obs_index(p) for p in range(n)]
+        self.row_used, self.row_written = s["used"].start, s["written"].start
+        self.row_total, self.row_scored = s["total"].start, s["scored"].start
+        self.row_values = self._values_slice.start
+        # per seat: own-hand position bases, seat row start, its line values and chips entries
+        self.seat_geometry = []
+        for p in range(n):
+            row = self.rows_at + p * self.seat_size
+            bases = tuple(self.public_size + p * self.hand_block + NUM_CARD_IDS * i for i in range(HAND_SIZE))
+            self.seat_geometry.append((bases, row, row + self.row_values, row + self._chips_at))
+
+    def _obs_index(self, p: int) -> np.ndarray:
+        """Buffer position of each observation entry for observer ``p`` (seats relative to ``p``)."""
+        n, hand_at, split = self.num_players, self.public_size + p * self.hand_block, self.rows_at + p * self.seat_size
+        rel_seats = [(p + j) % n for j in range(n)]  # relative seat j is absolute seat p + j
+        index = np.concatenate((
+            np.arange(self.public_size), np.arange(hand_at, hand_at + self.hand_block),
+            [self.turn_at + seat for seat in rel_seats], [self.turn_at + n + seat for seat in rel_seats],
+            np.arange(split, self.turn_at), np.arange(self.rows_at, split),
+        )).astype(np.intp)
+        assert index.size == self.size
+        return index
 
     def describe(self) -> str:
         parts = [f"{name:12s} [{s.start}:{s.stop}]" for name, s in self.slices.items()]

@@ -84,6 +84,9 @@ class BuffaloBillGame:
         self.evaluator = LineEvaluator(self.lines)
         self.layout = ObservationLayout(self.num_players, self.num_rounds, len(self.deck), config.chips)
         self.observation_shape = (self.layout.size,)
+        self.deck_array = np.array(self.deck, dtype=np.int64)  # shuffled per deal
+        self.zero_rewards = np.zeros(self.num_players)  # what most transitions pay; shared
+        self.zero_rewards.flags.writeable = False
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> BuffaloBillState:
         """A new game; ``decks[r]`` (full deck order) is dealt in round ``r``, later rounds are shuffled."""
@@ -115,10 +118,7 @@ class BuffaloBillGame:
 
     def observe(self, state: BuffaloBillState, player: int) -> np.ndarray:
         """Fast path equal to ``encode(state.view(player))``."""
-        return self.layout.fill(
-            player, state.round, len(state.stock), state.discards, state.hands[player], state.seat_rows,
-            state.current_player, state.first_player,
-        )
+        return state.buffer.take(self.layout.obs_index[player])
 
     def render(self, view: BuffaloBillView) -> str:
         return render_view(view)

@@ -15,15 +15,16 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from envs.buffalo_bill.encode import EXCHANGE_POSITIONS, FIRST_SCORE, HAND_SIZE, NUM_EXCHANGES
+from envs.buffalo_bill.categories import MAX_VALUE
+from envs.buffalo_bill.encode import _VALUE, EXCHANGE_POSITIONS, FIRST_SCORE, HAND_SIZE, NUM_CARD_IDS, NUM_EXCHANGES
 from envs.engine.chips import Ledger
 from envs.engine.game import IllegalActionError
-from envs.engine.table import order_from
 
 if TYPE_CHECKING:
     from envs.buffalo_bill.rules import BuffaloBillGame
 
 EMPTY = -1  # an unwritten sheet line
+_VALUES = _VALUE.tolist()  # float32 line values / MAX_VALUE as exact Python floats, for item writes
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ class BuffaloBillState:
         self.decks = [tuple(d) for d in decks or ()]
         self.round = 0
         self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.line_values = np.zeros((n, lines), dtype=np.int16)
+        self._line_values = [[0] * lines for _ in range(n)]  # plain ints: cheaper than an array row per step
         self.written = np.full((n, lines), EMPTY, dtype=np.int16)
         self.totals = [0] * n
         self.chips = [game.config.chips] * n  # whole chips: plain ints on the hot path, audited by a Ledger
@@ -89,10 +90,29 @@ class BuffaloBillState:
         self.discards: list[int] = []
         self.reshuffles = 0
         self.current_player: int | None = None
-        self._rewards = np.zeros(n)
-        self.seat_rows = np.zeros((n, game.layout.seat_size), dtype=np.float32)  # observation rows, kept fresh
+        self._rewards = game.zero_rewards  # shared read-only zeros until someone earns
         self._masks = np.ones((n, game.num_actions), dtype=bool)  # legal actions per seat, kept fresh
+        # the observation parts, kept fresh (see ObservationLayout._init_state_buffer)
+        layout = game.layout
+        self.buffer = np.zeros(layout.buffer_size, dtype=np.float32)
+        self._bind_buffer()
+        self.seat_rows[:, layout._chips_at] = self.chips[0] / max(layout.chips, 1)
         self._deal()
+
+    def _bind_buffer(self) -> None:
+        layout, n = self.game.layout, self.game.num_players
+        self.seat_rows = self.buffer[layout.rows_at:layout.turn_at].reshape(n, layout.seat_size)  # a view
+        self._cells = memoryview(self.buffer)  # single-item writes through it cost half of numpy's
+
+    # memoryviews do not pickle: rebuild the views instead
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        del state["_cells"], state["seat_rows"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind_buffer()
 
     # ------------------------------------------------------------ seats
     @property
@@ -105,6 +125,11 @@ class BuffaloBillState:
         return self.round % self.game.num_players
 
     @property
+    def line_values(self) -> np.ndarray:
+        """int16[n, lines]: what each seat's hand would score on each line now (a copy)."""
+        return np.array(self._line_values, dtype=np.int16)
+
+    @property
     def stock_size(self) -> int:
         return len(self.stock)
 
@@ -115,40 +140,52 @@ class BuffaloBillState:
         if self.round < len(self.decks):
             deck = list(self.decks[self.round])
         else:
-            deck = list(game.deck)
-            self.rng.shuffle(deck)
+            # shuffling an int array draws exactly what shuffling the list did, much faster
+            order = game.deck_array.copy()
+            self.rng.shuffle(order)
+            deck = order.tolist()
         first = self.first_player
-        for i, seat in enumerate(order_from(first, n)):
-            self.hands[seat] = deck[HAND_SIZE * i: HAND_SIZE * (i + 1)]
-            self.line_values[seat] = game.evaluator.values(self.hands[seat])
+        values = game.evaluator.values
+        for i in range(n):  # dealt clockwise from the first player
+            self.hands[(first + i) % n] = deck[HAND_SIZE * i: HAND_SIZE * (i + 1)]
+        lines = [values(h) for h in self.hands]
+        self._line_values = lines
         self.stock = deck[HAND_SIZE * n:][::-1]
         self.discards = []
         self.exchanges = [0] * n
         self.scored = [False] * n
         self.current_player = first
         self._masks[:, :NUM_EXCHANGES] = True  # a new round's first exchange is free
-        for seat in range(n):
-            self._refresh_sheet(seat)
-            self._refresh_hand(seat)
+        self._deal_observation(lines)
 
-    # the observation rows of the seats, refreshed part by part when they change
-    def _refresh_sheet(self, seat: int) -> None:
-        self.game.layout.sheet_part(self.seat_rows[seat], self.written[seat], self.totals[seat], self.scored[seat])
+    def _deal_observation(self, lines: list[list[int]]) -> None:
+        """Observation parts of a new deal. Every seat scored last round (or none played
+        yet), which left its hand parts and line values zero."""
+        layout, buf, cells = self.game.layout, self.buffer, self._cells
+        buf[:layout.public_size] = 0.0  # round one-hot, stock, discards
+        buf[layout.turn_at:] = 0.0  # to_act, first
+        first, n = self.current_player, self.game.num_players
+        cells[self.round] = 1.0
+        cells[layout.num_lines] = len(self.stock) / layout.deck_size
+        cells[layout.turn_at + first] = 1.0
+        cells[layout.turn_at + n + first] = 1.0
+        scored_at = layout.row_scored
+        for (bases, row, values_at, chips_at), hand, seat_lines in zip(layout.seat_geometry, self.hands, lines):
+            for base, c in zip(bases, hand):
+                cells[base + c] = 1.0  # own hand by position
+                cells[row + c] = 1.0  # the seat row's hand multi-hot
+            for j, v in enumerate(seat_lines, values_at):
+                cells[j] = _VALUES[v]
+            cells[chips_at + 1] = 0.0  # no exchanges yet
+            cells[row + scored_at] = 0.0
 
-    def _refresh_hand(self, seat: int) -> None:
-        self.game.layout.hand_part(
-            self.seat_rows[seat], self.hands[seat], self.line_values[seat], self.chips[seat], self.exchanges[seat]
-        )
-
-    def _draw(self) -> int:
-        if not self.stock:
-            # An empty stock is refilled when a card must be drawn; Decision (RULES.md):
-            # the discards of this exchange are already in the pile.
-            pile = sorted(self.discards)
-            self.rng.shuffle(pile)
-            self.stock, self.discards = pile, []
-            self.reshuffles += 1
-        return self.stock.pop()
+    def _refill(self) -> None:
+        # An empty stock is refilled when a card must be drawn; Decision (RULES.md):
+        # the discards of this exchange are already in the pile.
+        pile = sorted(self.discards)
+        self.rng.shuffle(pile)
+        self.stock, self.discards = pile, []
+        self.reshuffles += 1
 
     # ------------------------------------------------------------ protocol
     def legal_mask(self) -> np.ndarray:
@@ -186,45 +223,103 @@ class BuffaloBillState:
             self._masks[p, :NUM_EXCHANGES] = False  # the next exchange would cost a chip
         hand = self.hands[p]
         positions = EXCHANGE_POSITIONS[action]
-        self.discards += [hand[i] for i in positions]
-        for i in positions:
-            hand[i] = self._draw()
+        old = [hand[i] for i in positions]
+        self.discards += old
+        reshuffles = self.reshuffles
+        stock = self.stock
+        for i in positions:  # draw into the freed positions, in order
+            if not stock:
+                self._refill()
+                stock = self.stock
+            hand[i] = stock.pop()
         self.exchanges[p] += 1
-        self.line_values[p] = self.game.evaluator.values(hand)
-        self._refresh_hand(p)
+        values = self.game.evaluator.values(hand)
+        self._line_values[p] = values
+        self._exchange_observation(p, positions, old, values, reshuffles != self.reshuffles)
         self._pass_turn(p)
+
+    def _exchange_observation(self, p: int, positions, old: list[int], values: list[int], reshuffled: bool) -> None:
+        """Update the observation parts an exchange changed. A handful of single-item
+        writes is cheaper than building index lists for ``put``."""
+        layout, buf, hand = self.game.layout, self._cells, self.hands[p]
+        bases, row, values_at, chips_at = layout.seat_geometry[p]
+        for i, c in zip(positions, old):  # all zeros first: a discard may come back after a reshuffle
+            buf[bases[i] + c] = 0.0  # own hand by position
+            buf[row + c] = 0.0  # the seat row's hand multi-hot
+        if reshuffled:  # the pile, this exchange's discards included, became the stock
+            self.buffer[layout._discards_at:layout.public_size] = 0.0
+        else:
+            disc = layout._discards_at
+            for c in old:
+                buf[disc + c] = 1.0
+        for i in positions:
+            c = hand[i]
+            buf[bases[i] + c] = 1.0
+            buf[row + c] = 1.0
+        for j, v in enumerate(values, values_at):
+            buf[j] = _VALUES[v]
+        buf[layout.num_lines] = len(self.stock) / layout.deck_size
+        buf[chips_at] = self.chips[p] / max(layout.chips, 1)
+        buf[chips_at + 1] = self.exchanges[p] / (layout.chips + 1)
 
     def _score(self, p: int, line: int) -> None:
         if self.written[p, line] != EMPTY:
             raise self._illegal(FIRST_SCORE + line)
-        value = int(self.line_values[p, line])
+        value = self._line_values[p][line]
         self.written[p, line] = value
         self._masks[p, FIRST_SCORE + line] = False
         self.totals[p] += value
         if self.game.reward == "score":
-            self._rewards[p] += value
-        self.discards.extend(self.hands[p])
+            self._earn(p, value)
+        hand = self.hands[p]
+        self.discards.extend(hand)
         self.hands[p] = []
-        self.line_values[p] = 0
+        self._line_values[p] = [0] * len(self.game.lines)
         self.scored[p] = True
-        self._refresh_sheet(p)
-        self._refresh_hand(p)
+        self._score_observation(p, line, value, hand)
         self._pass_turn(p)
+
+    def _score_observation(self, p: int, line: int, value: int, hand: list[int]) -> None:
+        """Update the observation parts scoring changed: hand gone, sheet, total, flag."""
+        layout, cells = self.game.layout, self._cells
+        bases, row, values_at, _ = layout.seat_geometry[p]
+        disc = layout._discards_at
+        for i, c in enumerate(hand):
+            cells[bases[i] + c] = 0.0  # own hand by position
+            cells[row + c] = 0.0  # the seat row's hand multi-hot
+            cells[disc + c] = 1.0
+        self.buffer[values_at:values_at + layout.num_lines] = 0.0
+        cells[row + layout.row_used + line] = 1.0
+        cells[row + layout.row_written + line] = _VALUES[value]
+        cells[row + layout.row_total] = self.totals[p] / (MAX_VALUE * layout.num_lines)
+        cells[row + layout.row_scored] = 1.0
+
+    def _earn(self, p: int, amount: float) -> None:
+        if self._rewards is self.game.zero_rewards:
+            self._rewards = np.zeros(self.game.num_players)
+        self._rewards[p] += amount
 
     def _pass_turn(self, p: int) -> None:
         """Clockwise to the next player who has not scored; when all have, the next round."""
         scored, n = self.scored, self.game.num_players
+        buf, to_act = self._cells, self.game.layout.turn_at
+        buf[to_act + p] = 0.0
         for step in range(1, n + 1):  # inline table.next_active: this runs on every step
             seat = (p + step) % n
             if not scored[seat]:
                 self.current_player = seat
+                buf[to_act + seat] = 1.0
                 return
         self.round += 1
         if self.round < self.game.num_rounds:
             self._deal()
         else:
             self.current_player = None
-            self._rewards += self.game.final_rewards(self.totals)
+            # the round one-hot is all 0 once the game is over; the first seat moves on
+            buf[self.round - 1] = 0.0
+            buf[to_act + n + (self.round - 1) % n] = 0.0
+            buf[to_act + n + self.round % n] = 1.0
+            self._rewards = self._rewards + self.game.final_rewards(self.totals)
 
     def is_terminal(self) -> bool:
         return self.current_player is None
@@ -234,7 +329,7 @@ class BuffaloBillState:
 
     def take_rewards(self) -> np.ndarray:
         out = self._rewards
-        self._rewards = np.zeros(self.game.num_players)
+        self._rewards = self.game.zero_rewards
         return out
 
     def view(self, player: int) -> BuffaloBillView:
@@ -249,7 +344,7 @@ class BuffaloBillState:
             first_player=self.first_player,
             current_player=self.current_player,
             hands=tuple(tuple(h) for h in self.hands),
-            line_values=tuple(tuple(int(v) for v in row) for row in self.line_values),
+            line_values=tuple(tuple(row) for row in self._line_values),
             written=tuple(tuple(None if v == EMPTY else int(v) for v in row) for row in self.written),
             totals=tuple(self.totals),
             chips=tuple(self.chips),
@@ -264,7 +359,7 @@ class BuffaloBillState:
         new = copy.copy(self)
         new.rng = _copy_rng(self.rng)
         new.hands = [list(h) for h in self.hands]
-        new.line_values = self.line_values.copy()
+        new._line_values = [list(row) for row in self._line_values]
         new.written = self.written.copy()
         new.totals = list(self.totals)
         new.chips = list(self.chips)
@@ -272,8 +367,10 @@ class BuffaloBillState:
         new.scored = list(self.scored)
         new.stock = list(self.stock)
         new.discards = list(self.discards)
-        new._rewards = self._rewards.copy()
-        new.seat_rows = self.seat_rows.copy()
+        if self._rewards is not self.game.zero_rewards:
+            new._rewards = self._rewards.copy()
+        new.buffer = self.buffer.copy()
+        new._bind_buffer()
         new._masks = self._masks.copy()
         return new
 

@@ -81,8 +81,9 @@ class AustrianState(DominoState):
         self._tail_dirty = True
         w = self.deal.winner
         if w is not None:
+            rewards = self._earn()
             for s in range(self.n):
-                self.rewards[s] += 1.0 if s == w else -1.0 / (self.n - 1)
+                rewards[s] += 1.0 if s == w else -1.0 / (self.n - 1)
         if self.deal_index + 1 >= self.cfg.num_deals:
             self._finish()
         else:

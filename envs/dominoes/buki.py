@@ -25,7 +25,8 @@ from envs.engine.game import ConfigError
 NUM_PLAYERS = 4
 PAYOUT = Fraction(5, 2)
 TAIL = 48
-TURNS, FLAGS = CORE_SIZE + 12, CORE_SIZE + 40  # absolute offsets in the observation
+BETS, CHIPS = CORE_SIZE + 4, CORE_SIZE + 8    # absolute offsets in the observation
+TURNS, FLAGS = CORE_SIZE + 12, CORE_SIZE + 40
 ONE_HOT5 = np.eye(5, dtype=np.float32)
 
 
@@ -86,7 +87,7 @@ class BukiState(DominoState):
         self.pending_raise = 0
         self.raiser: int | None = None
         self.options = (0, 0, False, False)  # bet phase: lowest, highest amount, may defer, needs accept
-        self.mark = [Fraction(cfg.chips)] * NUM_PLAYERS
+        self.mark = [(cfg.chips, 1)] * NUM_PLAYERS   # wealth at the last reward, as (num, den)
         self._start(leader=None)
         self._sync_tail()
 
@@ -168,20 +169,31 @@ class BukiState(DominoState):
     def _set_bet(self, p: int, amount: int) -> None:
         self.ledger.to_pot(p, amount - self.bets[p])
         self.bets[p] = amount
-        self._tail_dirty = True
+        # only p's bet and chips change: update those two tail entries (as fill_tail writes
+        # them, absolute seats) instead of refilling the whole tail
+        self.pub[BETS + p] = amount / self.cfg.max_bet
+        self.pub[CHIPS + p] = float(self.ledger.balances[p]) / self.game.total_chips
 
     def _sync_tail_step(self) -> None:
-        """Per step only the current seat's turn count and the phase flags may change."""
+        """Per step only the current seat's turn count and the phase flags may change; write
+        each only when it differs from what this sync last wrote (``_synced`` is reset to
+        ``()`` after a full tail fill, then rebuilt here)."""
         pub, cur = self.pub, self.deal.current
+        if not self._synced:
+            self._synced = ([-1] * NUM_PLAYERS, None)
+        written, flags = self._synced
         k = self.deal.turns[cur]
-        key = (cur, k if k < 4 else 4, self.phase, self.options[2])
-        if key == self._synced:
-            return
-        self._synced = key
-        pub[TURNS + 5 * cur:TURNS + 5 * cur + 5] = ONE_HOT5[key[1]]
-        pub[FLAGS] = self.phase == BET
-        pub[FLAGS + 1] = self.phase == BET and not self.options[2]
-        pub[FLAGS + 2] = self.phase == ACCEPT
+        if k > 4:
+            k = 4
+        if written[cur] != k:
+            written[cur] = k
+            pub[TURNS + 5 * cur:TURNS + 5 * cur + 5] = ONE_HOT5[k]
+        key = (self.phase, self.options[2])
+        if key != flags:
+            self._synced = (written, key)
+            pub[FLAGS] = self.phase == BET
+            pub[FLAGS + 1] = self.phase == BET and not self.options[2]
+            pub[FLAGS + 2] = self.phase == ACCEPT
 
     # ------------------------------------------------------------ settlement
     def _end_deal(self) -> None:
@@ -206,10 +218,15 @@ class BukiState(DominoState):
             self.carried = [False] * NUM_PLAYERS
         self.must_bet_first = [s == w and s != banker for s in range(NUM_PLAYERS)]
         self._tail_dirty = True
+        rewards = self._earn()
         for s in range(NUM_PLAYERS):
-            wealth = led.balances[s] + self.bets[s]
-            self.rewards[s] += float(wealth - self.mark[s])
-            self.mark[s] = wealth
+            # float(wealth - mark) with plain ints: int / int is correctly rounded, as is
+            # float(Fraction), so the value is identical and 4 Fraction ops are saved
+            bal, (mnum, mden) = led.balances[s], self.mark[s]
+            den = bal.denominator
+            num = bal.numerator + self.bets[s] * den     # wealth = num / den
+            rewards[s] += (num * mden - mnum * den) / (den * mden)
+            self.mark[s] = (num, den)
         if last:
             self._finish()
         else:

@@ -38,6 +38,7 @@ LEFT, RIGHT, LINE_EMPTY, PLAYED = 81, 90, 99, 100
 COUNTS, VOID, TO_ACT, SEATED, PROGRESS, STOCK = 244, 248, 284, 288, 292, 293
 CORE_SIZE = 294
 HAS = TILES.has.astype(np.float32)
+HAS_T = np.ascontiguousarray(HAS.T)
 _REL = {n: [[(p + i) % n for i in range(n)] for p in range(n)] for n in range(2, MAX_SEATS + 1)}
 
 
@@ -56,8 +57,15 @@ def _fill_private(out: np.ndarray, hand: np.ndarray, played: np.ndarray) -> None
 def _fill_core(out: np.ndarray, p: int, n: int, hand: np.ndarray, ends: tuple[int, int],
                played: np.ndarray, counts: Any, void: np.ndarray, current: int | None,
                active: Any, progress: float, stock: int, cap: int) -> None:
-    rel = _REL[n][p]
     _fill_private(out, hand, played)
+    _fill_public(out, p, n, ends, played, counts, void, current, active, progress, stock, cap)
+
+
+def _fill_public(out: np.ndarray, p: int, n: int, ends: tuple[int, int], played: np.ndarray,
+                 counts: Any, void: np.ndarray, current: int | None, active: Any, progress: float,
+                 stock: int, cap: int) -> None:
+    """Everything of the core from PRIVATE on (``out`` zero there)."""
+    rel = _REL[n][p]
     l, r = ends
     if l == EMPTY:
         out[LINE_EMPTY] = 1.0
@@ -79,13 +87,22 @@ def sync_deal_start(state: Any) -> None:
     """Rewrite the public core of ``state.pub`` (absolute seats) and every seat's private
     block ``state.priv`` (hand, unseen, unseen per number) for a new deal."""
     d = state.deal
-    state.pub[:CORE_SIZE] = 0.0
-    _fill_core(state.pub, 0, state.n, d.hands[0], d.ends, d.played, d.counts, d.void, None, d.active,
-               state.deal_index / state._num_deals(), len(d.stock), state._hand_capacity())
-    state.pub[:PRIVATE] = 0.0
-    priv = np.zeros((state.n, PRIVATE), dtype=np.float32)
-    for p in range(state.n):
-        _fill_private(priv[p], d.hands[p], d.played)
+    pub, n = state.pub, state.n
+    pub[:CORE_SIZE] = 0.0
+    # what _fill_public writes for a fresh deal (empty line, nothing played, no voids, nobody
+    # to act in the absolute vector), as a few scalar and list writes
+    pub[LINE_EMPTY] = 1.0
+    cap = state._hand_capacity()
+    pub[COUNTS:COUNTS + n] = [c / cap for c in d.counts]
+    pub[SEATED:SEATED + n] = d.active
+    pub[PROGRESS] = state.deal_index / state._num_deals()
+    pub[STOCK] = len(d.stock) / N_TILES
+    # nothing is played yet: unseen = not in hand, and each number shows on 8 tiles, so all
+    # seats at once in three numpy calls (the same exact float32 values as _fill_private)
+    priv = np.empty((state.n, PRIVATE), dtype=np.float32)
+    priv[:, HAND:HAND + N_TILES] = d.hands
+    priv[:, UNSEEN:UNSEEN + N_TILES] = ~d.hands
+    priv[:, UNSEEN_NUM:PRIVATE] = (8.0 - d.hands.astype(np.float32) @ HAS_T) / 8.0
     state.priv = priv
     state.priv_flat = priv.reshape(-1)
 
@@ -101,6 +118,7 @@ def _ends_table() -> np.ndarray:
 
 
 ENDS = _ends_table()
+ENDS_ROWS = [list(t) for t in ENDS]   # ENDS[l][r] without numpy tuple indexing
 LOW, HIGH = TILES.low.tolist(), TILES.high.tolist()
 
 
@@ -115,12 +133,17 @@ def _see(flat: Any, row: int, tile: int) -> None:
 def sync_play(state: Any, p: int, tile: int) -> None:
     d, pub, flat = state.deal, state.pub, state.priv_flat
     pub[PLAYED + N_TILES * p + tile] = 1.0
-    pub[LEFT:LINE_EMPTY + 1] = ENDS[d.ends]
+    l, r = d.ends
+    pub[LEFT:LINE_EMPTY + 1] = ENDS_ROWS[l][r]
     pub[COUNTS + p] = d.counts[p] / state._hand_capacity()
     flat[PRIVATE * p + HAND + tile] = 0.0
+    u, lo, hi = UNSEEN + tile, UNSEEN_NUM + LOW[tile], UNSEEN_NUM + HIGH[tile]
     for q in range(state.n):
-        if q != p:          # the player had seen his own tile already
-            _see(flat, PRIVATE * q, tile)
+        if q != p:          # the player had seen his own tile already; else _see, inlined
+            row = PRIVATE * q
+            flat[row + u] = 0.0
+            flat[row + lo] -= 0.125
+            flat[row + hi] -= 0.125
 
 
 def sync_pass(state: Any, p: int, drawn: list[int]) -> None:

@@ -161,8 +161,9 @@ class PulleState(DominoState):
             for s in playing:
                 if s != w:
                     self.ledger.transfer(s, w, pay)
-                    self.rewards[s] -= float(pay)
-                    self.rewards[w] += float(pay)
+                    rewards = self._earn()
+                    rewards[s] -= float(pay)
+                    rewards[w] += float(pay)
         left = [s for s in playing if self.totals[s] < LIMIT]
         if len(left) == 1:
             self._settle_pool(left[0])
@@ -183,8 +184,9 @@ class PulleState(DominoState):
 
     def _settle_pool(self, w: int) -> None:
         pot = self.ledger.pot
+        rewards = self._earn()
         for s in range(NUM_PLAYERS):
-            self.rewards[s] += float((pot if s == w else 0) - self.committed[s])
+            rewards[s] += float((pot if s == w else 0) - self.committed[s])
         self.ledger.pay_from_pot(w, pot)
         self.committed = [Fraction(0)] * NUM_PLAYERS
         self.pool_won[w] += 1

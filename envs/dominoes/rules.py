@@ -45,7 +45,25 @@ def _playable_table() -> np.ndarray:
 
 
 PLAYABLE = _playable_table()
+_PLAYABLE_ROWS: dict[int, list[list[np.ndarray]]] = {}
+
+
+def _playable_rows(width: int) -> list[list[np.ndarray]]:
+    """PLAYABLE zero-padded to ``width``, as read-only rows rows[l][r] (cached per width)."""
+    rows = _PLAYABLE_ROWS.get(width)
+    if rows is None:
+        table = np.zeros((N_NUMBERS + 1, N_NUMBERS + 1, width), dtype=bool)
+        table[:, :, :PLAY_ACTIONS] = PLAYABLE
+        table.flags.writeable = False
+        rows = _PLAYABLE_ROWS[width] = [list(t) for t in table]
+    return rows
+# FITS[l][r]: bit t set when tile t fits open ends (l, r): a Python-int test for "can he play"
+# is far cheaper than ndarray.any() on the mask
+FITS = [[sum(1 << t for t in range(N_TILES) if PLAYABLE[l, r, 2 * t] or PLAYABLE[l, r, 2 * t + 1])
+         for r in range(N_NUMBERS + 1)] for l in range(N_NUMBERS + 1)]
 HEAVINESS = TILES.heaviness
+HEAVY = HEAVINESS.tolist()
+LOW, HIGH, OTHER = TILES.low.tolist(), TILES.high.tolist(), TILES.other.tolist()
 
 
 class Deal:
@@ -54,26 +72,47 @@ class Deal:
     __slots__ = ("n", "active", "n_active", "hand_size", "hands", "hand72", "on_line", "counts",
                  "played", "played_seq", "void", "line", "ends", "stock", "current", "passes", "turns",
                  "draws", "draw_mode", "max_draws", "result", "winner", "last_player", "leader",
-                 "by_weight", "pips")
+                 "by_weight", "pips", "bits", "width", "rows", "playable")
 
     def __init__(self, n: int, active: Sequence[bool], hand_size: int, order: Sequence[int],
-                 leader: int | None, draw_mode: bool = False, max_draws: int | None = None):
+                 leader: int | None, draw_mode: bool = False, max_draws: int | None = None,
+                 width: int = PLAY_ACTIONS + 1):
         """Deal ``order``: ``hand_size`` tiles to each active seat in seat order, the rest is the
-        stock (Stamm / boneyard) in order. ``leader=None``: the heaviest tile's holder leads."""
+        stock (Stamm / boneyard) in order. ``leader=None``: the heaviest tile's holder leads.
+        ``width``: length of the game's action mask (``legal_tiles`` returns that length)."""
         self.n = n
         self.active = list(active)
         self.n_active = sum(self.active)
         self.hand_size = hand_size
-        self.hands = np.zeros((n, N_TILES), dtype=bool)
         self.counts = [0] * n
+        self.bits = [0] * n
+        cells: list[int] = []   # flat indices into hands: one numpy write for all seats
+        cells72: list[int] = []  # the same for hand72 (see _sync_hand72)
+        best = -1               # the heaviest dealt tile and its holder, in plain Python
         pos = 0
         for seat in range(n):
             if self.active[seat]:
-                self.hands[seat, list(order[pos:pos + hand_size])] = True
+                bits, row = 0, seat * N_TILES
+                row72 = seat * width
+                for t in order[pos:pos + hand_size]:
+                    bits |= 1 << t
+                    cells.append(row + t)
+                    cells72 += (row72 + 2 * t, row72 + 2 * t + 1)
+                    if HEAVY[t] > best:
+                        best, holder = HEAVY[t], seat
+                self.bits[seat] = bits
                 self.counts[seat] = hand_size
                 pos += hand_size
+        hands = np.zeros(n * N_TILES, dtype=bool)
+        hands[cells] = True
+        self.hands = hands.reshape(n, N_TILES)
         self.stock = list(order[pos:])
-        self.hand72 = self.hands[:, ACTION_TILE]  # hand72[s, 2t + e]: seat s holds tile t
+        self.width = width
+        self.playable = _playable_rows(width)
+        hand72 = np.zeros(n * width, dtype=bool)
+        hand72[cells72] = True
+        self.hand72 = hand72.reshape(n, width)
+        self.rows = list(self.hand72)
         self.on_line = np.zeros(N_TILES, dtype=bool)
         self.played = np.zeros((n, N_TILES), dtype=bool)
         self.played_seq: list[list[int]] = [[] for _ in range(n)]  # each seat's tiles in play order
@@ -91,12 +130,23 @@ class Deal:
         self.pips: list[int] = [0] * n
         self.by_weight = leader is None
         if leader is None:
-            leader = self.heaviest_holder()
+            leader = holder   # == heaviest_holder(): heaviness values are distinct
         elif not self.active[leader]:
             raise ValueError(f"leader {leader} is not playing this deal")
         self.leader = leader
         self.current = leader
         self.turns[leader] = 1
+
+    def _sync_hand72(self) -> None:
+        """hand72[s, 2t + e]: seat s holds tile t, zero-padded to ``width`` so that a legal
+        mask is one ufunc call; ``rows`` are its row views in a list (no numpy indexing)."""
+        self.hand72 = np.zeros((self.n, self.width), dtype=bool)
+        self.hand72[:, :PLAY_ACTIONS] = self.hands[:, ACTION_TILE]
+        self.rows = list(self.hand72)
+
+    def _sync_bits(self) -> None:
+        """bits[s]: seat s's hand as a bit set of tile ids (kept in step with ``hands``)."""
+        self.bits = [sum(1 << t for t in np.flatnonzero(row).tolist()) for row in self.hands]
 
     # ------------------------------------------------------------ queries
     def heaviest_holder(self) -> int:
@@ -113,11 +163,22 @@ class Deal:
         self.fill_tile_mask(mask)
         return mask
 
+    def legal_tiles(self) -> np.ndarray:
+        """A new bool[width] mask of the tile actions of the current player (as fill_tile_mask)."""
+        l, r = self.ends
+        cur = self.current
+        if self.bits[cur] & FITS[l][r]:
+            return np.logical_and(self.rows[cur], self.playable[l][r])
+        mask = np.zeros(self.width, dtype=bool)
+        mask[PASS] = True
+        return mask
+
     def fill_tile_mask(self, mask: np.ndarray) -> None:
         """Write the tile actions (ids 0..72) of the current player into ``mask``."""
-        plays = mask[:PLAY_ACTIONS]
-        np.logical_and(self.hand72[self.current], PLAYABLE[self.ends], out=plays)
-        if not plays.any():
+        l, r = self.ends
+        if self.bits[self.current] & FITS[l][r]:
+            np.logical_and(self.hand72[self.current, :PLAY_ACTIONS], PLAYABLE[l, r], out=mask[:PLAY_ACTIONS])
+        else:
             mask[PASS] = True
 
     def can_draw(self) -> bool:
@@ -133,11 +194,20 @@ class Deal:
         """Play tile ``action // 2`` on end ``action % 2`` (the caller checked legality)."""
         p = self.current
         tile, end = action >> 1, action & 1
-        self.line.play(tile, end)
-        ends = self.line.ends
+        # Line.play inlined with Python tables (the caller checked the tile fits)
+        line = self.line
+        if line.placed:
+            ends = line.ends
+            ends[end] = OTHER[tile][ends[end]]
+        else:
+            ends = line.ends = [LOW[tile], HIGH[tile]]
+        line.placed.append((tile, end))
         self.ends = (ends[0], ends[1])
         self.hands[p, tile] = False
-        self.hand72[p, 2 * tile:2 * tile + 2] = False
+        self.bits[p] &= ~(1 << tile)
+        row = self.rows[p]          # two scalar writes: cheaper than a slice
+        row[action & ~1] = False
+        row[action | 1] = False
         self.played[p, tile] = True
         self.on_line[tile] = True
         self.played_seq[p].append(tile)
@@ -163,6 +233,7 @@ class Deal:
         while self.can_draw():
             tile = self.stock.pop(0)
             self.hands[p, tile] = True
+            self.bits[p] |= 1 << tile
             self.hand72[p, 2 * tile:2 * tile + 2] = True
             self.counts[p] += 1
             self.draws += 1
@@ -213,7 +284,9 @@ class Deal:
         new.active = list(self.active)
         new.hands, new.played, new.void = self.hands.copy(), self.played.copy(), self.void.copy()
         new.hand72, new.on_line = self.hand72.copy(), self.on_line.copy()
+        new.rows = list(new.hand72)
         new.counts, new.turns, new.pips = list(self.counts), list(self.turns), list(self.pips)
+        new.bits = list(self.bits)
         new.stock = list(self.stock)
         new.played_seq = [list(x) for x in self.played_seq]
         new.line = self.line.copy()
@@ -254,7 +327,8 @@ class Deal:
             self.hands[s] = False
         for seat, tiles in zip(seats[:-1], groups[:-1]):
             self.hands[seat, tiles] = True
-        self.hand72 = self.hands[:, ACTION_TILE]
+        self._sync_hand72()
+        self._sync_bits()
         self.stock = groups[-1]
 
     def _lead_options(self, player: int, others: list[int], shuffled: list[int]):

@@ -73,6 +73,9 @@ class DominoGame:
         self.observation_shape = (size,)
         blocks = _encode.CORE_BLOCKS + [(_encode.CORE_SIZE + off, w) for off, w in self.tail_blocks]
         self.perms = _encode.seat_permutations(size, num_players, blocks)
+        # shared read-only rewards of a step that paid nothing (most steps): no allocation
+        self.zero_rewards = np.zeros(num_players, dtype=np.float64)
+        self.zero_rewards.flags.writeable = False
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None):
         return self.state_class(self, rng, decks)
@@ -86,7 +89,7 @@ class DominoGame:
 
     def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
         """A random order of all 36 tiles, as ``new_state`` accepts in ``decks``."""
-        return tuple(int(t) for t in rng.permutation(N_TILES))
+        return tuple(rng.permutation(N_TILES).tolist())
 
     def encode(self, view: DominoView) -> np.ndarray:
         return _encode.encode(self, view)
@@ -114,7 +117,7 @@ class DominoState:
         self.deal: Deal = None  # type: ignore[assignment]
         self.phase = TILE
         self.current_player: int | None = None
-        self.rewards = np.zeros(self.n, dtype=np.float64)
+        self.rewards = game.zero_rewards   # see _earn
         self._terminal = False
         self._truncated = False
         self._mask: np.ndarray | None = None
@@ -131,7 +134,8 @@ class DominoState:
             order = list(self.decks[self.deal_index])
         else:
             order = list(self.game.sample_deck(self.rng))
-        self.deal = Deal(self.n, active, hand_size, order, leader, draw_mode, max_draws)
+        self.deal = Deal(self.n, active, hand_size, order, leader, draw_mode, max_draws,
+                         width=self.game.num_actions)
         self.current_player = self.deal.current
         self.phase = TILE
         _encode.sync_deal_start(self)
@@ -147,6 +151,9 @@ class DominoState:
     # ------------------------------------------------------------ protocol
     def legal_mask(self) -> np.ndarray:
         if self._mask is None:
+            if self.current_player is not None and self.phase == TILE:
+                self._mask = self.deal.legal_tiles()   # the common case: one ufunc call
+                return self._mask
             mask = np.zeros(self.game.num_actions, dtype=bool)
             if self.current_player is not None:
                 self._fill_mask(mask)
@@ -222,8 +229,14 @@ class DominoState:
 
     def take_rewards(self) -> np.ndarray:
         out = self.rewards
-        self.rewards = np.zeros(self.n, dtype=np.float64)
+        self.rewards = self.game.zero_rewards
         return out
+
+    def _earn(self) -> np.ndarray:
+        """The writable rewards row of this step (replacing the shared zero row on first use)."""
+        if self.rewards is self.game.zero_rewards:
+            self.rewards = np.zeros(self.n, dtype=np.float64)
+        return self.rewards
 
     # ------------------------------------------------------------ copies
     def clone(self) -> "DominoState":
@@ -231,11 +244,13 @@ class DominoState:
         new.rng = copy.deepcopy(self.rng)
         new.decks = list(self.decks)
         new.deal = self.deal.copy()
-        new.rewards = self.rewards.copy()
+        if self.rewards is not self.game.zero_rewards:
+            new.rewards = self.rewards.copy()
         new.pub, new.priv = self.pub.copy(), self.priv.copy()
         new.priv_flat = new.priv.reshape(-1)
         new.deals_won = list(self.deals_won)
         new._mask = None
+        new._synced = ()   # the step sync's record may be a mutable list: never share it
         self._copy_extra(new)
         return new
 

@@ -65,6 +65,11 @@ class OFCGame:
         self.watchers = tuple(tuple((q, self.layout.opponent_base(q, p)) for q in range(n) if q != p) for p in range(n))
         self.no_rewards = np.zeros(config.num_players)
         self.no_rewards.flags.writeable = False
+        lay = self.layout
+        self.state_constants = (  # unpacked by OFCState.__init__
+            n, config.variant, config.num_hands, config.fl_cards, config.fl_stay, lay,
+            (lay.unseen_rank, lay.unseen_suit), (lay.pending_left, lay.discards_owed), self.watchers,
+        )
         self._hand_cache: dict[tuple[int, tuple[int, ...]], tuple] = {}
 
     def hand_setup(self, start: int, fl_next: tuple[int, ...]) -> tuple:
@@ -103,7 +108,7 @@ class OFCGame:
 
     def observe(self, state: OFCState, player: int) -> np.ndarray:
         """Fast path: equals ``encode(state.view(player))`` (kept up to date incrementally)."""
-        return state.observation(player)
+        return state.obs[player].copy()
 
     def render(self, view: OFCView) -> str:
         return _render.render(view)

@@ -79,27 +79,29 @@ class BoardResult(NamedTuple):
     royalty: int                     # their sum
 
 
+_NO_ROYALTIES = (0, 0, 0)
+_new_result = tuple.__new__  # builds a BoardResult without the NamedTuple __new__ call (showdown hot path)
+
+
 def evaluate_board(top: Sequence[int], middle: Sequence[int], bottom: Sequence[int]) -> BoardResult:
-    if (len(top), len(middle), len(bottom)) != ROW_SIZES:
+    if len(top) != 3 or len(middle) != 5 or len(bottom) != 5:
         raise ValueError(f"a finished board has rows of {ROW_SIZES} cards, got {(len(top), len(middle), len(bottom))}")
-    ranks = (rank3(top), rank5(middle), rank5(bottom))
-    fouled = is_fouled(*ranks)
-    if fouled:
-        return BoardResult(ranks, True, (0, 0, 0), 0)
-    royalties = (top_royalty(ranks[0]), middle_royalty(ranks[1]), bottom_royalty(ranks[2]))
-    return BoardResult(ranks, False, royalties, sum(royalties))
+    t, m, b = rank3(top), rank5(middle), rank5(bottom)
+    if t > m or m > b:  # fouled (is_fouled, inlined)
+        return _new_result(BoardResult, ((t, m, b), True, _NO_ROYALTIES, 0))
+    rt, rm, rb = top_royalty(t), middle_royalty(m), bottom_royalty(b)
+    return _new_result(BoardResult, ((t, m, b), False, (rt, rm, rb), rt + rm + rb))
 
 
 def pair_points(a: BoardResult, b: BoardResult) -> int:
     """What A receives from B (B receives the negative)."""
-    if a.fouled and b.fouled:
-        return 0
     if a.fouled:
-        return -(ROWS_PLUS_SCOOP + b.royalty)
+        return 0 if b.fouled else -(ROWS_PLUS_SCOOP + b.royalty)
     if b.fouled:
         return ROWS_PLUS_SCOOP + a.royalty
-    won = sum(x > y for x, y in zip(a.ranks, b.ranks))
-    lost = sum(x < y for x, y in zip(a.ranks, b.ranks))
+    (a0, a1, a2), (b0, b1, b2) = a.ranks, b.ranks
+    won = (a0 > b0) + (a1 > b1) + (a2 > b2)
+    lost = (a0 < b0) + (a1 < b1) + (a2 < b2)
     scoop = SCOOP_BONUS if won == 3 else -SCOOP_BONUS if lost == 3 else 0
     return won - lost + scoop + a.royalty - b.royalty
 
@@ -107,6 +109,9 @@ def pair_points(a: BoardResult, b: BoardResult) -> int:
 def score_hand(results: Sequence[BoardResult]) -> list[int]:
     """Each player's points: the sum of his pairwise results (zero-sum over the table)."""
     n = len(results)
+    if n == 2:  # heads-up: a single pair
+        x = pair_points(results[0], results[1])
+        return [x, -x]
     points = [0] * n
     for i in range(n):
         for j in range(i + 1, n):

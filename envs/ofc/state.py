@@ -34,6 +34,11 @@ def _make_masks() -> list[np.ndarray]:
 
 
 MASKS = _make_masks()
+ALLOWED = tuple(frozenset(int(a) for a in np.flatnonzero(m)) for m in MASKS)  # legal ids by mask key
+CARD_RS = tuple((c >> 2, c & 3) for c in range(enc.NUM_CARDS))  # (rank, suit) by card id
+# OFCState.free[p]: bit r set while row r has room (the row bits of the mask key)
+ALL_ROWS_FREE = 7
+ROW_FULL_CLEAR = (~1, ~2, ~4)
 NEXT_CARD, PENDING, DISCARDS = enc.NEXT_CARD, enc.PENDING, enc.DISCARDS
 RANK_LEFT, SUIT_LEFT = enc.RANK_LEFT_L, enc.SUIT_LEFT_L
 PENDING_LEFT, OWED_LEFT = enc.PENDING_LEFT_L, enc.OWED_LEFT_L
@@ -47,18 +52,15 @@ class OFCState:
         "hand_index", "start_player", "fl_next", "in_fl", "fl_dealt", "rows", "discards", "stock",
         "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "current_player", "key", "rewards",
         "totals", "last_points", "terminal", "obs", "mv", "rank_left", "suit_left", "watchers", "unseen_at",
-        "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty",
+        "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty", "free", "last_turn",
     )
 
     def __init__(self, game, rng: np.random.Generator, decks: list[tuple[int, ...]]):
-        cfg = game.config
         self.game = game
-        self.n = n = cfg.num_players
-        self.variant, self.num_hands = cfg.variant, cfg.num_hands
-        self.fl_cards, self.fl_stay = cfg.fl_cards, cfg.fl_stay
-        self.layout = lay = game.layout
-        self.unseen_at = (lay.unseen_rank, lay.unseen_suit)
-        self.counts_at = (lay.pending_left, lay.discards_owed)
+        # per-config constants, computed once by the Game (episode setup runs every episode)
+        (self.n, self.variant, self.num_hands, self.fl_cards, self.fl_stay, self.layout,
+         self.unseen_at, self.counts_at, self.watchers) = game.state_constants
+        n = self.n
         self.rng = rng
         self.decks = list(decks)
         self.hand_index = 0
@@ -68,61 +70,76 @@ class OFCState:
         self.totals = [0] * n
         self.last_points = [0] * n
         self.terminal = False
-        self.watchers = game.watchers
         self.hands_done = 0
         self.stat_foul, self.stat_fl, self.stat_royalty = [0] * n, [0] * n, [0] * n
         self._start_hand()
 
     # ------------------------------------------------------------ dealing
     def _start_hand(self) -> None:
-        n, h = self.n, self.hand_index
+        h = self.hand_index
         deck = self.decks[h] if h < len(self.decks) else self.rng.permutation(52).tolist()
         self.stock, self.stock_pos = deck, 0
-        self.in_fl = [k > 0 for k in self.fl_next]
-        self.plan, self.fl_dealt, headers = self.game.hand_setup(self.start_player, tuple(self.fl_next))
-        self.fl_dealt = list(self.fl_dealt)
-        self.rows = [[[], [], []] for _ in range(n)]
-        self.discards = [[] for _ in range(n)]
-        self.rank_left = [[4] * 13 for _ in range(n)]
-        self.suit_left = [[13] * 4 for _ in range(n)]
-        lay = self.layout
-        self.obs = [header.copy() for header in headers]
-        self.mv = [memoryview(o) for o in self.obs]
-        if h:
+        fl_next = self.fl_next
+        self.in_fl = [k > 0 for k in fl_next]
+        plan, fl_dealt, headers = self.game.hand_setup(self.start_player, tuple(fl_next))
+        self.plan = plan
+        self.last_turn = len(plan) - 1
+        self.free = [ALL_ROWS_FREE] * len(headers)
+        self.fl_dealt = list(fl_dealt)
+        # one loop over the seats instead of a comprehension per field
+        rows, discards, rank_left, suit_left, obs, mv = [], [], [], [], [], []
+        self.rows, self.discards, self.rank_left, self.suit_left, self.obs, self.mv = (
+            rows, discards, rank_left, suit_left, obs, mv)
+        for header in headers:
+            o = header.copy()
+            obs.append(o)
+            mv.append(memoryview(o))
+            rows.append([[], [], []])
+            discards.append([])
+            rank_left.append([4] * 13)
+            suit_left.append([13] * 4)
+        if h:  # the header is written for hand 0 (whose last_hand flag is already right)
+            lay = self.layout
             progress = float(np.float32(h) / np.float32(self.num_hands))
-            for o in self.mv:
+            for o in mv:
                 o[lay.hand_progress] = progress
-        if h == self.num_hands - 1:
-            for o in self.mv:
-                o[lay.last_hand] = 1.0
+            if h == self.num_hands - 1:
+                for o in mv:
+                    o[lay.last_hand] = 1.0
         self._begin_turn(0)
 
     def _begin_turn(self, t: int) -> None:
         seat, k, d = self.plan[t]
         self.turn = t
         pos = self.stock_pos
-        cards = self.stock[pos:pos + k]
-        self.stock_pos = pos + k
+        end = pos + k
+        cards = self.stock[pos:end]
+        self.stock_pos = end
         self.pending, self.pend_pos, self.owed = cards, 0, d
         self.current_player = seat
         o = self.mv[seat]
         ur, us = self.unseen_at
         rank_left, suit_left = self.rank_left[seat], self.suit_left[seat]
+        first = cards[0]
+        o[NEXT_CARD + first] = 1.0
         for c in cards:
-            o[PENDING + c] = 1.0
-            r, s = c >> 2, c & 3
-            rank_left[r] -= 1
-            o[ur + r] = RANK_LEFT[rank_left[r]]
-            suit_left[s] -= 1
-            o[us + s] = SUIT_LEFT[suit_left[s]]
-        o[PENDING + cards[0]] = 0.0
-        o[NEXT_CARD + cards[0]] = 1.0
+            r, s = CARD_RS[c]
+            x = rank_left[r] - 1
+            rank_left[r] = x
+            o[ur + r] = RANK_LEFT[x]
+            x = suit_left[s] - 1
+            suit_left[s] = x
+            o[us + s] = SUIT_LEFT[x]
+        if k > 1:  # the cards after the next one are pending (the single-card turn skips this)
+            for c in cards[1:]:
+                o[PENDING + c] = 1.0
+        # outside its own turns a seat's pending/owed counts read 0 (apply clears them at turn end)
         pl, do = self.counts_at
         o[pl] = PENDING_LEFT[k]
-        o[do] = OWED_LEFT[d]
-        rows = self.rows[seat]
+        if d:
+            o[do] = OWED_LEFT[d]
         if k > d:
-            self.key = (8 if d else 0) | (len(rows[0]) < 3) | (len(rows[1]) < 5) << 1 | (len(rows[2]) < 5) << 2
+            self.key = (8 if d else 0) | self.free[seat]
         else:
             self.key = 8
 
@@ -142,7 +159,7 @@ class OFCState:
         return MASKS[self.key]
 
     def apply(self, action: int) -> None:
-        if not (type(action) is int and 0 <= action < 4 and self.key >> action & 1):
+        if type(action) is not int or action not in ALLOWED[self.key]:
             self._reject(action)
             action = int(action)
         p = self.current_player
@@ -157,23 +174,29 @@ class OFCState:
             self.owed -= 1
             o[DISCARDS + c] = 1.0
         else:
-            self.rows[p][action].append(c)
+            row = self.rows[p][action]
+            row.append(c)
+            if len(row) == ROW_SIZES[action]:
+                self.free[p] &= ROW_FULL_CLEAR[action]
             cell = action * 52 + c
             o[cell] = 1.0
             if not self.in_fl[p]:
-                r, s = c >> 2, c & 3
+                r, s = CARD_RS[c]
                 ur, us = self.unseen_at
                 ur += r
                 us += s
+                mv, rank_left, suit_left = self.mv, self.rank_left, self.suit_left
                 for q, base in self.watchers[p]:
-                    oq = self.mv[q]
+                    oq = mv[q]
                     oq[base + cell] = 1.0
-                    left = self.rank_left[q]
-                    left[r] -= 1
-                    oq[ur] = RANK_LEFT[left[r]]
-                    left = self.suit_left[q]
-                    left[s] -= 1
-                    oq[us] = SUIT_LEFT[left[s]]
+                    counts = rank_left[q]
+                    x = counts[r] - 1
+                    counts[r] = x
+                    oq[ur] = RANK_LEFT[x]
+                    counts = suit_left[q]
+                    x = counts[s] - 1
+                    counts[s] = x
+                    oq[us] = SUIT_LEFT[x]
         left = len(pending) - i
         pl, do = self.counts_at
         if left:
@@ -184,14 +207,13 @@ class OFCState:
             o[pl] = PENDING_LEFT[left]
             o[do] = OWED_LEFT[owed]
             if left > owed:  # a placement is still owed this turn
-                rows = self.rows[p]
-                self.key = (8 if owed else 0) | (len(rows[0]) < 3) | (len(rows[1]) < 5) << 1 | (len(rows[2]) < 5) << 2
+                self.key = (8 if owed else 0) | self.free[p]
             else:
                 self.key = 8
         else:
             o[pl] = 0.0
             o[do] = 0.0
-            if self.turn + 1 < len(self.plan):
+            if self.turn < self.last_turn:
                 self._begin_turn(self.turn + 1)
             else:
                 self._showdown()
@@ -224,30 +246,35 @@ class OFCState:
 
     # ------------------------------------------------------------ showdown
     def _showdown(self) -> None:
-        n = self.n
-        results = [evaluate_board(*self.rows[p]) for p in range(n)]
+        results = [evaluate_board(*board) for board in self.rows]
         points = score_hand(results)
-        self.rewards = self.rewards + np.asarray(points, dtype=np.float64)
+        if self.rewards is self.game.no_rewards:  # the usual case: skip adding to zeros
+            self.rewards = np.array(points, dtype=np.float64)
+        else:
+            self.rewards = self.rewards + np.asarray(points, dtype=np.float64)
+        totals, in_fl, fl_next = self.totals, self.in_fl, self.fl_next
+        stat_foul, stat_royalty, stat_fl = self.stat_foul, self.stat_royalty, self.stat_fl
         for p, res in enumerate(results):
-            self.totals[p] += points[p]
-            self.stat_foul[p] += res.fouled
-            self.stat_royalty[p] += res.royalty
-            if self.in_fl[p]:
-                self.fl_next[p] = FL_STAY_CARDS if fl_stays(res, self.fl_stay) else 0
+            totals[p] += points[p]
+            stat_foul[p] += res.fouled
+            stat_royalty[p] += res.royalty
+            if in_fl[p]:
+                fl_next[p] = FL_STAY_CARDS if fl_stays(res, self.fl_stay) else 0
             else:
-                self.fl_next[p] = fl_entry_cards(res, self.fl_cards)
-                self.stat_fl[p] += self.fl_next[p] > 0
+                fl_next[p] = fl_entry_cards(res, self.fl_cards)
+                stat_fl[p] += fl_next[p] > 0
         self.last_points = points
         self.hands_done += 1
         if self.hand_index + 1 == self.num_hands:
             self.terminal = True
             self.current_player = None
             self.pending, self.pend_pos, self.owed, self.key = [], 0, 0, 0
-            self._reveal_fantasyland_boards()
+            if any(in_fl):
+                self._reveal_fantasyland_boards()
             return
         self.hand_index += 1
-        if not any(self.fl_next):
-            self.start_player = (self.start_player + 1) % n
+        if not any(fl_next):
+            self.start_player = (self.start_player + 1) % self.n
         self._start_hand()
 
     def _reveal_fantasyland_boards(self) -> None:
@@ -295,6 +322,7 @@ class OFCState:
         new.rng = copy.deepcopy(self.rng)
         new.decks = list(self.decks)
         new.fl_next, new.in_fl, new.fl_dealt = list(self.fl_next), list(self.in_fl), list(self.fl_dealt)
+        new.free = list(self.free)
         new.rows = [[list(r) for r in board] for board in self.rows]
         new.discards = [list(d) for d in self.discards]
         new.stock, new.pending = list(self.stock), list(self.pending)

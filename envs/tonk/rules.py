@@ -17,12 +17,14 @@ from envs.engine.config import build, check_bool, check_choice, check_int, check
 from envs.engine.melds import SPREAD_SIZE
 from envs.tonk import encode as enc
 from envs.tonk.render import render_view
+from envs.tonk.settle import natural_prize
 from envs.tonk.state import TonkState
 from envs.tonk.view import NUM_ACTIONS, TonkView, action_name
 
 NATURALS = ("none", "49_50", "50_auto_49_turn")
 LOW_NATURALS = ("none", "13_double", "9_triple_13_double")
 HAND_SIZES = (5, 7, 9)
+MAX_DEALT_COUNT = 10 * max(HAND_SIZES)  # a card counts at most 10
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,6 +72,13 @@ class TonkGame:
         # a hand never holds more than hand_size + 1 cards: longer spreads cannot be laid
         self.layable = np.flatnonzero(SPREAD_SIZE <= config.hand_size + 1)
         self._gather = enc.gather_indices(config.num_players)
+        # per-config constants, so that a new episode computes nothing twice
+        self.stake_scale = enc.stake_scale(config.num_players, config.num_hands)
+        self.buffer_size = enc.buffer_parts(config.num_players)[-1]
+        self.deal_prizes = [natural_prize(c, config.natural, config.low_natural, config.texas)
+                            for c in range(MAX_DEALT_COUNT + 1)]
+        self.zero_rewards = np.zeros(config.num_players)
+        self.zero_rewards.flags.writeable = False  # shared by every step that pays nothing
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> TonkState:
         return TonkState(self, rng, decks)

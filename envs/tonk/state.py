@@ -12,17 +12,17 @@ import copy
 import numpy as np
 
 from envs.engine.game import IllegalActionError
-from envs.engine.melds import SPREADS, mask_count, mask_of
+from envs.engine.melds import SPREADS, mask_count
 from envs.tonk import settle
 from envs.tonk.encode import (
     HAND_SCALE, PILE, S_DEALER, S_SIZE, S_STAKES, S_TO_ACT, SEAT_W, STOCK_SCALE, T_HAND, T_PHASE, T_STOCK,
-    T_TURN, TOP, buffer_parts, stake_scale,
+    T_TURN, TOP, buffer_parts,
 )
 from envs.tonk.view import (
     DECLARE_49, DISCARD, DISCARD_BASE, DRAW_STOCK, DROP, END_LAYING, LAY, LAY_BASE, MAX_SLOTS,
     NUM_ACTIONS, OVER, SIDE, SIDE_JOIN, SIDE_PASS, START, TAKE_DISCARD, HandResult,
 )
-from envs.tonk.turns import TurnSteps
+from envs.tonk.turns import NO_LAYS, TurnSteps
 from envs.tonk.views import build_view, determinize_state
 
 STAT_KEYS = ("drop", "caught", "tonk", "out", "won")
@@ -35,18 +35,18 @@ class TonkState(TurnSteps):
         cfg = game.config
         self.game, self.cfg, self.n = game, cfg, cfg.num_players
         self.rng = rng
-        self.decks = [tuple(d) for d in (decks or [])]
+        self.decks = [tuple(d) for d in decks] if decks else []
         self.hand_index = 0
         self.dealer = self.n - 1
         self.stakes = [0] * self.n
-        self._rewards = np.zeros(self.n)
+        self._rewards: list[float] | None = None  # made by the first payment only (see take_rewards)
         self._stats = {k: [0] * self.n for k in STAT_KEYS}
         self.last_result: HandResult | None = None
         self.truncated = False
-        self._scale = stake_scale(self.n, cfg.num_hands)
-        self.buf = np.zeros(buffer_parts(self.n)[-1], dtype=np.float32)
+        self._scale = game.stake_scale
+        self.buf = np.zeros(game.buffer_size, dtype=np.float32)
         self._bind_buffers()
-        self._start_hand()
+        self._start_hand(fresh=True)
 
     def _bind_buffers(self) -> None:
         """Named views into ``buf``, the flat absolute-seat observation buffer (``encode`` layout)."""
@@ -59,21 +59,27 @@ class TonkState(TurnSteps):
         self.tail = self.buf[tail:end]
 
     # ------------------------------------------------------------ hands
-    def _start_hand(self) -> None:
+    def _start_hand(self, fresh: bool = False) -> None:
+        """Deal a hand; ``fresh``: the buffer is still all zero (a new episode)."""
         cfg, n = self.cfg, self.n
-        self.first = (self.dealer + 1) % n
+        first = self.first = (self.dealer + 1) % n
         if self.hand_index < len(self.decks):
-            deck = list(self.decks[self.hand_index])
+            deck = [int(c) for c in self.decks[self.hand_index]]  # plain ints for the bit masks
         else:
             deck = self.rng.permutation(52).tolist()
         hs = cfg.hand_size
-        self.hands = [0] * n
-        self.buf[:] = 0.0
+        hands = self.hands = [0] * n
+        if not fresh:
+            self.buf.fill(0.0)
+        dealt_at = []  # flat buffer indices of every dealt card: one numpy write for all hands
         for i in range(n):
-            seat = (self.first + i) % n
-            dealt = deck[i * hs:(i + 1) * hs]
-            self.hands[seat] = mask_of(dealt)
-            self.hand_vec[seat, dealt] = 1.0
+            seat = (first + i) % n
+            m = 0
+            for c in deck[i * hs:(i + 1) * hs]:
+                m |= 1 << c
+                dealt_at.append(52 * seat + c)  # hand_vec is the first block of buf
+            hands[seat] = m
+        self.buf[dealt_at] = 1.0
         pos = n * hs
         self.pile: list[int] = []
         self.history: list[tuple[int, int]] = []
@@ -101,17 +107,20 @@ class TonkState(TurnSteps):
         self.shown = [-1] * n
         self.hand_net = [0] * n
         self.cards_after_draw = 0
-        self.dealt_counts = [mask_count(h) for h in self.hands]
+        self.dealt_counts = [mask_count(h) for h in hands]
         self.seat_vec[:, S_SIZE] = hs / HAND_SCALE
-        self.seat_vec[:, S_STAKES] = np.array(self.stakes, dtype=np.float32) / self._scale
+        if any(self.stakes):  # all zero: the buffer already holds 0 (skips numpy work per episode)
+            self.seat_vec[:, S_STAKES] = np.array(self.stakes, dtype=np.float32) / self._scale
         self.seat_vec[self.dealer, S_DEALER] = 1.0
         self.tail[T_STOCK] = len(self.stock) / STOCK_SCALE
         self.tail[T_HAND] = self.hand_index / cfg.num_hands
-        self.current_player: int | None = None
-        self._lay_ids = np.zeros(0, dtype=np.int64)
+        self.current_player: int | None = None  # with phase OVER: no flag set in the zeroed buffer
+        self.phase = OVER
+        self._lay_ids = NO_LAYS
         self._hit_ids: list[int] = []
-        prizes = [settle.natural_prize(c, cfg.natural, cfg.low_natural, cfg.texas) for c in self.dealt_counts]
-        self.pending_natural = settle.naturals(n, prizes)
+        prize_of = self.game.deal_prizes  # natural_prize per dealt count, tabulated by the game
+        prizes = [prize_of[c] for c in self.dealt_counts]
+        self.pending_natural = settle.naturals(n, prizes) if any(prizes) else None
         if self.pending_natural is not None:
             # a dealt natural wins at once: its holder (the first in turn order) declares it
             holder = next(seat for seat in ((self.first + i) % n for i in range(n)) if prizes[seat] > 0)
@@ -122,16 +131,21 @@ class TonkState(TurnSteps):
             self._begin_turn(self.first)
 
     def _set_phase(self, phase: int, player: int | None) -> None:
-        self.phase = phase
-        if self.current_player is not None:
-            self.seat_vec[self.current_player, S_TO_ACT] = 0.0
-        self.current_player = player
-        if player is not None:
-            self.seat_vec[player, S_TO_ACT] = 1.0
+        """Move to ``phase`` with ``player`` to act, flipping only the buffer flags that change
+        (``_start_hand`` zeroes the buffer and resets ``phase``/``current_player`` to match)."""
         tail = self.tail
-        tail[T_PHASE] = tail[T_PHASE + 1] = tail[T_PHASE + 2] = tail[T_PHASE + 3] = 0.0
+        if self.phase < OVER:
+            tail[T_PHASE + self.phase] = 0.0
+        self.phase = phase
         if phase < OVER:
             tail[T_PHASE + phase] = 1.0
+        current = self.current_player
+        if player != current:
+            if current is not None:
+                self.seat_vec[current, S_TO_ACT] = 0.0
+            if player is not None:
+                self.seat_vec[player, S_TO_ACT] = 1.0
+            self.current_player = player
 
     def _begin_turn(self, player: int) -> None:
         if self.turn >= self.cfg.max_turns:
@@ -154,7 +168,7 @@ class TonkState(TurnSteps):
             self._stats[reason][winners[0]] += 1
         for w in winners:
             self._stats["won"][w] += 1
-        counts = tuple(mask_count(h) for h in self.hands)
+        counts = tuple([mask_count(h) for h in self.hands])
         self.last_result = HandResult(self.hand_index, reason, tuple(winners), counts, tuple(self.hand_net))
         self.hand_index += 1
         if self.hand_index < self.cfg.num_hands:
@@ -171,6 +185,8 @@ class TonkState(TurnSteps):
             if units:
                 self.stakes[p] += units
                 self.hand_net[p] += units
+                if self._rewards is None:
+                    self._rewards = [0.0] * self.n
                 self._rewards[p] += units * stake
                 self.seat_vec[p, S_STAKES] = self.stakes[p] / self._scale
 
@@ -182,9 +198,12 @@ class TonkState(TurnSteps):
         return self.phase == OVER and self.truncated
 
     def take_rewards(self) -> np.ndarray:
+        """Rewards since the last call; most steps pay nothing and share a read-only zero array."""
         out = self._rewards
-        self._rewards = np.zeros(self.n)
-        return out
+        if out is None:
+            return self.game.zero_rewards
+        self._rewards = None
+        return np.array(out)  # float64, summed in the same order as an ndarray would
 
     def stats(self) -> dict[str, list[float]]:
         return {k: [float(v) for v in vals] for k, vals in self._stats.items()}
@@ -200,14 +219,16 @@ class TonkState(TurnSteps):
         if phase == START:
             if self.pending_natural is not None:
                 return _NATURAL_MASK.copy()
-            return _START_MASKS[int(self.blocked[p] == 0), int(bool(self.pile)), int(self.can_declare(p))].copy()
+            return _START_MASKS[self.blocked[p] == 0][bool(self.pile)][self.can_declare(p)].copy()
+        if phase == LAY and not self._hit_ids and not len(self._lay_ids):
+            return _END_ONLY_MASK.copy()  # the common case: nothing to lay or hit
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
         if phase == LAY:
             mask[LAY_BASE + self._lay_ids] = True
             mask[self._hit_ids] = True
             mask[END_LAYING] = True
         elif phase == DISCARD:
-            mask[DISCARD_BASE + np.flatnonzero(self.hand_vec[p])] = True
+            mask[DISCARD_BASE:END_LAYING] = self.hand_vec[p]  # any card held may be discarded
         elif phase == SIDE:
             mask[SIDE_JOIN] = mask[SIDE_PASS] = True
         return mask
@@ -245,7 +266,7 @@ class TonkState(TurnSteps):
             setattr(new, name, list(getattr(self, name)))
         new.taken = [list(t) for t in self.taken]
         new._stats = {k: list(v) for k, v in self._stats.items()}
-        new._rewards = self._rewards.copy()
+        new._rewards = None if self._rewards is None else list(self._rewards)
         new._lay_ids = self._lay_ids.copy()
         new.buf = self.buf.copy()
         new._bind_buffers()
@@ -284,17 +305,20 @@ class TonkState(TurnSteps):
 _SPREAD_MASKS = {s.mask for s in SPREADS}
 
 
-def _start_masks() -> np.ndarray:
-    """Start-of-turn masks indexed by [drop allowed, pile not empty, may declare a 49]."""
+def _start_masks() -> list[list[list[np.ndarray]]]:
+    """Start-of-turn masks indexed by [drop allowed][pile not empty][may declare a 49]
+    (nested lists: indexing them with bools is cheaper than a numpy multi-index)."""
     masks = np.zeros((2, 2, 2, NUM_ACTIONS), dtype=bool)
     for drop in (0, 1):
         for take in (0, 1):
             for declare in (0, 1):
                 m = masks[drop, take, declare]
                 m[DROP], m[DRAW_STOCK], m[TAKE_DISCARD], m[DECLARE_49] = drop, True, take, declare
-    return masks
+    return [[[masks[d, t, k] for k in (0, 1)] for t in (0, 1)] for d in (0, 1)]
 
 
 _START_MASKS = _start_masks()
 _NATURAL_MASK = np.zeros(NUM_ACTIONS, dtype=bool)
 _NATURAL_MASK[DECLARE_49] = True  # a dealt natural: its holder's only action
+_END_ONLY_MASK = np.zeros(NUM_ACTIONS, dtype=bool)
+_END_ONLY_MASK[END_LAYING] = True  # lay step with no spread or hit open

@@ -5,6 +5,8 @@ observation buffers together, then hands over to the next step or settles.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from envs.engine.melds import RUN, SET, SPREADS, accepts, cards_of, extend_run, mask_count, spreads_in
 from envs.tonk import settle
 from envs.tonk.encode import (
@@ -17,6 +19,20 @@ from envs.tonk.view import (
 )
 
 SPADES_HIGH_FIRST = [r * 4 + 3 for r in range(12, -1, -1)]
+_NIBBLES = sum(1 << (4 * r) for r in range(13))  # bit 0 of each rank's 4 cards (card = 4 rank + suit)
+NO_LAYS = np.zeros(0, dtype=np.int64)  # shared empty spread list (read-only)
+NO_LAYS.flags.writeable = False
+
+
+def _may_hold_spread(hand: int) -> bool:
+    """False only if ``hand`` holds no 3-card set or run, hence no spread at all
+    (every longer spread contains one; every 3-card spread is layable)."""
+    if hand & (hand >> 4) & (hand >> 8):  # same suit, three consecutive ranks (ace high)
+        return True
+    if hand & (hand >> 4) & (hand >> 48) & 0xF:  # A-2-3 of a suit (ace low)
+        return True
+    b0, b1, b2, b3 = hand & _NIBBLES, (hand >> 1) & _NIBBLES, (hand >> 2) & _NIBBLES, (hand >> 3) & _NIBBLES
+    return bool((b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1)))  # three or four of a rank
 
 
 class TurnSteps:
@@ -61,7 +77,8 @@ class TurnSteps:
         """Spreads and hits open to ``p`` now. The lay step is entered even with none open
         (only "end laying" then): skipping it would tell the table that ``p`` cannot lay."""
         hand = self.hands[p]
-        self._lay_ids = spreads_in(hand, self.game.layable)
+        # most hands hold no spread at all: a few int operations spare the numpy search
+        self._lay_ids = spreads_in(hand, self.game.layable) if _may_hold_spread(hand) else NO_LAYS
         hits = []
         for slot, acc in enumerate(self.slot_accept):
             fit = acc & hand

@@ -98,7 +98,7 @@ def table_features(pot: int, level: int, cap: int, game_number: int, num_games: 
 
 def assemble(hand: np.ndarray, wset: np.ndarray, vis_rows: np.ndarray, left: np.ndarray, disc: np.ndarray,
              seats: np.ndarray, table: list[float]) -> np.ndarray:
-    """The observation from its parts (shared by ``encode`` and the fast ``observe``)."""
+    """The observation from its parts (``features.ObsParts.observe`` builds the same layout)."""
     return np.concatenate((hand, wset, vis_rows.ravel(), left, disc, seats.ravel(),
                            np.array(table, dtype=np.float32)))
 

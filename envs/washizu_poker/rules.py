@@ -13,14 +13,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from envs.engine.chips import Ledger
 from envs.engine.config import build
 from envs.washizu_poker import encode as enc
 from envs.washizu_poker import render as rnd
 from envs.washizu_poker.config import WashizuConfig
 from envs.washizu_poker.deck import full_deck, parse_deck
 from envs.washizu_poker.features import WashizuTables
-from envs.washizu_poker.state import BET, CALL, DROP, NUM_DISCARDS, PHASE_NAMES, RAISE_BASE, WashizuState
+from envs.washizu_poker.state import BET, CALL, DRAW, DROP, NUM_DISCARDS, RAISE_BASE, WashizuState
 
 
 class WashizuGame:
@@ -42,10 +41,14 @@ class WashizuGame:
             m[RAISE_BASE + 1: RAISE_BASE + 1 + k] = True
             self.bet_masks.append(m)
         self.no_mask = np.zeros(self.num_actions, dtype=bool)
+        for m in (self.draw_mask, self.no_mask, *self.bet_masks):
+            m.flags.writeable = False  # returned by legal_mask without a copy
         self.deck_array = np.array(full_deck(config), dtype=np.int64)
-        self.ledger_template = Ledger.equal(config.num_players, config.starting_chips)
+        self.zero_rewards = np.zeros(config.num_players)  # shared by every state: never written to
+        self.zero_rewards.flags.writeable = False
         self._tables: dict[tuple[int, ...], WashizuTables] = {}
         self._total = float(config.starting_chips * config.num_players)
+        self._games = config.num_games
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> WashizuState:
         return WashizuState(self, rng, decks)
@@ -71,11 +74,14 @@ class WashizuGame:
 
     def observe(self, state: WashizuState, player: int) -> np.ndarray:
         """Fast path equal to ``encode(state.view(player))`` (parts kept up to date by the state)."""
-        betting = state.phase == BET
-        table = enc.table_features(
-            state.pot, state.level, state.cap_now if betting else 0, state.game_index, self.config.num_games,
-            PHASE_NAMES[state.phase], state.level - state.bets[player] if betting else 0,
-            state.current_player == player, self._total)
+        # enc.table_features inlined (a call per step)
+        total, phase = self._total, state.phase
+        if phase == BET:
+            table = [state.pot / total, state.level / total, state.cap_now / total, state.game_index / self._games,
+                     0.0, 1.0, (state.level - state.bets[player]) / total, float(state.current_player == player)]
+        else:
+            table = [state.pot / total, state.level / total, 0.0, state.game_index / self._games,
+                     float(phase == DRAW), 0.0, 0.0, float(state.current_player == player)]
         return state.obs.observe(player, table)
 
     def render(self, view) -> str:

@@ -4,17 +4,19 @@ A match is up to ``num_games`` games. Each game: ante 1, deal 5 cards to each
 player still in the match (in turn order from the player after the dealer:
 the first five cards of the deck to him, the next five to the next player, ...),
 one draw in turn order, one betting round, showdown or a last player standing,
-elimination at 0 chips, dealer rotation. Chips live in an ``engine.chips.Ledger``.
+elimination at 0 chips, dealer rotation. Chips are ints (``State.ledger`` shows them
+as an ``engine.chips.Ledger``).
 """
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from envs.engine.cards import BASE, JOKER_BASE
-from envs.engine.chips import Ledger
+from envs.engine.chips import Ledger, split_evenly
 from envs.engine.game import IllegalActionError
 from envs.engine.hands import rank5
 from envs.engine.table import next_active, order_from
@@ -37,13 +39,6 @@ KEPT = [tuple(i for i in range(5) if not a >> i & 1) for a in range(NUM_DISCARDS
 STATS = ("games_won", "showdowns", "dropped", "raised", "eliminated", "final_chips")
 
 
-def copy_ledger(ledger: Ledger) -> Ledger:
-    """``Ledger.copy`` without re-validating every balance (amounts are immutable Fractions)."""
-    new = copy.copy(ledger)
-    new.balances = list(ledger.balances)
-    return new
-
-
 def sort_hand(cards: list[int]) -> list[int]:
     """Canonical hand order (by rank, suit, copy; jokers last): the discard positions."""
     return sorted(cards, key=SORT_KEY.__getitem__)
@@ -61,9 +56,10 @@ class WashizuState:
         self.washizu_ids = choose_washizu(cfg, np.random.default_rng(list(self.decks[0])) if self.decks else rng)
         tables = game.washizu_tables(self.washizu_ids)
         self.is_w = tables.is_w
-        # The Ledger holds the settled chips; during a game the ante and bets are kept as
-        # ints (``contrib``, ``pot``) and posted to the Ledger at settlement (hot path).
-        self.ledger = copy_ledger(game.ledger_template)
+        # Chips are plain ints (Fraction arithmetic costs microseconds per operation):
+        # ``stacks`` + ``contrib`` (ante and bets, ``pot`` their sum) + ``removed`` (split
+        # remainders) always add up to the starting chips; ``ledger`` shows them as a Ledger.
+        self.removed = 0
         self.stacks = [cfg.starting_chips] * n  # chips not in the pot
         self.contrib = [0] * n
         self.pot = 0
@@ -71,7 +67,7 @@ class WashizuState:
         self.alive = [True] * n
         self.dealer = n - 1  # seat 0 acts first in the first game
         self.game_index = -1
-        self.rewards = np.zeros(n)
+        self.rewards = game.zero_rewards  # read-only shared zeros until a settlement pays (_settle)
         self.last_result: GameResult | None = None
         self.stat = {k: [0.0] * n for k in STATS}
         self._start_game()
@@ -89,7 +85,7 @@ class WashizuState:
         if self.game_index < len(self.decks):
             deck = list(self.decks[self.game_index])
         else:
-            deck = self.game.deck_array[self.rng.permutation(self.game.deck_array.size)].tolist()
+            deck = self.rng.permutation(self.game.deck_array).tolist()  # same draws as permuting the indices
         self.hands: list[list[int]] = [[] for _ in range(n)]
         for i, p in enumerate(self.order):
             self.hands[p] = sort_hand(deck[HAND_SIZE * i: HAND_SIZE * (i + 1)])
@@ -129,21 +125,21 @@ class WashizuState:
                          self.stacks[p], self.bets[p], p == self.dealer, self.obs.total)
                 for p in range(self.game.num_players)]
         self.obs.reset_all(self.hands, rows)
-        if any(self.discarded):
+        if any(self.discarded) or self.left_view:
             for p in range(self.game.num_players):
                 self.obs.set_discards(p, self.discarded[p])
+            self.obs.set_left(self.left_view)
         else:
-            self.obs.disc = np.zeros_like(self.obs.disc)
-        self.obs.set_left(self.left_view)
+            self.obs.clear_discards_and_left()
 
     # ---------------------------------------------------------------- protocol
     def legal_mask(self) -> np.ndarray:
+        # the game's masks are read-only and shared (no copy per step)
         if self.phase == DRAW:
-            return self.game.draw_mask.copy()
+            return self.game.draw_mask
         if self.phase == BET:
-            k = betting.raises_allowed(self.level, self.cap_now, self.game.config.max_raise)
-            return self.game.bet_masks[k].copy()
-        return self.game.no_mask.copy()
+            return self.game.bet_masks[betting.raises_allowed(self.level, self.cap_now, self.game.config.max_raise)]
+        return self.game.no_mask
 
     def cap(self) -> int:
         return betting.level_cap(self.stacks, self.bets, self.in_hand)
@@ -168,7 +164,7 @@ class WashizuState:
 
     def take_rewards(self) -> np.ndarray:
         out = self.rewards
-        self.rewards = np.zeros(self.game.num_players)
+        self.rewards = self.game.zero_rewards
         return out
 
     # ---------------------------------------------------------------- draw
@@ -177,11 +173,7 @@ class WashizuState:
         hand = self.hands[p]
         out = [hand[i] for i in DISCARDED[action]]
         is_w = self.is_w
-        seen_change = False  # did a Washizu card enter or leave view?
-        for c in out:
-            if is_w[c]:
-                self.left_view.add(c)
-                seen_change = True
+        gone = [c for c in out if is_w[c]]  # Washizu cards now in the left view
         k = len(out)
         stock = self.stock
         if len(stock) >= k:  # the usual case: take the top k cards
@@ -193,10 +185,10 @@ class WashizuState:
                 if not self.stock:
                     self._reshuffle(j)
                 new.append(self.stock.pop())
-        for c in new:
-            if is_w[c]:
-                self.left_view.discard(c)
-                seen_change = True
+        came = [c for c in new if is_w[c]]  # Washizu cards back in view (drawn after a reshuffle)
+        if gone or came:
+            self.left_view.update(gone)
+            self.left_view.difference_update(came)
         # Decision: the drawing player's own discards are set aside until his draw is
         # complete (they are not shuffled into a new stock he draws from).
         self.pile.extend(out)
@@ -208,7 +200,8 @@ class WashizuState:
         if out:
             self.obs.set_hand(p, self.hands[p])
             self.obs.set_discards(p, out)
-        if seen_change:
+        if gone or came:
+            self.obs.move_washizu(p, gone, came)
             self.obs.set_left(self.left_view)
         self.turn += 1
         if self.turn < len(self.order):
@@ -281,29 +274,24 @@ class WashizuState:
     def _settle(self, winners: tuple[int, ...], shown: tuple | None) -> None:
         n = self.game.num_players
         pot = self.pot
-        removed_before = self.ledger.removed
-        if len(winners) == 1:  # the others' contributions go to the winner (fewest Ledger operations)
-            for p in range(n):
-                if p != winners[0] and self.contrib[p]:
-                    self.ledger.transfer(p, winners[0], self.contrib[p])
-            self.stacks[winners[0]] += pot
-        else:
-            for p in range(n):
-                if self.contrib[p]:
-                    self.ledger.to_pot(p, self.contrib[p])
-            shares = self.ledger.split_pot(list(winners))  # tied best hands split; the remainder leaves play
-            for w, share in zip(winners, shares):
-                self.stacks[w] += int(share)
+        share, rest = split_evenly(pot, len(winners))  # tied best hands split; the remainder leaves play
+        for w in winners:
+            self.stacks[w] += share
+        self.removed += rest
         self.contrib = [0] * n
         self.pot = 0
         for w in winners:
             self.stat["games_won"][w] += 1.0 / len(winners)
         self.last_result = GameResult(
             self.game_index, shown or (None,) * n, tuple(sorted(winners)), pot,
-            int(self.ledger.removed - removed_before),
+            rest,
         )
+        earned = [s - b for s, b in zip(self.stacks, self.chips_before)]
+        if self.rewards is self.game.zero_rewards:
+            self.rewards = np.array(earned, dtype=np.float64)
+        else:
+            self.rewards += earned
         for p in range(n):
-            self.rewards[p] += self.stacks[p] - self.chips_before[p]
             if self.alive[p] and self.stacks[p] == 0:
                 self.alive[p] = False
                 self.stat["eliminated"][p] = 1.0
@@ -318,6 +306,13 @@ class WashizuState:
             self._start_game()
 
     # ---------------------------------------------------------------- views
+    @property
+    def ledger(self) -> Ledger:
+        """The chips as an ``engine.chips.Ledger`` (balances include chips in the pot), for checks and tests."""
+        ledger = Ledger([s + c for s, c in zip(self.stacks, self.contrib)], removed=Fraction(self.removed))
+        ledger.total = Fraction(self.game.config.starting_chips * self.game.num_players)
+        return ledger
+
     def view(self, player: int) -> WashizuView:
         n = self.game.num_players
         cfg = self.game.config
@@ -357,7 +352,6 @@ class WashizuState:
         bits = type(self.rng.bit_generator)()
         bits.state = self.rng.bit_generator.state
         new.rng = np.random.Generator(bits)
-        new.ledger = copy_ledger(self.ledger)
         new.obs = self.obs.copy()
         for name in ("stacks", "contrib", "alive", "bets", "in_hand", "draw_turn", "stock", "pile", "order",
                      "chips_before"):
@@ -365,7 +359,8 @@ class WashizuState:
         for name in ("hands", "discarded", "drawn_cards"):
             setattr(new, name, [list(x) for x in getattr(self, name)])
         new.left_view = set(self.left_view)
-        new.rewards = self.rewards.copy()
+        if self.rewards is not self.game.zero_rewards:
+            new.rewards = self.rewards.copy()
         new.stat = {k: list(v) for k, v in self.stat.items()}
         new.decks = list(self.decks)
         return new
@@ -377,8 +372,8 @@ class WashizuState:
 
     def check_invariants(self) -> None:
         self.ledger.check()
-        assert self.stacks == [int(b) - c for b, c in zip(self.ledger.balances, self.contrib)], "stacks out of sync"
-        assert self.pot == sum(self.contrib) and self.ledger.pot == 0
+        assert all(s >= 0 for s in self.stacks) and all(c >= 0 for c in self.contrib)
+        assert self.pot == sum(self.contrib)
         n = self.game.num_players
         if self.phase != OVER:
             cards = [c for h in self.hands for c in h] + self.stock + self.pile
@@ -391,8 +386,9 @@ class WashizuState:
             assert self.phase != BET or self.level <= self.cap() == self.cap_now
         parts = self.obs.copy()
         self._rebuild_obs()
-        for name in ("vis2", "left", "disc", "seat2"):
+        for name in ("vis2", "left", "disc"):
             assert np.array_equal(getattr(parts, name), getattr(self.obs, name)), f"observation part {name} out of sync"
+        assert parts.seats == self.obs.seats, "observation part seats out of sync"
         assert all(np.array_equal(a, b) for a, b in zip(parts.hand, self.obs.hand)), "hand features out of sync"
         total = self.game.config.starting_chips * n
-        assert sum(self.stacks) + self.pot + int(self.ledger.removed) == total
+        assert sum(self.stacks) + self.pot + self.removed == total
