@@ -31,7 +31,7 @@ def test_demo_plays_every_env(capsys) -> None:
 def test_bench_prints_reference_and_every_env(capsys) -> None:
     assert main(["bench", "--seconds", "0.05", "--skip-hands"]) == 0
     out = capsys.readouterr().out
-    assert "texas_holdem_v4 (reference)" in out
+    assert "texas_holdem_v4" in out
     for name in envs.ENVS:
         assert name in out
 
