@@ -8,6 +8,7 @@ stacked decks, the lead rule between deals, the cached legal mask, rewards,
 from __future__ import annotations
 
 import copy
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
@@ -105,7 +106,7 @@ class DominoGame:
         return _encode.action_name(self, action)
 
 
-class DominoState:
+class DominoState(ABC):
     """A running episode: the current deal plus the game's own bookkeeping."""
 
     def __init__(self, game: DominoGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
@@ -186,8 +187,9 @@ class DominoState:
     def _sync_tail_step(self) -> None:
         """Hook: tail entries that change on ordinary steps."""
 
+    @abstractmethod
     def _apply(self, action: int) -> None:
-        raise NotImplementedError
+        """Play a legal ``action`` (the game decides what its ids mean)."""
 
     def _play_tile(self, action: int) -> None:
         """A tile action (play, pass or draw) by the current player of the deal."""
@@ -212,8 +214,9 @@ class DominoState:
     def _begin_turn(self) -> None:
         """Hook: a new turn of ``deal.current`` begins (Buki asks for bets here)."""
 
+    @abstractmethod
     def _end_deal(self) -> None:
-        raise NotImplementedError
+        """Score and settle a finished deal, then deal again or finish."""
 
     def _finish(self, truncated: bool = False) -> None:
         self._terminal = not truncated
@@ -300,8 +303,9 @@ class DominoState:
             turns=tuple(deal.turns), hand_capacity=self._hand_capacity(),
         )
 
+    @abstractmethod
     def _num_deals(self) -> int:
-        raise NotImplementedError
+        """How many deals the episode plays (for the observation's deal counter)."""
 
     def _hand_capacity(self) -> int:
         return self.deal.hand_size
