@@ -33,15 +33,23 @@ def legal_actions(action_mask: np.ndarray) -> np.ndarray:
     return np.flatnonzero(action_mask)
 
 
-class RandomAgent:
-    """Uniformly random legal action."""
+class SeededAgent:
+    """Base for agents with their own generator: seeded at construction, reseeded by
+    ``reset(seed)`` (``reset()`` without a seed keeps the stream going)."""
 
-    def __init__(self, game: Any = None, seed: int | None = None):
+    def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+
+
+class RandomAgent(SeededAgent):
+    """Uniformly random legal action."""
+
+    def __init__(self, game: Any = None, seed: int | None = None):
+        super().__init__(seed)
 
     def act(self, observation, action_mask, view, sample_world=None) -> int:
         legal = legal_actions(action_mask)

@@ -35,7 +35,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from agents.base import RandomAgent, legal_actions
+from agents.base import RandomAgent, SeededAgent, legal_actions
 from envs.buffalo_bill.categories import CARD_VALUE, FACE_RANKS, NUMBER_RANKS
 from envs.buffalo_bill.encode import EXCHANGE_POSITIONS, HAND_SIZE, NUM_EXCHANGES, exchange_action, score_action
 
@@ -77,17 +77,13 @@ def _exchange_values(game: Any, hand: Sequence[int], pool: np.ndarray, samples: 
     return game.evaluator.batch(hands.reshape(-1, HAND_SIZE)).reshape(NUM_EXCHANGES, samples, -1)
 
 
-class _Base:
+class _Base(SeededAgent):
     par_scale = 1.0  # lines kept for later compete with each other: count this share of their par
 
     def __init__(self, game: Any, seed: int | None = None):
         self.game = game
-        self.rng = np.random.default_rng(seed)
+        super().__init__(seed)
         self.par = self.par_scale * line_pars(game)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
 
     def _best_score(self, view) -> tuple[int, float]:
         """(line, value - par) of the best open line for the current hand."""

@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agents.base import RandomAgent, legal_actions
+from agents.base import RandomAgent, SeededAgent, legal_actions
 from envs.dominoes.rules import PASS, PLAY_ACTIONS, TILES
 
 BREAK_EVEN = 2.0 / 7.0  # Buki: a bet b wins 2.5 b or loses b
@@ -93,16 +93,12 @@ def win_chance(view: Any, seat: int) -> float:
     return weights[seat] / sum(weights.values())
 
 
-class DominoesHeuristic:
+class DominoesHeuristic(SeededAgent):
     """The baseline for all three domino games (Agent protocol of agents/base.py)."""
 
     def __init__(self, game: Any, seed: int | None = None):
         self.game = game
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
+        super().__init__(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any,
             sample_world: Callable[[np.random.Generator], Any] | None = None) -> int:

@@ -38,6 +38,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from agents.base import SeededAgent
 from envs.engine.hands import CATEGORY_SHIFT, rank3, rank5, rank5_batch
 from envs.ofc.scoring import BoardResult, fl_entry_cards, fl_stays, top_royalty
 from envs.ofc.view import OFCView
@@ -208,19 +209,18 @@ def plan_fantasyland(cards: Sequence[int], stay_rule: str, next_hand: bool) -> l
 
 
 # ---------------------------------------------------------------- the agent
-class OFCHeuristic:
+class OFCHeuristic(SeededAgent):
     """Agent protocol (agents/base.py): decides from the View. Its sampling uses its
     own generator (``seed``), so a seeded agent replays identically."""
 
     def __init__(self, game: Any = None, seed: int | None = None):
         self.game = game
         self.stay_rule = game.config.fl_stay if game is not None else "trips_fh_quads"
-        self.rng = np.random.default_rng(seed)
+        super().__init__(seed)
         self._plan: tuple[tuple, list[int]] | None = None
 
     def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
+        super().reset(seed)
         self._plan = None
 
     def act(self, observation, action_mask, view: OFCView, sample_world=None) -> int:

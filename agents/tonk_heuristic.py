@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import SeededAgent
 from envs.engine.melds import SPREADS, VALUES, accepts, mask_of, spreads_in
 from envs.tonk.view import (
     DECLARE_49, DISCARD_BASE, DRAW_STOCK, DROP, END_LAYING, HIT_BASE, LAY_BASE, MAX_SLOTS, SIDE_JOIN,
@@ -42,18 +43,14 @@ from envs.tonk.view import (
 )
 
 
-class TonkHeuristic:
+class TonkHeuristic(SeededAgent):
     """Agent protocol (``agents/base.py``) for ``tonk_v0``."""
 
     def __init__(self, game: Any, seed: int | None = None, drop_probability: float = 0.85, samples: int = 200):
         self.game = game
         self.drop_probability = drop_probability
         self.samples = samples
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
+        super().__init__(seed)
 
     def act(self, observation, action_mask, view: TonkView, sample_world=None) -> int:
         legal = np.flatnonzero(action_mask)

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import SeededAgent
 from envs.engine.cards import JOKER_BASE, rank_of, suit_of
 from envs.engine.hands import rank5, rank5_batch
 from envs.washizu_poker.deck import full_deck
@@ -106,16 +107,12 @@ def candidate_discards(hand: tuple[int, ...]) -> list[int]:
     return sorted(actions)
 
 
-class WashizuHeuristic:
+class WashizuHeuristic(SeededAgent):
     def __init__(self, game: Any, seed: int | None = None):
         self.game = game
         self.deck = full_deck(game.config)
         self.reference = reference_ranks(self.deck)
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
+        super().__init__(seed)
 
     def strength(self, ranks: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.reference, ranks, side="right") / self.reference.size
