@@ -39,124 +39,20 @@ from typing import Any, Sequence
 import numpy as np
 
 from agents.base import SeededAgent
-from envs.engine.hands import CATEGORY_SHIFT, rank3, rank5, rank5_batch
-from envs.ofc.scoring import BoardResult, fl_entry_cards, fl_stays, top_royalty
+from envs.engine.hands import CATEGORY_SHIFT, rank3, rank5_batch
+from envs.ofc.rollouts import (BOT_ROYALTY, BOTTOM, DISCARD, FL_BONUS, MID_ROYALTY, MIDDLE, SAMPLES, TOP,
+                               evaluate_turn, row_royalty, turn_candidates)
+from envs.ofc.scoring import BoardResult, fl_stays, top_royalty
 from envs.ofc.view import OFCView
-
-ROW_SIZES = (3, 5, 5)
-TOP, MIDDLE, BOTTOM, DISCARD = 0, 1, 2, 3
-FOUL_COST = 7.0          # a foul pays 6 plus the opponent's royalties and loses our own
-FL_BONUS = 9.0           # rough worth of a Fantasyland hand
-ROW_WEIGHT = 0.6         # points per category step of a row (winning rows against others)
-SAMPLES = 32            # sampled completions of the board per decision
-# royalties by category (index = Category) for partial-row estimates
-MID_ROYALTY = (0, 0, 0, 2, 4, 8, 12, 20, 30, 30)
-BOT_ROYALTY = (0, 0, 0, 0, 2, 4, 6, 10, 15, 15)
-
-
-# ---------------------------------------------------------------- vectorized row tables
-def _top_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Top-row rank, royalty and Fantasyland flag for every triple of card ranks."""
-    ranks = np.zeros((13, 13, 13), dtype=np.int64)
-    royalty = np.zeros((13, 13, 13), dtype=np.float64)
-    fl = np.zeros((13, 13, 13), dtype=bool)
-    for a, b, c in itertools.product(range(13), repeat=3):
-        r = rank3([a * 4, b * 4 + 1, c * 4 + 2])
-        ranks[a, b, c], royalty[a, b, c] = r, top_royalty(r)
-        fl[a, b, c] = fl_entry_cards(BoardResult((r, 0, 0), False, (0, 0, 0), 0), "regular") > 0
-    return ranks, royalty, fl
-
-
-TOP_RANK, TOP_ROYALTY, TOP_FL = _top_tables()
-ROYAL = rank5([48, 44, 40, 36, 32])  # A K Q J T of clubs
-STRENGTH_UNIT = float(1 << CATEGORY_SHIFT)  # rank / unit = category + tie-break fraction
-
-
-def row_royalty(ranks: np.ndarray, table: Sequence[int], royal_value: int) -> np.ndarray:
-    out = np.asarray(table, dtype=np.float64)[ranks >> CATEGORY_SHIFT]
-    return np.where(ranks == ROYAL, float(royal_value), out)
-
-
-def score_boards(tops: np.ndarray, mids: np.ndarray, bots: np.ndarray, fl_next_hand: bool) -> np.ndarray:
-    """Mean value of each candidate over its sampled completions.
-
-    ``tops``/``mids``/``bots``: int arrays [C, R, 3/5/5] of finished boards (C candidates,
-    R completions each). A fouled board costs FOUL_COST; a clean one is worth its
-    royalties, a Fantasyland bonus and ROW_WEIGHT per category of row strength.
-    """
-    c, r = tops.shape[:2]
-    t = np.sort(tops >> 2, axis=2)
-    top_rank = TOP_RANK[t[..., 0], t[..., 1], t[..., 2]]
-    mid_rank = rank5_batch(mids.reshape(-1, 5)).astype(np.int64).reshape(c, r)
-    bot_rank = rank5_batch(bots.reshape(-1, 5)).astype(np.int64).reshape(c, r)
-    fouled = (top_rank > mid_rank) | (mid_rank > bot_rank)
-    value = TOP_ROYALTY[t[..., 0], t[..., 1], t[..., 2]]
-    value = value + row_royalty(mid_rank, MID_ROYALTY, 50) + row_royalty(bot_rank, BOT_ROYALTY, 25)
-    value += ROW_WEIGHT * (top_rank + mid_rank + bot_rank) / STRENGTH_UNIT
-    if fl_next_hand:
-        value += FL_BONUS * TOP_FL[t[..., 0], t[..., 1], t[..., 2]]
-    return np.where(fouled, -FOUL_COST, value).mean(axis=1)
-
-
-# ---------------------------------------------------------------- regular turns
-def assignments(pending: Sequence[int], room: list[int], discards: int):
-    """Every destination list for ``pending`` that fits the rows and owes exactly ``discards``."""
-    n = len(pending)
-
-    def rec(i: int, room: list[int], left: int, acc: list[int]):
-        if i == n:
-            if left == 0:
-                yield list(acc)
-            return
-        if n - i > left:
-            for r in (BOTTOM, MIDDLE, TOP):
-                if room[r]:
-                    room[r] -= 1
-                    acc.append(r)
-                    yield from rec(i + 1, room, left, acc)
-                    acc.pop()
-                    room[r] += 1
-        if left:
-            acc.append(DISCARD)
-            yield from rec(i + 1, room, left - 1, acc)
-            acc.pop()
-
-    yield from rec(0, list(room), discards, [])
 
 
 def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES) -> list[int]:
     """Destinations for the pending cards of a regular turn: the candidate whose
     board scores best over sampled completions (common samples for all candidates)."""
-    board = view.own_rows
-    room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
-    keep = len(view.pending) - view.discards_owed
-    free = sum(room) - keep
-    cands = list(assignments(view.pending, room, view.discards_owed))
+    cands = turn_candidates(view)
     if len(cands) == 1:
         return cands[0]
-    pool = np.asarray(view.unseen_cards(), dtype=np.int64)
-    order = np.argsort(rng.random((samples, len(pool))), axis=1)[:, :free]
-    future = pool[order]
-    half = samples // 2  # the first half is routed strongest-first (bottom, middle, top), the rest at random
-    future[:half] = -np.sort(-future[:half], axis=1)
-    tops, mids, bots = [], [], []
-    for dest in cands:
-        rows = [list(board[0]), list(board[1]), list(board[2])]
-        for c, d in zip(view.pending, dest):
-            if d != DISCARD:
-                rows[d].append(c)
-        fb, fm = 5 - len(rows[BOTTOM]), 5 - len(rows[MIDDLE])
-        bots.append(_fill(rows[BOTTOM], future[:, :fb]))
-        mids.append(_fill(rows[MIDDLE], future[:, fb:fb + fm]))
-        tops.append(_fill(rows[TOP], future[:, fb + fm:]))
-    values = score_boards(np.stack(tops), np.stack(mids), np.stack(bots), view.hand_index + 1 < view.num_hands)
-    return cands[int(np.argmax(values))]
-
-
-def _fill(fixed: list[int], drawn: np.ndarray) -> np.ndarray:
-    """[R, len(fixed) + drawn columns]: the fixed cards of a row followed by each sample's cards."""
-    head = np.broadcast_to(np.asarray(fixed, dtype=np.int64), (drawn.shape[0], len(fixed)))
-    return np.concatenate([head, drawn], axis=1)
+    return cands[int(np.argmax(evaluate_turn(view, cands, rng, samples).value))]
 
 
 # ---------------------------------------------------------------- Fantasyland

@@ -49,6 +49,15 @@ in that order) or `options={"decks": [...]}` (one per hand; later hands shuffled
 | fantasyland | n | by relative seat: plays this hand in Fantasyland |
 | start_seat | n | one-hot: own seat relative to the start player |
 
+With `features=True` a block of `52 + 11*(n-1)` numbers in [0, 1] follows
+(`envs/ofc/features.py`, from the seat's view only): per own row its fill, the
+made hand so far (category, two leading ranks), flush/straight still possible,
+unseen cards pairing it, complete; whether top > middle and middle > bottom
+right now (and whether that is already final); for the next card and each row:
+room, the made hand after placing it, pairs made, flush/straight alive, out of
+order after it; the card's rank, its unseen copies, own free slots; per
+opponent: fill, category and leading rank of each row, his rows out of order.
+
 Never observed: opponents' pending cards and discards, Fantasyland boards of
 others before the showdown, the deck order.
 
@@ -62,6 +71,7 @@ others before the showdown, the deck order.
 | num_hands | 1 | >= 1 hands per episode (Fantasyland needs >= 2) |
 | fl_cards | `"regular"` | `"regular"` (14), `"progressive"` (QQ 14, KK 15, AA 16, trips 17; 14 when staying) |
 | fl_stay | `"trips_fh_quads"` | `"trips_fh_quads"`, `"trips_quads"`, `"none"` |
+| features | `False` | `True` appends the placement features below (what the trained policies use) |
 
 **Decisions** (where RULES.md is silent):
 - A player in Fantasyland only stays by the `fl_stay` rule; the entry rule
@@ -98,6 +108,7 @@ PRESETS = {
     "fantasyland_progressive": {"num_hands": 4, "fl_cards": "progressive", "fl_stay": "trips_quads"},
     "fantasyland_4p_never_stay": {"num_players": 4, "num_hands": 3, "fl_stay": "none"},
     "pineapple_fantasyland": {"variant": "pineapple", "num_players": 3, "num_hands": 3, "fl_cards": "progressive"},
+    "pineapple_features": {"variant": "pineapple", "num_hands": 2, "features": True},
 }
 
 env, raw_env = entry_points("ofc_v0", make_game)

@@ -8,6 +8,7 @@ One YAML file describes one experiment::
     opponents: [{agent: heuristic, weight: 1.0}]   # the pool; agent "self" = snapshots
     self_play: {start: 200000, every: 50000, keep: 5}   # optional: when snapshots join
     reward_scale: 1.0                # rewards are multiplied by this for PPO
+    shaping: {foul: -6.0}            # optional: weight x a State.stats() entry added at episode end
     n_envs: 2
     vec_env: subproc                 # subproc | dummy
     total_steps: 1000000
@@ -15,6 +16,7 @@ One YAML file describes one experiment::
     checkpoint_every: 100000
     ppo: {learning_rate: 3.0e-4, n_steps: 1024, ...}   # MaskablePPO hyperparameters
     eval: {every: 50000, deals: 200, opponents: [heuristic], baselines: [heuristic]}
+    pretrain: {teacher: heuristic, episodes: 2000, epochs: 10}   # optional behaviour-cloning warm start
 
 Unknown keys anywhere are errors naming the allowed ones; values are checked
 with the engine's ``check_*`` helpers (the error names the field).
@@ -95,6 +97,26 @@ class PPOConfig:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PretrainConfig:
+    """Behaviour-cloning warm start (``training.pretrain``): imitate ``teacher`` first."""
+
+    teacher: str                # an agent name, e.g. heuristic
+    episodes: int = 2000        # teacher episodes in the learner's seat
+    epochs: int = 10
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+
+    def __post_init__(self) -> None:
+        _check_names("pretrain.teacher", [self.teacher], allow_empty=False)
+        if self.teacher == SELF:
+            raise ConfigError("pretrain.teacher: 'self' is a training-pool entry, not a teacher agent")
+        check_int("pretrain.episodes", self.episodes, 1)
+        check_int("pretrain.epochs", self.epochs, 1, 1000)
+        check_int("pretrain.batch_size", self.batch_size, 2)
+        check_number("pretrain.learning_rate", self.learning_rate, 1e-7, 1.0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EvalConfig:
     """Periodic masked evaluation with duplicate deals.
 
@@ -132,6 +154,7 @@ class TrainConfig:
     opponents: tuple[PoolEntry, ...] = (PoolEntry("random"),)
     self_play: SelfPlayConfig | None = None
     reward_scale: float = 1.0
+    shaping: Mapping[str, float] = field(default_factory=dict)
     n_envs: int = 2
     vec_env: str = "dummy"
     total_steps: int = 100_000
@@ -139,6 +162,7 @@ class TrainConfig:
     checkpoint_every: int = 50_000
     ppo: PPOConfig = field(default_factory=PPOConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
+    pretrain: PretrainConfig | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.env, str) or not self.env:
@@ -153,6 +177,10 @@ class TrainConfig:
             object.__setattr__(self, "learner_seats", tuple(self.learner_seats))
         if SELF in {e.agent for e in self.opponents} and self.self_play is None:
             raise ConfigError("opponents has a 'self' entry but there is no self_play section (start, every, keep)")
+        if not isinstance(self.shaping, Mapping):
+            raise ConfigError(f"shaping={self.shaping!r} must be a mapping of statistic names to weights")
+        for name, weight in self.shaping.items():
+            check_number(f"shaping.{name}", weight)
         check_number("reward_scale", self.reward_scale, 0.0)
         if self.reward_scale == 0:
             raise ConfigError("reward_scale=0 is not allowed; allowed values: a number > 0")
@@ -205,6 +233,10 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> TrainConfig
             data["ppo"] = _section(PPOConfig, data["ppo"] or {}, "ppo")
         if "eval" in data:
             data["eval"] = _section(EvalConfig, data["eval"] or {}, "eval")
+        if data.get("pretrain") is not None:
+            data["pretrain"] = _section(PretrainConfig, data["pretrain"], "pretrain")
+        if data.get("shaping") is not None and isinstance(data["shaping"], Mapping):
+            data["shaping"] = dict(data["shaping"])
         if "options" in data:
             data["options"] = dict(data["options"] or {}) if isinstance(data["options"], Mapping) or data["options"] is None else data["options"]
         if "env" not in data:

@@ -2,6 +2,13 @@
 
     parlor eval ofc_v0 --agents heuristic,search,random --games 200 --seed 0 --workers 2
     parlor eval --config runs/eval/<run>/config.yaml        # rerun a previous evaluation
+    parlor eval buki_v0 --agents ppo:agents/pretrained/buki_betting.zip,always_min \
+        --field heuristic --seats 1,2,3                      # each agent alone against a fixed field
+
+With ``--field AGENT`` every listed agent plays alone, in each of ``--seats``
+(default: every seat), against ``AGENT`` in all the other seats, on the same
+duplicate deals, so the agents are compared with each other on the same cards;
+the table then adds paired differences per deal (as it does for solitaire games).
 
 The schedule and the statistics are in :mod:`training.tournament`; this module
 owns the command line, the worker processes and the run folder
@@ -20,7 +27,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from training.game_options import add_game_option_arguments, game_options
 
-EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers")
+EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "field", "seats")
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,8 @@ class EvalConfig:
     games: int = 100
     seed: int = 0
     workers: int = 1
+    field: str | None = None            # play every agent alone against this one
+    seats: tuple[int, ...] | None = None  # the seats the agents take against the field
 
     def __post_init__(self) -> None:
         from envs.engine.config import check_int
@@ -43,6 +52,20 @@ class EvalConfig:
         check_int("games", self.games, 1)
         check_int("seed", self.seed, 0)
         check_int("workers", self.workers, 1, 64)
+        if self.field is not None and (not isinstance(self.field, str) or not self.field):
+            raise ConfigError(f"field={self.field!r} must be an agent name, e.g. heuristic")
+        if self.seats is not None:
+            if self.field is None:
+                raise ConfigError("seats only applies with field (the agents' seats against the field)")
+            if isinstance(self.seats, (str, int)) or not self.seats:
+                raise ConfigError(f"seats={self.seats!r} must be a non-empty list of seat numbers")
+            for seat in self.seats:
+                check_int("seats[]", seat, 0)
+            object.__setattr__(self, "seats", tuple(self.seats))
+
+    def players(self) -> tuple[str, ...]:
+        """The agent specs by index: the evaluated agents, then the field (if any)."""
+        return self.agents + ((self.field,) if self.field else ())
 
     def names(self) -> list[str]:
         """Display names; a repeated spec gets #2, #3..."""
@@ -51,12 +74,14 @@ class EvalConfig:
         for spec in self.agents:
             seen[spec] = seen.get(spec, 0) + 1
             out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
-        return out
+        return out + ([f"field:{self.field}"] if self.field else [])
 
     def to_yaml_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["agents"] = list(self.agents)
-        return d
+        if self.seats is not None:
+            d["seats"] = list(self.seats)
+        return {k: v for k, v in d.items() if v is not None or k not in ("field", "seats")}
 
 
 # ---------------------------------------------------------------- workers
@@ -97,7 +122,7 @@ def seat_agent(agent_index: int, seat: int) -> Any:
     cache = _worker["agents"]
     if key not in cache:
         config = _worker["config"]
-        cache[key] = make_agent(config.agents[agent_index], _worker["game"], env_name=config.env)
+        cache[key] = make_agent(config.players()[agent_index], _worker["game"], env_name=config.env)
         if "torch" in sys.modules:
             sys.modules["torch"].set_num_threads(1)
     return cache[key]
@@ -130,13 +155,23 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
              make_game: Callable[..., Any] | None = None) -> dict:
     """Play the tournament of ``config``; returns the summary plus the episode records."""
     from agents.registry import make_agent
-    from training.tournament import schedule, stacks_decks, summarize
+    from envs.engine.game import ConfigError
+    from training.tournament import field_schedule, paired_differences, schedule, stacks_decks, summarize
 
     game = build_game(config, make_game)
     install_policy_check()
-    for spec in dict.fromkeys(config.agents):  # fail fast, with the registry's message, before any work
+    for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
         make_agent(spec, game, env_name=config.env)
-    jobs = schedule(len(config.agents), game.num_players, config.games)
+    if config.field is not None:
+        if game.num_players < 2:
+            raise ConfigError(f"field needs a game of 2 or more seats; {config.env} has {game.num_players}")
+        seats = config.seats if config.seats is not None else tuple(range(game.num_players))
+        bad = [s for s in seats if not 0 <= s < game.num_players]
+        if bad:
+            raise ConfigError(f"seats {bad} out of range; allowed values: 0..{game.num_players - 1}")
+        jobs = field_schedule(len(config.agents), game.num_players, config.games, seats)
+    else:
+        jobs = schedule(len(config.agents), game.num_players, config.games)
     records: list[dict] = []
     start = time.perf_counter()
     for i, batch in enumerate(run_jobs(config, jobs, make_game)):
@@ -144,6 +179,8 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
         if progress is not None:
             progress(i + 1, len(jobs))
     summary = summarize(records, config.names(), game.num_players)
+    if config.field is not None or game.num_players == 1:  # every agent met the same cards
+        summary["paired"] = paired_differences(records, config.names(), range(len(config.agents)))
     summary.update(env=config.env, options=dict(config.options), num_players=game.num_players,
                    duplicate_decks=stacks_decks(game),
                    seconds=round(time.perf_counter() - start, 2), records=records)
@@ -158,6 +195,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, help="episodes per matchup (rounded up to whole duplicate deals; default 100)")
     parser.add_argument("--config", help="YAML with keys " + ", ".join(EVAL_KEYS) + " (flags override it)")
     add_game_option_arguments(parser)
+    parser.add_argument("--field", help="play each agent alone against this agent in all other seats")
+    parser.add_argument("--seats", help="with --field: the seats the agents take, e.g. 1,2,3 (default: all)")
     parser.add_argument("--seed", type=int, help="master seed (default 0)")
     parser.add_argument("--workers", type=int, help="worker processes (default 1); results do not depend on it")
     parser.add_argument("--out", help="run folder (default runs/eval/<time>-<game>)")
@@ -192,9 +231,14 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     if isinstance(agents, str):
         agents = [a.strip() for a in agents.split(",") if a.strip()]
     data["agents"] = tuple(agents)
-    for key in ("games", "seed", "workers"):
+    for key in ("games", "seed", "workers", "field"):
         if getattr(args, key) is not None:
             data[key] = getattr(args, key)
+    if args.seats is not None:
+        try:
+            data["seats"] = [int(s) for s in args.seats.split(",") if s.strip()]
+        except ValueError:
+            raise ConfigError(f"--seats={args.seats!r} must be comma-separated seat numbers, e.g. 1,2,3") from None
     known = {f.name for f in fields(EvalConfig)}
     config = EvalConfig(**{k: v for k, v in data.items() if k in known})
     envs.make_game(config.env, **config.options)  # validates the options, naming the allowed ones
@@ -209,6 +253,10 @@ def command_line(config: EvalConfig, out: str) -> str:
 
     parts = ["parlor", "eval", config.env, "--agents", ",".join(config.agents), "--games", str(config.games),
              "--seed", str(config.seed), "--workers", str(config.workers)]
+    if config.field is not None:
+        parts += ["--field", config.field]
+    if config.seats is not None:
+        parts += ["--seats", ",".join(str(s) for s in config.seats)]
     for key, value in config.options.items():
         parts += ["--option", f"{key}={yaml.safe_dump(value, default_flow_style=True).strip().removesuffix('...').strip()}"]
     parts += ["--out", out]

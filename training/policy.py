@@ -116,6 +116,19 @@ def save_policy(model: Any, path: str | Path, env_name: str, game: Any, **extra:
     return path
 
 
+def export_policy(model: Any, path: str | Path, env_name: str, game: Any, **extra: Any) -> Path:
+    """A small inference-only zip (for shipping): the network without the optimizer's
+    moment estimates (a fresh optimizer state is stored instead, so ``load`` and
+    ``parlor eval`` work unchanged; continue training from a checkpoint instead)."""
+    policy = model.policy
+    saved = policy.optimizer
+    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=1e-4, **policy.optimizer_kwargs)
+    try:
+        return save_policy(model, path, env_name, game, inference_only=True, **extra)
+    finally:
+        policy.optimizer = saved
+
+
 def load_policy(path: str | Path, env_name: str, options: Mapping[str, Any] | None = None, game: Any = None) -> Any:
     """Load a MaskablePPO zip for ``env_name`` with game ``options`` (or an already built
     ``game``); raises :class:`PolicyMismatchError` if it was trained on another env,

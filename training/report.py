@@ -165,6 +165,8 @@ def print_tables(results: dict, file: Any = None) -> None:
             print("  ".join(f"{c:>14s}" for c in row), file=file)
         for m in matchups:
             print(_matchup_line(m), file=file)
+        for line in _paired_lines(results):
+            print(line, file=file)
         return
     import sys
 
@@ -179,6 +181,17 @@ def print_tables(results: dict, file: Any = None) -> None:
     console.print(table)
     for m in matchups:
         console.print(_matchup_line(m))
+    for line in _paired_lines(results):
+        console.print(line)
+
+
+def _paired_lines(results: dict) -> list[str]:
+    """Paired differences per deal (same cards), when the evaluation has them."""
+    pairs = [p for p in results.get("paired", []) if p["mean"] >= 0]
+    if not pairs:
+        return []
+    return ["paired differences per deal (same cards, 95% CI):"] + [
+        f"  {p['agent']} - {p['minus']}: {ci_text(p['mean'], p['ci95'])} over {p['deals']} deals" for p in pairs]
 
 
 def _matchup_line(m: dict) -> str:

@@ -81,6 +81,19 @@ def schedule(num_agents: int, num_seats: int, games: int) -> list[Job]:
     return jobs
 
 
+def field_schedule(num_agents: int, num_seats: int, games: int, seats: Sequence[int]) -> list[Job]:
+    """Jobs of a field evaluation: agent ``num_agents`` is the field; every other agent
+    plays alone in each of ``seats`` against the field in all the other seats, on the
+    same deals (deal ``d`` is the same cards for every agent)."""
+    field = num_agents
+    jobs = []
+    for a in range(num_agents):
+        lineups = tuple(tuple(a if q == s else field for q in range(num_seats)) for s in seats)
+        for d in range(max(1, math.ceil(games / len(lineups)))):
+            jobs.append(Job(a, d, lineups))
+    return jobs
+
+
 def decks_per_episode(game: Any) -> int:
     """How many stacked decks one episode can use: one per hand, deal, game or round."""
     for source in (game, game.config):
@@ -214,6 +227,23 @@ def summarize(records: list[dict], names: Sequence[str], num_seats: int) -> dict
         "episodes": len(records),
         "truncated": sum(1 for r in records if r["truncated"]),
     }
+
+
+def paired_differences(records: list[dict], names: Sequence[str], evaluated: Sequence[int]) -> list[dict]:
+    """Agent A minus agent B per deal (same cards for both), mean and 95% CI, for every
+    ordered pair of ``evaluated`` agents: tighter than comparing two separate CIs."""
+    per_deal: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for r in records:
+        for seat, a in enumerate(r["lineup"]):
+            if a in evaluated:
+                per_deal[a][r["deal"]].append(r["rewards"][seat])
+    out = []
+    for a, b in itertools.permutations(evaluated, 2):
+        deals = sorted(set(per_deal[a]) & set(per_deal[b]))
+        diffs = [float(np.mean(per_deal[a][d]) - np.mean(per_deal[b][d])) for d in deals]
+        mean, ci = mean_ci(diffs)
+        out.append({"agent": names[a], "minus": names[b], "deals": len(diffs), "mean": mean, "ci95": ci})
+    return out
 
 
 def _matchup_summaries(records: list[dict], names: Sequence[str]) -> list[dict]:

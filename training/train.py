@@ -5,7 +5,8 @@ given), ``config.resolved.yaml`` (defaults filled in), ``command.txt``,
 ``git.txt`` (revision and dirty files), ``versions.json``, TensorBoard logs in
 ``tb/``, ``checkpoints/`` (``step_<N>.zip`` and ``latest.zip``),
 ``snapshots/`` (self-play), ``eval.csv`` + ``baselines.csv`` (periodic
-evaluation), ``learning_curve.png`` and the final ``model.zip``. Every zip
+evaluation), ``learning_curve.png``, the final ``model.zip`` and ``policy.zip``
+(the same network without the optimizer state: small, for shipping). Every zip
 carries the env's signature (:mod:`training.policy`), so
 ``parlor eval ENV --agents ppo:<run>/model.zip`` refuses a different env.
 ``--resume RUN`` continues from ``RUN/checkpoints/latest.zip`` with the run's
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from training.configs import TrainConfig, config_dict, load_config
-from training.policy import load_policy, save_policy  # noqa: F401  (load_policy: the public loader)
+from training.policy import export_policy, load_policy, save_policy  # noqa: F401  (load_policy: the public loader)
 
 CHECKPOINTS, SNAPSHOTS, LATEST = "checkpoints", "snapshots", "latest.zip"
 LIBRARIES = ("numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "yaml")
@@ -93,6 +94,7 @@ def env_kwargs(config: TrainConfig, rank: int) -> dict[str, Any]:
         opponents=config.opponents,
         learner_seats=config.learner_seats,
         reward_scale=config.reward_scale,
+        shaping=dict(config.shaping),
         snapshot_keep=config.self_play.keep if config.self_play else 5,
         seat_offset=rank,
         seed=config.seed * 1000 + rank,
@@ -131,6 +133,26 @@ def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
 
 
 # ------------------------------------------------------------------ training
+def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
+    """Behaviour cloning of ``config.pretrain.teacher`` (see training.pretrain); writes pretrain.json."""
+    from training.pretrain import clone, collect
+    from training.wrapper import SingleAgentEnv
+
+    p = config.pretrain
+    start = time.perf_counter()
+    env = SingleAgentEnv(**{**env_kwargs(config, 0), "seed": config.seed * 1000 + 999})
+    step = max(1, p.episodes // 10)
+    data = collect(env, p.teacher, p.episodes, config.seed,
+                   progress=lambda k: k % step == 0 and log(f"pretrain: {k}/{p.episodes} {p.teacher} episodes"))
+    log(f"pretrain: {len(data.actions):,} decisions from {p.episodes} {p.teacher} episodes "
+        f"(mean return {data.mean_return:+.3f}) in {time.perf_counter() - start:.0f} s")
+    metrics = clone(model.policy, data, p.epochs, p.batch_size, p.learning_rate, config.ppo.vf_coef, config.seed, log)
+    summary = {"teacher": p.teacher, "episodes": p.episodes, "decisions": int(len(data.actions)),
+               "teacher_mean_return": data.mean_return, **metrics, "seconds": round(time.perf_counter() - start, 1)}
+    (run_dir / "pretrain.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return summary
+
+
 def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar: bool = True,
           log: Any = print) -> TrainResult:
     """Train (or continue) the run in ``run_dir``; the config files must already be there."""
@@ -152,6 +174,8 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
             log(f"resuming {run_dir} at step {model.num_timesteps:,}")
         else:
             model = make_model(config, vec_env, run_dir)
+            if config.pretrain is not None:
+                warm_start(config, model, run_dir, log)
         callback = ParlorCallback(config, run_dir, log=log)
         remaining = config.total_steps - model.num_timesteps
         if remaining > 0:
@@ -161,6 +185,7 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
         else:
             log(f"{run_dir} already has {model.num_timesteps:,} >= total_steps={config.total_steps:,} steps")
         final = save_policy(model, run_dir / "model.zip", config.env, callback.game)
+        export_policy(model, run_dir / "policy.zip", config.env, callback.game)
     finally:
         vec_env.close()
     seconds = time.perf_counter() - start

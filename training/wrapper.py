@@ -11,6 +11,11 @@ ends); the reward is the learner's own reward earned over that stretch, never
 another seat's (what it earns before its first decision is paid with its first
 step, so the step rewards of an episode sum to its return). ``action_masks()`` gives MaskablePPO the learner's legal
 actions, also through ``SubprocVecEnv`` (``env_method``).
+
+Optional shaping: ``shaping={"foul": -6.0}`` adds, at the episode's last step,
+weight x the learner's value of that ``State.stats()`` entry (e.g. an extra
+cost per foul). Only the training signal changes: ``info["raw_return"]`` and
+every evaluation use the game's own rewards.
 """
 from __future__ import annotations
 
@@ -134,6 +139,7 @@ class SingleAgentEnv(gymnasium.Env):
         snapshot_keep: int = 5,
         seat_offset: int = 0,
         seed: int | None = None,
+        shaping: Mapping[str, float] | None = None,
     ):
         super().__init__()
         self.env_name = env_name
@@ -149,6 +155,15 @@ class SingleAgentEnv(gymnasium.Env):
             raise ConfigError("reward_scale=0 is not allowed; allowed values: a number > 0")
         self.learner_seats = seats
         self.reward_scale = float(reward_scale)
+        self.shaping = dict(shaping or {})
+        if self.shaping:
+            fresh = self.game.new_state(np.random.default_rng(0))
+            known = sorted(fresh.stats()) if hasattr(fresh, "stats") else []
+            for name, weight in self.shaping.items():
+                if name not in known:
+                    raise ConfigError(f"shaping: {name!r} is not a statistic of {env_name}; allowed values: "
+                                      f"{', '.join(known) or 'none (the game reports no statistics)'}")
+                check_number(f"shaping.{name}", weight)
         entries = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in opponents]
         self.pool = OpponentPool(entries if n > 1 else [], self.game, env_name, agent_factories, snapshot_keep)
         agent0 = self.raw.possible_agents[0]
@@ -229,6 +244,8 @@ class SingleAgentEnv(gymnasium.Env):
         info = self._info(reward)
         if self._done:
             info.update(self._final_info())
+            if self.shaping:
+                reward += sum(w * info["stats"][name] for name, w in self.shaping.items())
         return self._observe(), reward * self.reward_scale, terminated, truncated, info
 
     def _play_opponents(self) -> float:

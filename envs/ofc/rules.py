@@ -11,9 +11,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from envs.engine.cards import parse_stacked_deck, standard52, validate_deck
-from envs.engine.config import build, check_choice, check_int
+from envs.engine.config import build, check_bool, check_choice, check_int
 from envs.engine.game import ConfigError
 from envs.ofc import encode as _encode
+from envs.ofc import features as _features
 from envs.ofc import render as _render
 from envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
 from envs.ofc.deal import deal_plan
@@ -33,6 +34,7 @@ class OFCConfig:
     num_hands: int = 1
     fl_cards: str = "regular"
     fl_stay: str = "trips_fh_quads"
+    features: bool = False
 
     def __post_init__(self) -> None:
         check_choice("variant", self.variant, VARIANTS)
@@ -45,6 +47,7 @@ class OFCConfig:
         check_int("num_hands", self.num_hands, 1)
         check_choice("fl_cards", self.fl_cards, FL_CARDS_OPTIONS)
         check_choice("fl_stay", self.fl_stay, FL_STAY_OPTIONS)
+        check_bool("features", self.features)
 
 
 class OFCGame:
@@ -58,7 +61,8 @@ class OFCGame:
         self.config = config
         self.num_players = config.num_players
         self.layout = _encode.Layout(config.num_players)
-        self.observation_shape = (self.layout.size,)
+        self.features = config.features
+        self.observation_shape = (self.layout.size + (_features.size(config.num_players) if config.features else 0),)
         self.deck = standard52()
         n = config.num_players
         # watchers[p]: (seat, offset of p's board in that seat's observation) for every other seat
@@ -104,10 +108,13 @@ class OFCGame:
         return tuple(int(c) for c in rng.permutation(52))
 
     def encode(self, view: OFCView) -> np.ndarray:
-        return _encode.encode(view, self.layout)
+        obs = _encode.encode(view, self.layout)
+        return np.concatenate((obs, _features.features(view))) if self.features else obs
 
     def observe(self, state: OFCState, player: int) -> np.ndarray:
         """Fast path: equals ``encode(state.view(player))`` (kept up to date incrementally)."""
+        if self.features:
+            return np.concatenate((state.obs[player], _features.features(state.view(player))))
         return state.obs[player].copy()
 
     def render(self, view: OFCView) -> str:

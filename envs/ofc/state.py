@@ -368,7 +368,7 @@ class OFCState:
 
     def _rebuild_observations(self) -> None:
         for p in range(self.n):
-            self.obs[p][:] = self.game.encode(self.view(p))
+            self.obs[p][:] = enc.encode(self.view(p), self.game.layout)
             seen = self.view(p).seen_cards()
             self.rank_left[p] = [4 - sum(1 for c in seen if c >> 2 == r) for r in range(13)]
             self.suit_left[p] = [13 - sum(1 for c in seen if c & 3 == s) for s in range(4)]

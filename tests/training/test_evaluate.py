@@ -91,9 +91,31 @@ def test_cli_rerun_from_the_saved_config_gives_the_same_results(tonk_run, tmp_pa
     (["eval", "tonk_v0", "--option", "no_such_option=1"], "allowed options"),
     (["eval", "tonk_v0", "--games", "0"], "games"),
     (["eval"], "name the game"),
+    (["eval", "tonk_v0", "--seats", "1"], "seats only applies with field"),
+    (["eval", "tonk_v0", "--field", "heuristic", "--seats", "7"], "allowed values: 0..2"),
+    (["eval", "tonk_v0", "--field", "heuristic", "--seats", "x"], "--seats='x'"),
 ])
 def test_cli_errors_name_the_problem(argv, words, capsys, tmp_path) -> None:
     if "tonk_v0" in argv and "tonk_v0" not in envs.ENVS:
         pytest.skip("tonk_v0 is not registered yet")
     assert main(argv + ["--out", str(tmp_path / "x"), "--quiet"]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_field_mode_plays_each_agent_alone_in_the_given_seats_on_the_same_deals() -> None:
+    config = EvalConfig(env="buki_v0", agents=("always_min", "always_max"), options={"num_deals": 2},
+                        games=9, seed=5, field="heuristic", seats=(1, 2, 3))
+    results = evaluate(config)
+    field = 2
+    by_agent: dict[int, list] = {0: [], 1: []}
+    for r in results["records"]:
+        (evaluated,) = {a for a in r["lineup"] if a != field}
+        seat = r["lineup"].index(evaluated)
+        assert seat in (1, 2, 3) and r["lineup"].count(field) == 3
+        by_agent[evaluated].append((r["deal"], seat))
+    assert sorted(by_agent[0]) == sorted(by_agent[1]) == [(d, s) for d in range(3) for s in (1, 2, 3)]
+    names = [a["agent"] for a in results["agents"]]
+    assert names == ["always_min", "always_max", "field:heuristic"]
+    (diff,) = [p for p in results["paired"] if p["agent"] == "always_min" and p["minus"] == "always_max"]
+    means = {a["agent"]: a["mean_reward"] for a in results["agents"]}
+    assert diff["deals"] == 3 and diff["mean"] == pytest.approx(means["always_min"] - means["always_max"])

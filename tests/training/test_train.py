@@ -83,6 +83,12 @@ def test_config_trains_256_steps_and_writes_a_loadable_model(tmp_path: Path, pat
     model = load_policy(result.model_path, config.env, config.options)
     assert read_signature(result.model_path)["env"] == config.env
     legal_predictions(model, config.env, dict(config.options), episodes=1)
+    # policy.zip: the same network, no optimizer moments: smaller, same predictions
+    small = load_policy(run_dir / "policy.zip", config.env, config.options)
+    assert (run_dir / "policy.zip").stat().st_size < result.model_path.stat().st_size
+    assert read_signature(run_dir / "policy.zip")["inference_only"] is True
+    for name, tensor in model.policy.state_dict().items():
+        assert (small.policy.state_dict()[name] == tensor).all(), name
 
 
 def test_resume_continues_the_step_count(tmp_path: Path) -> None:
@@ -184,3 +190,48 @@ def test_cli_reports_a_bad_config_without_a_traceback(tmp_path: Path, capsys) ->
     assert main(["train", str(path), "--out", str(tmp_path)]) == 2
     assert "ante=99" in capsys.readouterr().err
     assert np.array_equal(sorted(p.name for p in tmp_path.iterdir()), ["bad.yaml"])
+
+
+def test_pretrain_clones_the_teacher_before_ppo(tmp_path: Path) -> None:
+    """Behaviour cloning of a deterministic rule: the warm-started policy plays the
+    teacher's action, and the critic learns the teacher's returns."""
+    import json
+
+    from training.policy import PolicyAgent
+    from training.wrapper import PoolEntry, SingleAgentEnv
+
+    text = KUHN.replace("total_steps: 256", "total_steps: 64") + (
+        "pretrain: {teacher: 'tests.agents.kuhn_agents:KuhnRule', episodes: 300, epochs: 30, batch_size: 64, "
+        "learning_rate: 3.0e-3}\n")
+    config = parse_config(__import__("yaml").safe_load(text))
+    run_dir = start_run(tmp_path, config, text)
+    messages: list[str] = []
+    result = train(config, run_dir, progress_bar=False, log=messages.append)
+    summary = json.loads((run_dir / "pretrain.json").read_text())
+    assert summary["teacher"].endswith("KuhnRule") and summary["decisions"] >= 300
+    assert summary["accuracy"] > 0.97, summary
+    assert any("pretrain epoch 30/30" in m for m in messages)
+    # the trained model still plays the rule (64 PPO steps cannot undo 30 epochs of cloning)
+    from tests.agents.kuhn_agents import KuhnRule
+
+    agent = PolicyAgent(load_policy(result.model_path, "kuhn_test", {}), deterministic=True)
+    env = SingleAgentEnv("kuhn_test", {}, [PoolEntry("random")], seed=1)
+    agree = total = 0
+    for _ in range(40):
+        obs, _ = env.reset()
+        done = False
+        while not done:
+            mask = env.action_masks()
+            action = agent.act(obs, mask)
+            agree += action == KuhnRule().act(obs, mask, env.state.view(env.learner))
+            total += 1
+            obs, _, term, trunc, _ = env.step(action)
+            done = term or trunc
+    assert agree / total > 0.95
+
+
+def test_pretrain_section_is_strict() -> None:
+    with pytest.raises(ConfigError, match="pretrain.episodes"):
+        parse_config({"env": "kuhn_test", "pretrain": {"teacher": "random", "episodes": 0}})
+    with pytest.raises(ConfigError, match="pretrain"):
+        parse_config({"env": "kuhn_test", "pretrain": {"teacher": "random", "rounds": 3}})

@@ -190,3 +190,24 @@ def test_subproc_vec_env_passes_the_learners_masks() -> None:
             vec.step(np.array([np.flatnonzero(m)[0] for m in masks]))
     finally:
         vec.close()
+
+
+def test_shaping_adds_weight_times_a_statistic_at_the_episode_end_only() -> None:
+    shaped = SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, [PoolEntry("random")], seed=4, shaping={"foul": -6.0})
+    plain = SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, [PoolEntry("random")], seed=4)
+    fouls = 0
+    for _ in range(12):
+        (a, _), (b, _) = shaped.reset(), plain.reset()
+        done = False
+        while not done:
+            action = int(np.flatnonzero(shaped.action_masks())[-1])
+            _, ra, term, trunc, ia = shaped.step(action)
+            _, rb, _, _, ib = plain.step(action)
+            done = term or trunc
+            extra = -6.0 * ia["stats"]["foul"] if done else 0.0
+            assert ra == pytest.approx(rb + extra)
+        assert ia["raw_return"] == ib["raw_return"]  # the game's own return is untouched
+        fouls += ia["stats"]["foul"]
+    assert fouls > 0  # the always-last-legal placement fouls some hands: the shaping was exercised
+    with pytest.raises(ConfigError, match="allowed values: fantasyland, foul, royalties"):
+        SingleAgentEnv("ofc_v0", {}, [PoolEntry("random")], shaping={"fouls": -1.0})

@@ -1,0 +1,193 @@
+"""Sampled completions of an OFC board: what a regular turn's placements lead to.
+
+For a regular turn (the pending cards of a View), every way to send the cards
+to the rows (and the owed discards) is a *candidate*; each candidate's board is
+completed ``samples`` times with cards drawn from the seat's unseen cards (the
+same draws for every candidate: common random numbers), half of them routed
+strongest-first (bottom, middle, top) as a careful player would, half at
+random. :func:`evaluate_turn` returns per candidate the foul rate, royalties,
+row strength and Fantasyland rate over the completions plus one value that
+weighs them (``FOUL_COST``, ``ROW_WEIGHT``, ``FL_BONUS``).
+
+Used by the rule-based heuristic (``agents.ofc_heuristic``: it plays the
+best-valued candidate) and by the ``features=True`` observation
+(``envs.ofc.features``: the statistics per action of the next card, for a
+learner to weigh itself). Reads only the View: nothing hidden.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from envs.engine.hands import CATEGORY_SHIFT, rank3, rank5, rank5_batch
+from envs.ofc.scoring import BoardResult, fl_entry_cards, top_royalty
+from envs.ofc.view import OFCView
+
+ROW_SIZES = (3, 5, 5)
+TOP, MIDDLE, BOTTOM, DISCARD = 0, 1, 2, 3
+FOUL_COST = 7.0          # a foul pays 6 plus the opponent's royalties and loses our own
+FL_BONUS = 9.0           # rough worth of a Fantasyland hand
+ROW_WEIGHT = 0.6         # points per category step of a row (winning rows against others)
+SAMPLES = 32             # sampled completions of the board per decision
+# royalties by category (index = Category) for partial-row estimates
+MID_ROYALTY = (0, 0, 0, 2, 4, 8, 12, 20, 30, 30)
+BOT_ROYALTY = (0, 0, 0, 0, 2, 4, 6, 10, 15, 15)
+
+
+# ---------------------------------------------------------------- vectorized row tables
+def _top_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Top-row rank, royalty and Fantasyland flag for every triple of card ranks."""
+    ranks = np.zeros((13, 13, 13), dtype=np.int64)
+    royalty = np.zeros((13, 13, 13), dtype=np.float64)
+    fl = np.zeros((13, 13, 13), dtype=bool)
+    for a, b, c in itertools.product(range(13), repeat=3):
+        r = rank3([a * 4, b * 4 + 1, c * 4 + 2])
+        ranks[a, b, c], royalty[a, b, c] = r, top_royalty(r)
+        fl[a, b, c] = fl_entry_cards(BoardResult((r, 0, 0), False, (0, 0, 0), 0), "regular") > 0
+    return ranks, royalty, fl
+
+
+TOP_RANK, TOP_ROYALTY, TOP_FL = _top_tables()
+ROYAL = rank5([48, 44, 40, 36, 32])  # A K Q J T of clubs
+STRENGTH_UNIT = float(1 << CATEGORY_SHIFT)  # rank / unit = category + tie-break fraction
+
+
+def row_royalty(ranks: np.ndarray, table: Sequence[int], royal_value: int) -> np.ndarray:
+    out = np.asarray(table, dtype=np.float64)[ranks >> CATEGORY_SHIFT]
+    return np.where(ranks == ROYAL, float(royal_value), out)
+
+
+@dataclass(frozen=True)
+class TurnStats:
+    """Per candidate (arrays of length C), over the sampled completions."""
+
+    foul: np.ndarray       # share of completions that foul
+    royalty: np.ndarray    # mean royalties (0 for a fouled completion)
+    strength: np.ndarray   # mean sum of the rows' categories (with tie-break fractions), clean boards
+    fantasyland: np.ndarray  # share of clean completions whose top earns Fantasyland
+    value: np.ndarray      # the weighed value: royalties + ROW_WEIGHT*strength (+ FL_BONUS), -FOUL_COST if fouled
+
+
+def board_stats(tops: np.ndarray, mids: np.ndarray, bots: np.ndarray, fl_next_hand: bool) -> TurnStats:
+    """Statistics of candidates from their finished boards: int arrays [C, R, 3/5/5]
+    (C candidates, R completions each)."""
+    c, r = tops.shape[:2]
+    t = np.sort(tops >> 2, axis=2)
+    top_rank = TOP_RANK[t[..., 0], t[..., 1], t[..., 2]]
+    mid_rank = rank5_batch(mids.reshape(-1, 5)).astype(np.int64).reshape(c, r)
+    bot_rank = rank5_batch(bots.reshape(-1, 5)).astype(np.int64).reshape(c, r)
+    fouled = (top_rank > mid_rank) | (mid_rank > bot_rank)
+    royalty = TOP_ROYALTY[t[..., 0], t[..., 1], t[..., 2]]
+    royalty = royalty + row_royalty(mid_rank, MID_ROYALTY, 50) + row_royalty(bot_rank, BOT_ROYALTY, 25)
+    strength = (top_rank + mid_rank + bot_rank) / STRENGTH_UNIT
+    value = royalty + ROW_WEIGHT * (top_rank + mid_rank + bot_rank) / STRENGTH_UNIT  # the heuristic's exact arithmetic
+    fl = TOP_FL[t[..., 0], t[..., 1], t[..., 2]]
+    if fl_next_hand:
+        value += FL_BONUS * fl
+    clean = ~fouled
+    return TurnStats(
+        foul=fouled.mean(axis=1),
+        royalty=np.where(clean, royalty, 0.0).mean(axis=1),
+        strength=np.where(clean, strength, 0.0).mean(axis=1),
+        fantasyland=(clean & fl).mean(axis=1),
+        value=np.where(fouled, -FOUL_COST, value).mean(axis=1),
+    )
+
+
+# ---------------------------------------------------------------- regular turns
+def assignments(pending: Sequence[int], room: list[int], discards: int):
+    """Every destination list for ``pending`` that fits the rows and owes exactly ``discards``."""
+    n = len(pending)
+
+    def rec(i: int, room: list[int], left: int, acc: list[int]):
+        if i == n:
+            if left == 0:
+                yield list(acc)
+            return
+        if n - i > left:
+            for r in (BOTTOM, MIDDLE, TOP):
+                if room[r]:
+                    room[r] -= 1
+                    acc.append(r)
+                    yield from rec(i + 1, room, left, acc)
+                    acc.pop()
+                    room[r] += 1
+        if left:
+            acc.append(DISCARD)
+            yield from rec(i + 1, room, left - 1, acc)
+            acc.pop()
+
+    yield from rec(0, list(room), discards, [])
+
+
+def turn_candidates(view: OFCView) -> list[list[int]]:
+    """Every destination list for the view's pending cards."""
+    board = view.own_rows
+    room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
+    return list(assignments(view.pending, room, view.discards_owed))
+
+
+def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generator,
+                  samples: int = SAMPLES) -> TurnStats:
+    """:class:`TurnStats` of ``cands`` (from :func:`turn_candidates`) over ``samples`` completions."""
+    board = view.own_rows
+    room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
+    keep = len(view.pending) - view.discards_owed
+    free = sum(room) - keep
+    pool = np.asarray(view.unseen_cards(), dtype=np.int64)
+    order = np.argsort(rng.random((samples, len(pool))), axis=1)[:, :free]
+    future = pool[order]
+    half = samples // 2  # the first half is routed strongest-first (bottom, middle, top), the rest at random
+    future[:half] = -np.sort(-future[:half], axis=1)
+    tops, mids, bots = [], [], []
+    for dest in cands:
+        rows = [list(board[0]), list(board[1]), list(board[2])]
+        for c, d in zip(view.pending, dest):
+            if d != DISCARD:
+                rows[d].append(c)
+        fb, fm = 5 - len(rows[BOTTOM]), 5 - len(rows[MIDDLE])
+        bots.append(_fill(rows[BOTTOM], future[:, :fb]))
+        mids.append(_fill(rows[MIDDLE], future[:, fb:fb + fm]))
+        tops.append(_fill(rows[TOP], future[:, fb + fm:]))
+    return board_stats(np.stack(tops), np.stack(mids), np.stack(bots), view.hand_index + 1 < view.num_hands)
+
+
+NOISE_TABLES = 256
+_NOISE = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # fixed: sampling is a pure function
+
+
+def evaluate_next_card(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
+    """(actions, their :class:`TurnStats`) for the view's next pending card: each legal
+    action (top, middle, bottom, discard) with the board completed ``SAMPLES`` times
+    from the seat's unseen cards and its other pending cards alike (one shared draw
+    per sample; cheaper than :func:`evaluate_turn`, which plans the whole turn). The
+    draws come from a fixed noise table picked by ``key``: equal keys, equal numbers."""
+    board = view.own_rows
+    room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
+    actions = [r for r in range(3) if room[r]] + ([DISCARD] if view.discards_owed else [])
+    pool = np.asarray(sorted(view.unseen_cards() + list(view.pending[1:])), dtype=np.int64)
+    free = sum(room)
+    order = np.argsort(_NOISE[key % NOISE_TABLES][:, pool], axis=1)[:, :free]
+    future = pool[order]
+    half = SAMPLES // 2
+    future[:half] = -np.sort(-future[:half], axis=1)
+    tops, mids, bots = [], [], []
+    for a in actions:
+        rows = [list(board[0]), list(board[1]), list(board[2])]
+        if a != DISCARD:
+            rows[a].append(view.pending[0])
+        fb, fm = 5 - len(rows[BOTTOM]), 5 - len(rows[MIDDLE])
+        ft = 3 - len(rows[TOP])
+        bots.append(_fill(rows[BOTTOM], future[:, :fb]))
+        mids.append(_fill(rows[MIDDLE], future[:, fb:fb + fm]))
+        tops.append(_fill(rows[TOP], future[:, fb + fm:fb + fm + ft]))
+    return actions, board_stats(np.stack(tops), np.stack(mids), np.stack(bots), view.hand_index + 1 < view.num_hands)
+
+
+def _fill(fixed: list[int], drawn: np.ndarray) -> np.ndarray:
+    """[R, len(fixed) + drawn columns]: the fixed cards of a row followed by each sample's cards."""
+    head = np.broadcast_to(np.asarray(fixed, dtype=np.int64), (drawn.shape[0], len(fixed)))
+    return np.concatenate([head, drawn], axis=1)
