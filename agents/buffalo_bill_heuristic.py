@@ -38,6 +38,7 @@ import numpy as np
 from agents.base import RandomAgent, SeededAgent, legal_actions
 from envs.buffalo_bill.categories import CARD_VALUE, FACE_RANKS, NUMBER_RANKS
 from envs.buffalo_bill.encode import EXCHANGE_POSITIONS, HAND_SIZE, NUM_EXCHANGES, exchange_action, score_action
+from envs.buffalo_bill.features import FeatureBlock, line_pars
 
 PAIR_LINES = {"four of a kind", "full house", "three of a kind", "two pair", "one pair"}
 SUIT_LINES = {"straight flush", "flush", "four flush", "big bobtail", "little bobtail", "bobtail", "flush or gang"}
@@ -45,29 +46,6 @@ RUN_LINES = {"straight", "four straight", "sequence", "straight flush", "big bob
 COLOR_LINES = {"gang", "flush or gang"}
 HIGH_LINES = {"high card", "face cards", "blaze", "four blaze"}
 NUMBER_LINES = {"puritan", "number cards"}
-_PAR_CACHE: dict[tuple, np.ndarray] = {}
-
-
-def line_pars(game: Any, hands: int = 400, samples: int = 24, seed: int = 12345) -> np.ndarray:
-    """Per line: mean value of a random deal after the one exchange that is best for
-    that line alone (estimated by sampled draws). Cached per (deck, sheet); seeded,
-    so it is the same in every run."""
-    key = (game.deck, game.lines)
-    if key not in _PAR_CACHE:
-        rng = np.random.default_rng(seed)
-        deck = np.array(game.deck)
-        total = np.zeros(len(game.lines))
-        for _ in range(hands):
-            order = rng.permutation(deck)
-            hand, pool = order[:HAND_SIZE], order[HAND_SIZE:]
-            best = game.evaluator.batch(hand[None, :])[0].astype(float)  # standing pat
-            values = _exchange_values(game, hand, pool, samples, rng)  # [31, samples, L]
-            best = np.maximum(best, values.mean(axis=1).max(axis=0))
-            total += best
-        _PAR_CACHE[key] = total / hands
-    return _PAR_CACHE[key]
-
-
 def _exchange_values(game: Any, hand: Sequence[int], pool: np.ndarray, samples: int, rng) -> np.ndarray:
     """int[31, samples, L]: line values after each exchange, the same sampled draws for all."""
     draws = pool[np.argsort(rng.random((samples, len(pool))), axis=1)[:, :HAND_SIZE]]
@@ -215,6 +193,26 @@ def play_solitaire(agent_factory, games: int, sheet: str = "standard", seed0: in
 
 def _ci(x: np.ndarray) -> str:
     return f"{x.mean():.1f} +- {1.96 * x.std(ddof=1) / np.sqrt(len(x)):.1f}"
+
+
+class FeatureArgmaxAgent:
+    """The feature block read as a policy: the legal action whose ``ex_pref`` /
+    ``line_pref`` is largest (a Monte Carlo player with the block's 64 common
+    draws). A behaviour-cloning teacher for PPO (``pretrain.teacher:
+    agents.buffalo_bill_heuristic:FeatureArgmaxAgent``); works with or without the
+    ``features`` option (it computes the block from the view)."""
+
+    def __init__(self, game, seed: int | None = None):
+        self.block = game.features if getattr(game, "features", None) is not None else FeatureBlock(game)
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation, action_mask, view, sample_world=None) -> int:
+        f = self.block.from_view(view)
+        s = self.block.layout.slices
+        pref = np.concatenate((f[s["ex_pref"]], f[s["line_pref"]]))
+        return int(np.argmax(np.where(np.asarray(action_mask, dtype=bool), pref, -1.0)))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

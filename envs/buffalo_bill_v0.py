@@ -13,7 +13,7 @@ for the whole game) or scores the hand on an empty line (0 = scratching).
 | Manual control     | no                                                                 |
 | Agents             | ``player_0`` .. ``player_{n-1}``, n = 1..4                          |
 | Action shape       | (1,)                                                               |
-| Observation shape  | (L + 1 + 52 + 260 + 2n + n * (52 + 3L + 4),)  (492 for 2p standard) |
+| Observation shape  | (L + 1 + 52 + 260 + 2n + n * (52 + 3L + 4),)  (492 for 2p standard); ``features=True`` appends 132 + 5L (177 standard) |
 | Observation values | [0, 1]                                                             |
 
 Action ids (the meaning never depends on the state; the mask says what is legal):
@@ -38,6 +38,30 @@ row 1 the next seat clockwise, ...; values scale by ``MAX_VALUE = 54``):
 | ``first``    | n         | seat that acts first this round (the one after the dealer)    |
 | ``seats``    | n x (52+3L+4) | per seat: hand (multi-hot, empty once scored), used lines, written values / 54, **value the current hand would score on every line** / 54, total / (54 L), chips / starting chips, exchanges this round / (starting chips + 1), scored this round |
 
+Feature block (option ``features=True``; appended after ``seats``, starts at
+``game.feature_offset``, slices in ``game.features.layout.slices``; computed by
+``envs/buffalo_bill/features.py`` from the observer's view only: its hand, the
+public hands, the discard pile, its sheet and chips; exchange draws are sampled
+with a fixed table of random numbers over the sorted unseen cards, so the block
+is deterministic). A line's *par* is what a fresh deal usually yields for that
+line alone after its best single exchange; a *gain* is ``value - 0.8 par`` mapped
+to ``0.5 + gain / 40`` clipped to [0, 1] (0.8 as the Monte Carlo agent):
+
+| slice          | size | content                                                                   |
+|----------------|------|---------------------------------------------------------------------------|
+| ``ex_gain``    | 31   | per exchange action: mean over 64 sampled draws of the best open line's gain afterwards |
+| ``ex_best``    | 31   | per exchange action: mean best open line value afterwards / 54            |
+| ``ex_improve`` | 31   | per exchange action: share of the draws whose best gain beats scoring now |
+| ``open``       | L    | line still empty                                                          |
+| ``now``        | L    | value of the hand on the line now / 54 (0 if written)                     |
+| ``now_gain``   | L    | gain of scoring the line now (0 if written)                               |
+| ``potential``  | L    | best mean value of the line after one exchange / 54 (0 if written)        |
+| ``scalars``    | 8    | best ``now_gain``, best ``ex_gain``, rounds left / L, chips / starting chips, chips per round left / 4 (max 1), next exchange costs a chip, an exchange is allowed, exchanges this round / (starting chips + 1) |
+| ``ex_pref``    | 31   | per exchange: ``exp((net - best) / 4)``: net = mean gain in points, minus 2 / max(chips per round left, 0.25) for a paid exchange; best = the largest net or line gain (all 0 when no exchange is allowed) |
+| ``line_pref``  | L    | per open line: ``exp((gain now - best) / 4)`` (0 if written); the 1.0 among ex_pref/line_pref is the Monte Carlo agent's choice |
+
+Hand-dependent entries are 0 for an observer without a hand (scored this round).
+
 Rewards (option ``reward``; default ``score`` for 1 player, ``margin`` for 2+):
 
 * ``score``: each scoring action pays the value written, so the return is the final total;
@@ -53,6 +77,7 @@ Options (``env(**options)``; plus the adapter's ``render_mode``, ``illegal_actio
 | ``chips``     | 12             | 0..1000 chips per player for the whole game                        |
 | ``sheet``     | ``"standard"`` | ``"standard"``, ``"extended"``, ``"bobtail"`` or a list of category names (one line each) |
 | ``reward``    | None (auto)    | ``"score"``, ``"margin"``, ``"win"`` (margin/win need 2+ players)  |
+| ``features``  | False          | True appends the feature block (below the Observation table) to the observation |
 
 Categories: straight flush, four of a kind, full house, flush, straight, three
 of a kind, two pair, one pair, high card (alias "plucked nickel"), blaze, big
@@ -97,6 +122,8 @@ PRESETS = {
     "bobtail": {"sheet": "bobtail"},
     "short32_4p": {"deck": "short32", "num_players": 4},
     "reward_score": {"reward": "score"},
+    "features": {"features": True},
+    "solitaire_features": {"num_players": 1, "reward": "score", "features": True},
     "reward_win_3p": {"num_players": 3, "reward": "win"},
     "custom_sheet": {"sheet": ["blaze", "gang", "puritan", "face cards", "four straight"], "chips": 3},
     "no_chips": {"chips": 0, "num_players": 2, "deck": "short32", "sheet": "bobtail"},

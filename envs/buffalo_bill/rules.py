@@ -12,11 +12,12 @@ from typing import Any, Sequence
 import numpy as np
 
 from envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluator, canonical_name
+from envs.buffalo_bill.features import FeatureBlock
 from envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
 from envs.buffalo_bill.render import render_view
 from envs.buffalo_bill.state import BuffaloBillState, BuffaloBillView
 from envs.engine.cards import make_deck, parse_stacked_deck
-from envs.engine.config import build, check_choice, check_int
+from envs.engine.config import build, check_bool, check_choice, check_int
 from envs.engine.game import ConfigError
 
 DECKS = ("standard52", "short32")
@@ -27,15 +28,18 @@ REWARDS = ("score", "margin", "win")
 class BuffaloBillConfig:
     """Options (RULES.md §2). ``sheet``: a built-in sheet name or a list of category
     names (one line each, in order); ``reward``: None picks ``score`` for one
-    player and ``margin`` for 2+."""
+    player and ``margin`` for 2+; ``features`` appends the feature block
+    (``features.py``) to the observation."""
 
     num_players: int = 2
     deck: str = "standard52"
     chips: int = 12
     sheet: str | tuple[str, ...] = "standard"
     reward: str | None = None
+    features: bool = False
 
     def __post_init__(self) -> None:
+        check_bool("features", self.features)
         check_int("num_players", self.num_players, 1, 4)
         check_choice("deck", self.deck, DECKS)
         check_int("chips", self.chips, 0, 1000)
@@ -83,7 +87,9 @@ class BuffaloBillGame:
         self.reward = config.reward or ("score" if config.num_players == 1 else "margin")
         self.evaluator = LineEvaluator(self.lines)
         self.layout = ObservationLayout(self.num_players, self.num_rounds, len(self.deck), config.chips)
-        self.observation_shape = (self.layout.size,)
+        self.features = FeatureBlock(self) if config.features else None
+        self.feature_offset = self.layout.size  # the feature block starts here (features=True)
+        self.observation_shape = (self.layout.size + (self.features.layout.size if self.features else 0),)
         self.deck_array = np.array(self.deck, dtype=np.int64)  # shuffled per deal
         self.zero_rewards = np.zeros(self.num_players)  # what most transitions pay; shared
         self.zero_rewards.flags.writeable = False
@@ -114,11 +120,17 @@ class BuffaloBillGame:
         return out
 
     def encode(self, view: BuffaloBillView) -> np.ndarray:
-        return encode_view(self.layout, view)
+        obs = encode_view(self.layout, view)
+        if self.features is not None:
+            return np.concatenate((obs, self.features.from_view(view)))
+        return obs
 
     def observe(self, state: BuffaloBillState, player: int) -> np.ndarray:
         """Fast path equal to ``encode(state.view(player))``."""
-        return state.buffer.take(self.layout.obs_index[player])
+        obs = state.buffer.take(self.layout.obs_index[player])
+        if self.features is not None:
+            return np.concatenate((obs, self.features.from_state(state, player)))
+        return obs
 
     def render(self, view: BuffaloBillView) -> str:
         return render_view(view)
