@@ -36,6 +36,7 @@ from typing import Any, Callable
 import numpy as np
 
 from agents.base import RandomAgent, SeededAgent, legal_actions
+from envs.dominoes.buki_features import next_active_seat, tile_score
 from envs.dominoes.rules import PASS, PLAY_ACTIONS, TILES
 
 BREAK_EVEN = 2.0 / 7.0  # Buki: a bet b wins 2.5 b or loses b
@@ -43,33 +44,7 @@ BREAK_EVEN = 2.0 / 7.0  # Buki: a bet b wins 2.5 b or loses b
 
 def _tile_score(view: Any, action: int, hand: set[int]) -> float:
     """Heavier tiles first, keep numbers varied, keep the ends playable for me and not for the next."""
-    tile, end = action >> 1, action & 1
-    a, b = TILES.tiles[tile]
-    rest = hand - {tile}
-    numbers = {x for t in rest for x in TILES.tiles[t]}
-    if view.ends is None:
-        new_ends = (a, b)
-    else:
-        ends = list(view.ends)
-        ends[end] = b if ends[end] == a else a
-        new_ends = tuple(ends)
-    score = float(a + b) + 1.5 * len(numbers)
-    for x in set(new_ends):
-        if x in numbers:
-            score += 2.0
-    nxt = _next_seat(view)
-    if nxt is not None:
-        score += 2.5 * sum(1 for x in set(new_ends) if x in view.void[nxt])
-    return score
-
-
-def _next_seat(view: Any) -> int | None:
-    n = view.num_players
-    for step in range(1, n):
-        s = (view.player + step) % n
-        if view.active[s]:
-            return s
-    return None
+    return tile_score(view, action, hand, next_active_seat(view))
 
 
 def strength(view: Any, seat: int) -> float:
@@ -157,6 +132,25 @@ class _FixedBettor(DominoesHeuristic):
         if view.bets[view.player] > 0:
             return amounts[-1] if self.use_max else g.LATER
         return amounts[-1] if self.use_max else amounts[0]
+
+
+class DeadlineBettor(DominoesHeuristic):
+    """Tiles like the heuristic; puts the bet off to the last allowed turn, then bets the
+    maximum if the feature block's win estimate (envs.dominoes.buki_features) beats the
+    2/7 break-even, else the minimum (a carried bet is raised only then). A teacher for
+    the Buki training's warm start (configs/buki_betting.yaml)."""
+
+    def choose_bet(self, view: Any, legal: np.ndarray) -> int:
+        from envs.dominoes.buki_features import win_estimate
+
+        g = self.game
+        amounts = [int(a) for a in legal if a < g.LATER]
+        if view.bets[view.player] > 0:  # a carried bet: raise to the maximum at the 3rd turn if ahead
+            ahead = view.turns[view.player] >= 3 and win_estimate(view) > BREAK_EVEN
+            return amounts[-1] if ahead else g.LATER
+        if bool((legal == g.LATER).any()):
+            return g.LATER
+        return amounts[-1] if win_estimate(view) > BREAK_EVEN else amounts[0]
 
 
 class AlwaysMinBettor(_FixedBettor):

@@ -15,7 +15,7 @@ bet back plus exactly 2.5x from the banker, the other bets go to the banker.
 | Import | `from envs import buki_v0; env = buki_v0.env(hand_size=7)` |
 | Agents | `player_0` .. `player_3`; the banker seat (option `banker`) is an agent too |
 | Actions | `Discrete(76 + K)` with `K = max_bet - min_bet + 1` (81 by default), table below |
-| Observation | `Dict(observation=Box(0, 1, (342,), float32), action_mask=Box(0, 1, (A,), int8))` |
+| Observation | `Dict(observation=Box(0, 1, (342,), float32), action_mask=Box(0, 1, (A,), int8))`; `(518,)` with `features=True` |
 | Rewards | chip change, paid at each deal's settlement (zero-sum; exact halves as floats) |
 
 **Actions** (`K = max_bet - min_bet + 1`):
@@ -46,6 +46,22 @@ must bet before the 1st turn, carried bets, bet decision now, bet due now,
 accept decision now, pending raise / max_bet, raiser. Seats are relative
 (slot 0 = the observer). Never observed: other hands, the Stamm.
 
+With option `features=True` a block of 176 entries follows at 342:518, computed
+from the observer's view only (`envs/dominoes/buki_features.py` documents each):
+
+| slice | meaning |
+|---|---|
+| 342 | estimated chance p to win this deal (fixed logistic model over the entries below, per own turn 1/2/3+) |
+| 343:347 | bet economics: edge 3.5p - 1 (0.5 = break-even p = 2/7), p > 2/7, expected chips of the min and of the max bet |
+| 347:351 | seat order from this deal's leader, one-hot (347 = I lead) |
+| 351:354 | own turns left before the bet is due: 0, 1, 2+ (zero once the bet is placed) |
+| 354 | own bet / max_bet |
+| 355:368 | hand numbers: own tiles, fewest tiles of another seat, their difference, distinct numbers, pips, own tiles fitting an end, unseen tiles fitting an end, voids (own, next three seats), numbers held twice, control of numbers |
+| 368 | the baseline heuristic's softmax win chance |
+| 369:371 | tiles on the line / 36, first deal (leader by the heaviest tile); 371:374 spare |
+| 374:446 | per tile action `2 t + e`: the baseline heuristic's score of that play / 40 (0 when illegal) |
+| 446:518 | per tile action: 1 on the heuristic's preferred legal play |
+
 **Options** (plus adapter options `render_mode`, `illegal_action`, `illegal_reward`):
 
 | option | default | values |
@@ -57,6 +73,7 @@ accept decision now, pending raise / max_bet, raiser. Seats are relative
 | hand_size | 6 | 6 or 7 |
 | raise_before_4th | False | raises before the 4th turn, banker accepts or refuses |
 | num_deals | 8 | >= 1 deals per episode |
+| features | False | append the bettor's feature block (176 entries, below) to the observation |
 
 Stacked tiles: `reset(options={"deck": "0-1 7-8 ..."})` (all 36 tiles, low-high)
 for the first deal or `{"decks": [...]}` one per deal: seat 0 gets the first
@@ -82,6 +99,7 @@ for the first deal or `{"decks": [...]}` one per deal: seat 0 gets the first
 
 **Version History**
 - v0: first release.
+- v0 (additive): option `features` (default False: the observation is unchanged).
 """
 from envs.aec import entry_points
 from envs.dominoes.buki import make_game
@@ -91,5 +109,6 @@ PRESETS = {
     "seven_tiles": {"hand_size": 7, "num_deals": 3},
     "raise_before_4th": {"raise_before_4th": True, "banker": 2, "num_deals": 3},
     "short_wide_bets": {"num_deals": 2, "min_bet": 1, "max_bet": 5, "chips": 40},
+    "features": {"features": True, "num_deals": 3},
 }
 env, raw_env = entry_points("buki_v0", make_game)

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from envs.dominoes import buki_features
 from envs.dominoes.encode import CORE_SIZE
 from envs.dominoes.rules import FIRST_GAME_ACTION
 from envs.dominoes.state import ACCEPT, BET, TILE, DominoGame, DominoState, DominoView
@@ -41,6 +42,7 @@ class BukiConfig:
     hand_size: int = 6              # 6 or 7 tiles each; the rest is the unused Stamm
     raise_before_4th: bool = False  # raises before the 4th turn, banker accepts or refuses
     num_deals: int = 8
+    features: bool = False          # append the bettor's feature block (buki_features.py)
 
     def __post_init__(self) -> None:
         check_int("banker", self.banker, 0, NUM_PLAYERS - 1)
@@ -52,6 +54,7 @@ class BukiConfig:
         check_choice("hand_size", self.hand_size, (6, 7))
         check_bool("raise_before_4th", self.raise_before_4th)
         check_int("num_deals", self.num_deals, 1)
+        check_bool("features", self.features)
         # Decision: chips must cover the worst run of num_deals deals, so nobody goes broke
         banker_worst = PAYOUT * self.max_bet - (NUM_PLAYERS - 2) * self.min_bet
         need = self.num_deals * max(banker_worst, Fraction(self.max_bet))
@@ -281,8 +284,23 @@ class BukiGame(DominoGame):
         self.n_bets = config.max_bet - config.min_bet + 1
         self.LATER = FIRST_GAME_ACTION + self.n_bets
         self.ACCEPT, self.REFUSE = self.LATER + 1, self.LATER + 2
+        # the optional feature block sits after the tail (zero in ``pub``, filled per observer)
+        self.tail_size = TAIL + (buki_features.FEATURES if config.features else 0)
         super().__init__(config, NUM_PLAYERS, self.REFUSE + 1)
         self.total_chips = NUM_PLAYERS * config.chips
+
+    def encode(self, view: BukiView) -> np.ndarray:
+        out = super().encode(view)
+        if self.config.features:
+            buki_features.fill_features(out[CORE_SIZE + TAIL:], view, _legal_plays(view))
+        return out
+
+    def observe(self, state: BukiState, player: int) -> np.ndarray:
+        out = super().observe(state, player)
+        if self.config.features:
+            view = state.view(player)
+            buki_features.fill_features(out[CORE_SIZE + TAIL:], view, _legal_plays(view))
+        return out
 
     def bet_id(self, amount: int) -> int:
         return FIRST_GAME_ACTION + amount - self.config.min_bet
@@ -342,6 +360,23 @@ class BukiGame(DominoGame):
         if view.phase == ACCEPT:
             notes.append(f"P{view.raiser} asks to raise to {view.pending_raise}: accept or refuse")
         return notes
+
+
+def _legal_plays(view: BukiView) -> list[int]:
+    """The observer's legal tile actions when he is to play a tile (else none), from his view."""
+    if view.current_player != view.player or view.phase != TILE:
+        return []
+    ends = view.ends
+    if ends is None:
+        return [2 * t for t in view.hand]
+    plays = []
+    for t in view.hand:
+        a, b = buki_features.PAIRS[t]
+        if ends[0] in (a, b):
+            plays.append(2 * t)
+        if ends[1] in (a, b):
+            plays.append(2 * t + 1)
+    return plays
 
 
 def _amt(x: Fraction) -> str:
