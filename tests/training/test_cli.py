@@ -21,11 +21,15 @@ def test_list_prints_every_registered_env(capsys) -> None:
         assert name in out
 
 
-def test_demo_plays_every_env(capsys) -> None:
-    assert main(["demo", "--episodes", "1"]) == 0
+def test_demo_evaluates_the_shipped_ofc_policy(tmp_path, capsys) -> None:
+    # the quick training run of the demo is the smoke test of tests/training/test_train.py
+    from training.demo import SHIPPED_POLICY
+
+    assert main(["demo", "--skip-training", "--games", "2", "--workers", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    for name in envs.ENVS:
-        assert f"== {name}" in out
+    assert f"ppo:{SHIPPED_POLICY}" in out and "heuristic" in out and "random" in out
+    assert (tmp_path / "eval" / "results.json").is_file()
+    assert any((tmp_path / "eval").glob("*.png"))
 
 
 def test_bench_prints_reference_and_every_env(capsys) -> None:

@@ -35,7 +35,8 @@ eval: {every: 128, deals: 4, opponents: [random], baselines: [random]}
 
 def smoke(config, steps: int = 256):
     """The config shrunk to a few seconds: same env, options, pool and vec env."""
-    return replace(config, total_steps=steps, checkpoint_every=128, vec_env="dummy",
+    pretrain = config.pretrain and replace(config.pretrain, episodes=2, epochs=1)
+    return replace(config, total_steps=steps, checkpoint_every=128, vec_env="dummy", pretrain=pretrain,
                    ppo=replace(config.ppo, n_steps=64, batch_size=64, n_epochs=1),
                    eval=replace(config.eval, every=10**9, deals=2, baselines=config.eval.baselines[:1]))
 
@@ -149,11 +150,18 @@ def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
                      opponents=(config.opponents[0].__class__("random"),))
     run_dir = start_run(tmp_path, config)
     path = train(config, run_dir, progress_bar=False, log=lambda *_: None).model_path
-    install_policy_check()
-    agent = make_agent(f"ppo:{path}", envs.make_game("ofc_v0", variant="pineapple"), env_name="ofc_v0")
-    assert agent is not None
-    with pytest.raises(ValueError, match="option variant"):
-        make_agent(f"ppo:{path}", envs.make_game("ofc_v0"), env_name="ofc_v0")
+    from agents.ppo import set_metadata_check
+
+    previous = set_metadata_check(None)
+    install_policy_check()  # process-wide: restored below so other tests see no check
+    try:
+        agent = make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **config.options), env_name="ofc_v0")
+        assert agent is not None
+        with pytest.raises(ValueError, match="option variant"):
+            make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **{**config.options, "variant": "original"}),
+                       env_name="ofc_v0")
+    finally:
+        set_metadata_check(previous)
 
 
 @pytest.mark.parametrize("text, match", [

@@ -1,0 +1,44 @@
+"""The shipped policies in agents/pretrained/: small, loadable by name, legal in their env,
+and refused by an env with other options."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import envs
+from agents.registry import make_agent
+from training.episodes import play_episode
+from training.evaluate import install_policy_check
+from training.policy import read_signature
+
+PRETRAINED = Path(__file__).resolve().parents[2] / "agents" / "pretrained"
+SHIPPED = ("ofc_pineapple.zip", "buffalo_bill_solitaire.zip", "buki_betting.zip")
+
+
+@pytest.fixture
+def policy_check():
+    """parlor eval's signature check, installed for this test only (it is process-wide)."""
+    from agents.ppo import set_metadata_check
+
+    previous = set_metadata_check(None)
+    install_policy_check()
+    yield
+    set_metadata_check(previous)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_policy_plays_legally_in_its_env(name: str, policy_check) -> None:
+    path = PRETRAINED / name
+    assert path.stat().st_size < 3_000_000  # inference-only zips
+    sig = read_signature(path)
+    assert sig["inference_only"] is True and sig["options"]["features"] is True
+    game = envs.make_game(sig["env"], **sig["options"])
+    lineup = [make_agent(f"ppo:{path}", game, env_name=sig["env"])] + [
+        make_agent("heuristic", game, env_name=sig["env"], seed=s) for s in range(1, game.num_players)]
+    result = play_episode(game, lineup, 7, None, list(range(game.num_players)))
+    assert not result.truncated and np.isfinite(result.rewards).all()
+    plain = {**sig["options"], "features": False}
+    with pytest.raises(ValueError, match="option features"):
+        make_agent(f"ppo:{path}", envs.make_game(sig["env"], **plain), env_name=sig["env"])
