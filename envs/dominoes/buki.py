@@ -3,7 +3,7 @@
 Owns the config, the betting phases (bet amount or "later", the banker's
 accept/refuse of a ``raise_before_4th`` raise) and the settlement (winner: bet
 back plus exactly 2.5x from the banker; losers' bets to the banker; drawn
-deals carry the bets). Chips are exact ``Fraction``s in an engine ``Ledger``;
+deals carry the bets). Chips are exact (ints, Fractions for halves) in an engine ``Ledger``;
 bets on the table sit in its pot. Action ids: 0..71 tile plays, 72 pass,
 ``73 + (amount - min_bet)`` bet/raise to ``amount``, then LATER, ACCEPT, REFUSE.
 """
@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any, Sequence
 
 import numpy as np
 
 from envs.dominoes import buki_features
+from envs.dominoes import encode as _encode
 from envs.dominoes.encode import CORE_SIZE
 from envs.dominoes.rules import FIRST_GAME_ACTION
 from envs.dominoes.state import ACCEPT, BET, TILE, DominoGame, DominoState, DominoView
-from envs.engine.chips import Ledger
+from envs.engine.chips import Ledger, exact
 from envs.engine.config import build, check_bool, check_choice, check_int
 from envs.engine.game import ConfigError
 
@@ -128,12 +130,28 @@ class BukiState(DominoState):
         return None
 
     def _begin_turn(self) -> None:
-        options = self._bet_options(self.deal.current)
+        # The tail's flow entries are written here and in _apply, where they change (a full
+        # fill after an event rewrites them all): turn counts only grow, one per turn begun,
+        # and the bet flags are set only in the BET phase (zero whenever the phase is TILE).
+        p = self.deal.current
+        k = self.deal.turns[p]
+        if k <= 4:   # move the one-hot from k - 1 to k (two scalar writes); past 4 it stays at 4+
+            i = TURNS + 5 * p + k
+            self.pub[i - 1] = 0.0
+            self.pub[i] = 1.0
+        options = self._bet_options(p)
         if options is None:
             self.phase = TILE
         else:
             self.phase = BET
             self.options = options
+            self.pub[FLAGS] = 1.0
+            self.pub[FLAGS + 1] = not options[2]
+
+    def _end_bet(self) -> None:
+        """BET -> TILE: clear the bet flags."""
+        self.phase = TILE
+        self.pub[FLAGS] = self.pub[FLAGS + 1] = 0.0
 
     def _fill_mask(self, mask: np.ndarray) -> None:
         g = self.game
@@ -153,14 +171,14 @@ class BukiState(DominoState):
         elif self.phase == BET:
             p = self.current_player
             if a == g.LATER:
-                self.phase = TILE
+                self._end_bet()
             elif self.options[3]:
                 self.pending_raise, self.raiser = g.bet_amount(a), p
                 self.phase, self.current_player = ACCEPT, self.banker
                 self._tail_dirty = True
             else:
                 self._set_bet(p, g.bet_amount(a))
-                self.phase = TILE
+                self._end_bet()
         else:
             p = self.raiser
             if a == g.ACCEPT:
@@ -177,27 +195,6 @@ class BukiState(DominoState):
         self.pub[BETS + p] = amount / self.cfg.max_bet
         self.pub[CHIPS + p] = float(self.ledger.balances[p]) / self.game.total_chips
 
-    def _sync_tail_step(self) -> None:
-        """Per step only the current seat's turn count and the phase flags may change; write
-        each only when it differs from what this sync last wrote (``_synced`` is reset to
-        ``()`` after a full tail fill, then rebuilt here)."""
-        pub, cur = self.pub, self.deal.current
-        if not self._synced:
-            self._synced = ([-1] * NUM_PLAYERS, None)
-        written, flags = self._synced
-        k = self.deal.turns[cur]
-        if k > 4:
-            k = 4
-        if written[cur] != k:
-            written[cur] = k
-            pub[TURNS + 5 * cur:TURNS + 5 * cur + 5] = ONE_HOT5[k]
-        key = (self.phase, self.options[2])
-        if key != flags:
-            self._synced = (written, key)
-            pub[FLAGS] = self.phase == BET
-            pub[FLAGS + 1] = self.phase == BET and not self.options[2]
-            pub[FLAGS + 2] = self.phase == ACCEPT
-
     # ------------------------------------------------------------ settlement
     def _end_deal(self) -> None:
         deal, cfg, banker, led = self.deal, self.cfg, self.banker, self.ledger
@@ -213,7 +210,7 @@ class BukiState(DominoState):
         else:
             if w != banker:
                 led.pay_from_pot(w, self.bets[w])
-                led.transfer(banker, w, PAYOUT * self.bets[w])
+                led.transfer(banker, w, self.game.payout[self.bets[w]])
             for s in range(NUM_PLAYERS):
                 if s != banker and s != w:
                     led.pay_from_pot(banker, self.bets[s])
@@ -288,6 +285,10 @@ class BukiGame(DominoGame):
         self.tail_size = TAIL + (buki_features.FEATURES if config.features else 0)
         super().__init__(config, NUM_PLAYERS, self.REFUSE + 1)
         self.total_chips = NUM_PLAYERS * config.chips
+        # payout[bet]: the banker's exact 2.5x, an int for even bets (no Fraction product per deal)
+        self.payout = [exact(PAYOUT * b) for b in range(config.max_bet + 1)]
+        if not config.features:  # no feature block: observe straight from the fast path (2 frames less)
+            self.observe = partial(_encode.observe, self)
 
     def encode(self, view: BukiView) -> np.ndarray:
         out = super().encode(view)
@@ -332,7 +333,8 @@ class BukiGame(DominoGame):
         self.fill_flow(out, src, p)
 
     def fill_flow(self, out: np.ndarray, src: Any, p: int) -> None:
-        """The tail entries that change on ordinary steps (turns, phase, pending raise)."""
+        """The flow entries (turns, phase, pending raise); ordinary steps update them in place
+        (``BukiState._begin_turn`` / ``_end_bet``)."""
         n, turns = NUM_PLAYERS, src.turns
         for s in range(n):
             i = (s - p) % n

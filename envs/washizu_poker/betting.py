@@ -7,7 +7,7 @@ from typing import Sequence
 def level_cap(stacks: Sequence[int], bets: Sequence[int], in_hand: Sequence[bool]) -> int:
     """Decision (RULES.md): the level never exceeds the smallest stack among players
     still in, counting what they have bet, so everyone can always call (no side pots)."""
-    return min(s + b for s, b, i in zip(stacks, bets, in_hand) if i)
+    return min([s + b for s, b, i in zip(stacks, bets, in_hand) if i])  # (a list: faster than a generator)
 
 
 def raises_allowed(level: int, cap: int, max_raise: int) -> int:

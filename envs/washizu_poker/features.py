@@ -2,24 +2,27 @@
 
 Every part is built by the same ``encode`` helpers that ``encode(view)`` uses,
 so ``observe(state, p) == encode(state.view(p))`` (the harness asserts it).
-Per-seat rows are stored twice (rows ``s`` and ``s + n``) so that the rows of
-the seats clockwise from any observer are one contiguous slice. The seat rows
-are a flat Python list: a step changes one row, and ``observe`` turns the
-observer's rows plus the table features into one array (a single numpy call).
+Each observer's card parts (hand, Washizu set, visible rows, left view,
+discards: the head of the layout) live in one row of a 2-D array, written when
+a card moves; ``observe`` copies that row and appends the seat rows plus the
+table features. The seat rows are a flat Python list, stored twice (rows ``s``
+and ``s + n``) so that the rows of the seats clockwise from any observer are
+one contiguous slice: a step changes one row.
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
-from envs.engine.cards import BASE
+from envs.engine.cards import BASE, JOKER_BASE
 from envs.washizu_poker import encode as enc
 from envs.washizu_poker.deck import washizu_mask
 
 BASE_ID = BASE.tolist()
-ZERO_HAND = np.zeros(5 * enc.SLOT, dtype=np.float32)
+SEAT = enc.SEAT
+DISC_COL = [52 if c >= JOKER_BASE else b for c, b in enumerate(BASE_ID)]  # enc.discard_features' column
 NO_HAND = (-1,) * 5  # an eliminated seat: id -1 is the all-zero row of ``feat_pad``
-ZERO_LEFT = np.zeros(52, dtype=np.float32)
-ZERO_LEFT.flags.writeable = False  # shared by every state
 
 
 class WashizuTables:
@@ -35,82 +38,88 @@ class WashizuTables:
 
 
 class ObsParts:
-    """The parts of every seat's observation. ``vis2`` is flat: rows of 52, seat ``s``
-    at rows ``s`` and ``s + n``."""
+    """The parts of every seat's observation. ``head[q]`` is observer ``q``'s layout up to
+    the seat rows: hand, Washizu set, visible rows (seats q+1..q+n-1), left view, discards."""
 
     def __init__(self, n: int, tables: WashizuTables, total: float):
         self.n = n
         self.t = tables  # shared, never mutated
         self.total = total
-        self.hand = [ZERO_HAND] * n  # rows are replaced, never mutated
-        self.vis2 = np.zeros(2 * n * 52, dtype=np.float32)
-        self.left = ZERO_LEFT  # replaced, never mutated
-        self.disc = np.zeros((n, 53), dtype=np.float32)
-        self.seats = [0.0] * (2 * n * enc.SEAT)  # flat rows s = 0..2n-1
+        self.vis_at = 5 * enc.SLOT + 52  # offsets of the head parts
+        self.left_at = self.vis_at + (n - 1) * 52
+        self.disc_at = self.left_at + 52
+        width = self.disc_at + 53
+        self.blank = np.zeros((n, width), dtype=np.float32)  # no cards: only the Washizu set (shared, never mutated)
+        self.blank[:, 5 * enc.SLOT: self.vis_at] = tables.wvec
+        self.head = self.blank.copy()
+        # flat head index of column 0 of seat s's visible row, per other observer q
+        self.vis_flat = [[q * width + self.vis_at + ((s - q) % n - 1) * 52 for q in range(n) if q != s]
+                         for s in range(n)]
+        self.seats = [0.0] * (2 * n * SEAT)  # flat rows s = 0..2n-1
+        self.size = width + n * SEAT + enc.TABLE
 
     def copy(self) -> "ObsParts":
-        new = ObsParts.__new__(ObsParts)
-        new.n, new.t, new.total = self.n, self.t, self.total
-        new.hand = list(self.hand)  # hand rows are replaced, never mutated
-        new.vis2, new.left = self.vis2.copy(), self.left
-        new.disc, new.seats = self.disc.copy(), list(self.seats)
+        new = copy.copy(self)
+        new.head, new.seats = self.head.copy(), list(self.seats)
         return new
 
     # ---------------------------------------------------------------- updates
     def reset_all(self, hands: list[list[int]], seat_rows: list[tuple]) -> None:
-        """Hands, visible Washizu rows and seats at once (a new game, a determinized world)."""
-        n = self.n
+        """Hands, visible Washizu rows and seats at once (a new game, a determinized world);
+        left view and discards are cleared (``set_left``, ``set_discards`` restore them)."""
+        n, wbase, vis_flat = self.n, self.t.wbase, self.vis_flat
+        self.head = head = self.blank.copy()
         ids = [c for h in hands for c in (h or NO_HAND)]  # (take is faster than fancy indexing)
-        self.hand = list(self.t.feat_pad.take(ids, axis=0).reshape(n, -1))
-        wbase = self.t.wbase
-        on = []
-        for p, h in enumerate(hands):
-            for c in h:
-                b = wbase[c]
-                if b >= 0:
-                    on += (p * 52 + b, (p + n) * 52 + b)
-        vis = np.zeros(2 * n * 52, dtype=np.float32)
+        head[:, : 5 * enc.SLOT] = self.t.feat_pad.take(ids, axis=0).reshape(n, -1)
+        on = [at + wbase[c] for s, h in enumerate(hands) for c in h if wbase[c] >= 0 for at in vis_flat[s]]
         if on:
-            vis[on] = 1.0
-        self.vis2 = vis
-        flat = [x for row in seat_rows for x in row]
-        self.seats = flat + flat
+            head.reshape(-1)[on] = 1.0  # (a view: head is contiguous)
+        self.seats = [x for row in seat_rows for x in row] * 2
+
+    def _show(self, s: int, b: int, value: float) -> None:
+        """Column ``b`` of seat ``s``'s visible row, in every other observer's head."""
+        flat = self.head.reshape(-1)
+        for at in self.vis_flat[s]:
+            flat[at + b] = value
 
     def set_hand(self, p: int, hand) -> None:
         """Seat ``p``'s new hand; ``move_washizu`` updates what the others see of it."""
-        self.hand[p] = self.t.feat_pad.take(hand, axis=0).ravel()
+        self.head[p, : 5 * enc.SLOT] = self.t.feat_pad.take(hand, axis=0).ravel()
 
     def move_washizu(self, p: int, gone, came) -> None:
         """Washizu cards ``gone`` left seat ``p``'s hand and ``came`` entered it (a Washizu
         base id occurs at most once per deck, so a column holds one card)."""
-        vis, wbase = self.vis2, self.t.wbase
-        for at in (p * 52, (p + self.n) * 52):
-            for c in gone:
-                vis[at + wbase[c]] = 0.0
-            for c in came:
-                vis[at + wbase[c]] = 1.0
+        wbase = self.t.wbase
+        for c in gone:
+            self._show(p, wbase[c], 0.0)
+        for c in came:
+            self._show(p, wbase[c], 1.0)
 
     def set_left(self, left_view) -> None:
-        self.left = enc.left_features(left_view)
+        self.head[:, self.left_at: self.disc_at] = enc.left_features(left_view)
 
     def set_discards(self, p: int, discards) -> None:
-        self.disc[p] = enc.discard_features(discards)
+        self.head[p, self.disc_at:] = enc.discard_features(discards)
 
-    def clear_discards_and_left(self) -> None:
-        """A new game: nothing discarded, no Washizu card left view."""
-        self.disc = np.zeros((self.n, 53), dtype=np.float32)
-        self.left = ZERO_LEFT
+    def add_discards(self, p: int, discards) -> None:
+        """Seat ``p``'s discards at its draw (its part is still zero: one draw per game);
+        written in place, cheaper than a new ``enc.discard_features`` row."""
+        row, at = self.head[p], self.disc_at
+        for c in discards:
+            row[at + DISC_COL[c]] += 0.5
 
-    def set_seat(self, p: int, alive: bool, in_hand: bool, drawn: int, stack: int, bet: int, dealer: bool) -> None:
-        row = enc.seat_row(alive, in_hand, drawn, stack, bet, dealer, self.total)
-        at = p * enc.SEAT
-        self.seats[at: at + enc.SEAT] = row
-        at += self.n * enc.SEAT
-        self.seats[at: at + enc.SEAT] = row
+    def set_seat(self, p: int, row: tuple) -> None:
+        """Seat ``p``'s ``enc.seat_row`` (both copies)."""
+        seats, at = self.seats, p * SEAT
+        seats[at: at + SEAT] = row
+        at += self.n * SEAT
+        seats[at: at + SEAT] = row
 
     # ---------------------------------------------------------------- the observation
     def observe(self, p: int, table: list[float]) -> np.ndarray:
         n = self.n
-        tail = self.seats[p * enc.SEAT: (p + n) * enc.SEAT] + table  # seats then table, adjacent in the layout
-        return np.concatenate((self.hand[p], self.t.wvec, self.vis2[(p + 1) * 52: (p + n) * 52], self.left,
-                               self.disc[p], np.array(tail, dtype=np.float32)))
+        head = self.head[p]
+        out = np.empty(self.size, dtype=np.float32)
+        out[: head.size] = head
+        out[head.size:] = self.seats[p * SEAT: (p + n) * SEAT] + table  # seats then table, adjacent in the layout
+        return out

@@ -68,7 +68,7 @@ class WashizuState:
         self.dealer = n - 1  # seat 0 acts first in the first game
         self.game_index = -1
         self.rewards = game.zero_rewards  # read-only shared zeros until a settlement pays (_settle)
-        self.last_result: GameResult | None = None
+        self._result: tuple | None = None  # GameResult fields of the previous game (see last_result)
         self.stat = {k: [0.0] * n for k in STATS}
         self._start_game()
 
@@ -76,23 +76,27 @@ class WashizuState:
     def _start_game(self) -> None:
         n = self.game.num_players
         self.game_index += 1
-        self.chips_before = list(self.stacks)
-        self.order = order_from(next_active(self.dealer, self.alive), n, self.alive)
-        for p in self.order:  # ante (every player still in the match has a chip)
-            self.stacks[p] -= 1
-            self.contrib[p] += 1
-        self.pot += len(self.order)
+        stacks, contrib, alive = self.stacks, self.contrib, self.alive
+        self.chips_before = stacks[:]
+        order = self.order = order_from(next_active(self.dealer, alive), n, alive)
+        for p in order:  # ante (every player still in the match has a chip)
+            stacks[p] -= 1
+            contrib[p] += 1
+        self.pot += len(order)
         if self.game_index < len(self.decks):
             deck = list(self.decks[self.game_index])
         else:
             deck = self.rng.permutation(self.game.deck_array).tolist()  # same draws as permuting the indices
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        for i, p in enumerate(self.order):
-            self.hands[p] = sort_hand(deck[HAND_SIZE * i: HAND_SIZE * (i + 1)])
-        self.stock = deck[HAND_SIZE * len(self.order):][::-1]  # top of the stock = last element
+        hands: list[list[int]] = [[] for _ in range(n)]
+        at = 0
+        for p in order:
+            hands[p] = sorted(deck[at: at + HAND_SIZE], key=SORT_KEY.__getitem__)  # sort_hand inlined
+            at += HAND_SIZE
+        self.hands = hands
+        self.stock = deck[at:][::-1]  # top of the stock = last element
         self.pile: list[int] = []
-        self.in_hand = list(self.alive)
-        self.n_in = len(self.order)
+        self.in_hand = alive[:]
+        self.n_in = len(order)
         self.bets = [0] * n
         self.level = 1
         self.to_act = 0
@@ -105,8 +109,14 @@ class WashizuState:
         self.cap_now = 0  # level cap during the betting round (changes only when someone drops)
         self.phase = DRAW
         self.turn = 0
-        self.current_player: int | None = self.order[0]
-        self._rebuild_obs()
+        self.current_player: int | None = order[0]
+        self._deal_obs()
+
+    def _deal_obs(self) -> None:
+        """``_rebuild_obs`` right after the deal: nobody has drawn or bet, nothing is discarded."""
+        total, dealer = self.obs.total, self.dealer
+        rows = [seat_row(a, a, -1, s, 0, p == dealer, total) for p, (a, s) in enumerate(zip(self.alive, self.stacks))]
+        self.obs.reset_all(self.hands, rows)  # (no discards, nothing left view)
 
     def _pay(self, p: int, amount: int) -> None:
         if amount > self.stacks[p]:
@@ -117,7 +127,8 @@ class WashizuState:
 
     def _sync_seat(self, p: int) -> None:
         d = len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1
-        self.obs.set_seat(p, self.alive[p], self.in_hand[p], d, self.stacks[p], self.bets[p], p == self.dealer)
+        self.obs.set_seat(p, seat_row(self.alive[p], self.in_hand[p], d, self.stacks[p], self.bets[p], p == self.dealer,
+                                      self.obs.total))
 
     def _rebuild_obs(self) -> None:
         """Recompute every fast-observe part from the state."""
@@ -125,12 +136,10 @@ class WashizuState:
                          self.stacks[p], self.bets[p], p == self.dealer, self.obs.total)
                 for p in range(self.game.num_players)]
         self.obs.reset_all(self.hands, rows)
-        if any(self.discarded) or self.left_view:
+        if any(self.discarded) or self.left_view:  # (reset_all cleared them)
             for p in range(self.game.num_players):
                 self.obs.set_discards(p, self.discarded[p])
             self.obs.set_left(self.left_view)
-        else:
-            self.obs.clear_discards_and_left()
 
     # ---------------------------------------------------------------- protocol
     def legal_mask(self) -> np.ndarray:
@@ -170,39 +179,12 @@ class WashizuState:
     # ---------------------------------------------------------------- draw
     def _draw(self, action: int) -> None:
         p = self.current_player
-        hand = self.hands[p]
-        out = [hand[i] for i in DISCARDED[action]]
-        is_w = self.is_w
-        gone = [c for c in out if is_w[c]]  # Washizu cards now in the left view
-        k = len(out)
-        stock = self.stock
-        if len(stock) >= k:  # the usual case: take the top k cards
-            new = stock[len(stock) - k:][::-1]
-            del stock[len(stock) - k:]
-        else:
-            new = []
-            for j in range(k):
-                if not self.stock:
-                    self._reshuffle(j)
-                new.append(self.stock.pop())
-        came = [c for c in new if is_w[c]]  # Washizu cards back in view (drawn after a reshuffle)
-        if gone or came:
-            self.left_view.update(gone)
-            self.left_view.difference_update(came)
-        # Decision: the drawing player's own discards are set aside until his draw is
-        # complete (they are not shuffled into a new stock he draws from).
-        self.pile.extend(out)
-        self.hands[p] = sort_hand([hand[i] for i in KEPT[action]] + new) if k else hand
+        out = self._exchange(p, action) if action else []
         self.discarded[p] = out
-        self.drawn_cards[p] = new
         self.draw_turn[p] = self.turn
-        self._sync_seat(p)
-        if out:
-            self.obs.set_hand(p, self.hands[p])
-            self.obs.set_discards(p, out)
-        if gone or came:
-            self.obs.move_washizu(p, gone, came)
-            self.obs.set_left(self.left_view)
+        # _sync_seat inlined (a call per draw): this seat has now drawn len(out) cards
+        self.obs.set_seat(p, seat_row(self.alive[p], self.in_hand[p], len(out), self.stacks[p], self.bets[p],
+                                      p == self.dealer, self.obs.total))
         self.turn += 1
         if self.turn < len(self.order):
             self.current_player = self.order[self.turn]
@@ -213,6 +195,40 @@ class WashizuState:
             self.current_player = self.order[0]
         else:
             self._showdown()
+
+    def _exchange(self, p: int, action: int) -> list[int]:
+        """Seat ``p`` discards the positions of ``action`` (not 0) and draws as many: the
+        discards, with hands, stock, pile, left view and their observation parts updated."""
+        hand = self.hands[p]
+        out = [hand[i] for i in DISCARDED[action]]
+        k = len(out)
+        stock = self.stock
+        if len(stock) >= k:  # the usual case: take the top k cards
+            new = stock[-k:][::-1]
+            del stock[-k:]
+        else:
+            new = []
+            for j in range(k):
+                if not self.stock:
+                    self._reshuffle(j)
+                new.append(self.stock.pop())
+        # Decision: the drawing player's own discards are set aside until his draw is
+        # complete (they are not shuffled into a new stock he draws from).
+        self.pile.extend(out)
+        self.hands[p] = hand = sorted([hand[i] for i in KEPT[action]] + new, key=SORT_KEY.__getitem__)
+        self.drawn_cards[p] = new
+        obs = self.obs
+        obs.set_hand(p, hand)
+        obs.add_discards(p, out)
+        is_w = self.is_w
+        gone = [c for c in out if is_w[c]]  # Washizu cards now in the left view
+        came = [c for c in new if is_w[c]]  # Washizu cards back in view (drawn after a reshuffle)
+        if gone or came:
+            self.left_view.update(gone)
+            self.left_view.difference_update(came)
+            obs.move_washizu(p, gone, came)
+            obs.set_left(self.left_view)
+        return out
 
     def _reshuffle(self, taken: int) -> None:
         """The stock ran out: the discard pile becomes a new shuffled stock."""
@@ -282,10 +298,7 @@ class WashizuState:
         self.pot = 0
         for w in winners:
             self.stat["games_won"][w] += 1.0 / len(winners)
-        self.last_result = GameResult(
-            self.game_index, shown or (None,) * n, tuple(sorted(winners)), pot,
-            rest,
-        )
+        self._result = (self.game_index, shown or (None,) * n, tuple(sorted(winners)), pot, rest)
         earned = [s - b for s, b in zip(self.stacks, self.chips_before)]
         if self.rewards is self.game.zero_rewards:
             self.rewards = np.array(earned, dtype=np.float64)
@@ -306,6 +319,11 @@ class WashizuState:
             self._start_game()
 
     # ---------------------------------------------------------------- views
+    @property
+    def last_result(self) -> GameResult | None:
+        """How the previous game ended (built when read: a frozen dataclass costs microseconds per game)."""
+        return None if self._result is None else GameResult(*self._result)
+
     @property
     def ledger(self) -> Ledger:
         """The chips as an ``engine.chips.Ledger`` (balances include chips in the pot), for checks and tests."""
@@ -386,9 +404,7 @@ class WashizuState:
             assert self.phase != BET or self.level <= self.cap() == self.cap_now
         parts = self.obs.copy()
         self._rebuild_obs()
-        for name in ("vis2", "left", "disc"):
-            assert np.array_equal(getattr(parts, name), getattr(self.obs, name)), f"observation part {name} out of sync"
+        assert np.array_equal(parts.head, self.obs.head), "observation card parts out of sync"
         assert parts.seats == self.obs.seats, "observation part seats out of sync"
-        assert all(np.array_equal(a, b) for a, b in zip(parts.hand, self.obs.hand)), "hand features out of sync"
         total = self.game.config.starting_chips * n
         assert sum(self.stacks) + self.pot + self.removed == total
