@@ -9,7 +9,7 @@ What a player reads off the boards before placing a card, as numbers in [0, 1]
   unseen cards that pair a card in the row;
 - whether the rows are out of order right now (top over middle, middle over
   bottom: the made hands so far) and whether that is already final (the
-  stronger row above is complete... a foul unless the lower row improves);
+  weaker lower row is complete and cannot improve: a foul);
 - for the next pending card, per row: room, the made hand after placing it,
   whether it pairs the row, keeps a flush or straight alive, and whether the
   rows would then be out of order;
