@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import yaml
+from training.game_options import option_flags
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK_CONFIG = ROOT / "configs" / "ofc_pineapple_quick.yaml"
@@ -32,11 +32,8 @@ def eval_argv(policy: Path, games: int, workers: int, out: str) -> list[str]:
     from training.policy import read_signature
 
     signature = read_signature(policy)
-    argv = ["eval", signature["env"]]
-    for key, value in signature["options"].items():
-        argv += ["--option", f"{key}={yaml.safe_dump(value, default_flow_style=True).strip().removesuffix('...').strip()}"]
-    return argv + ["--agents", f"ppo:{policy},heuristic,random", "--games", str(games), "--workers", str(workers),
-                   "--out", out]
+    return ["eval", signature["env"], *option_flags(signature["options"]), "--agents", f"ppo:{policy},heuristic,random",
+            "--games", str(games), "--workers", str(workers), "--out", out]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -25,7 +25,7 @@ import time
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Iterator, Sequence
 
-from training.game_options import add_game_option_arguments, game_options
+from training.game_options import add_game_option_arguments, game_options, option_flags
 
 EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "field", "seats")
 
@@ -249,16 +249,13 @@ def command_line(config: EvalConfig, out: str) -> str:
     """The ``parlor eval`` command that reproduces ``config`` (whatever flags or file made it)."""
     import shlex
 
-    import yaml
-
     parts = ["parlor", "eval", config.env, "--agents", ",".join(config.agents), "--games", str(config.games),
              "--seed", str(config.seed), "--workers", str(config.workers)]
     if config.field is not None:
         parts += ["--field", config.field]
     if config.seats is not None:
         parts += ["--seats", ",".join(str(s) for s in config.seats)]
-    for key, value in config.options.items():
-        parts += ["--option", f"{key}={yaml.safe_dump(value, default_flow_style=True).strip().removesuffix('...').strip()}"]
+    parts += option_flags(config.options)
     parts += ["--out", out]
     return " ".join(shlex.quote(p) for p in parts)
 

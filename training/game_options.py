@@ -32,3 +32,14 @@ def game_options(env_name: str, preset: str | None, items: Sequence[str],
             raise ConfigError(f"--option {item!r} must look like KEY=VALUE")
         options[key.strip()] = yaml.safe_load(value)
     return options
+
+
+def option_flags(options: Mapping[str, Any]) -> list[str]:
+    """``--option KEY=VALUE`` arguments (YAML values) that :func:`game_options` reads back."""
+    import yaml
+
+    flags: list[str] = []
+    for key, value in options.items():
+        text = yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("...").strip()
+        flags += ["--option", f"{key}={text}"]
+    return flags

@@ -142,17 +142,8 @@ def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generato
     future = pool[order]
     half = samples // 2  # the first half is routed strongest-first (bottom, middle, top), the rest at random
     future[:half] = -np.sort(-future[:half], axis=1)
-    tops, mids, bots = [], [], []
-    for dest in cands:
-        rows = [list(board[0]), list(board[1]), list(board[2])]
-        for c, d in zip(view.pending, dest):
-            if d != DISCARD:
-                rows[d].append(c)
-        fb, fm = 5 - len(rows[BOTTOM]), 5 - len(rows[MIDDLE])
-        bots.append(_fill(rows[BOTTOM], future[:, :fb]))
-        mids.append(_fill(rows[MIDDLE], future[:, fb:fb + fm]))
-        tops.append(_fill(rows[TOP], future[:, fb + fm:]))
-    return board_stats(np.stack(tops), np.stack(mids), np.stack(bots), view.hand_index + 1 < view.num_hands)
+    boards = [_place(board, view.pending, dest) for dest in cands]
+    return completed_stats(boards, future, view)
 
 
 NOISE_TABLES = 256
@@ -174,17 +165,29 @@ def evaluate_next_card(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
     future = pool[order]
     half = SAMPLES // 2
     future[:half] = -np.sort(-future[:half], axis=1)
+    boards = [_place(board, view.pending[:1], [a]) for a in actions]
+    return actions, completed_stats(boards, future, view)
+
+
+def _place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[int]) -> list[list[int]]:
+    """The rows after sending ``cards`` to ``dest`` (DISCARD drops a card)."""
+    rows = [list(board[0]), list(board[1]), list(board[2])]
+    for c, d in zip(cards, dest):
+        if d != DISCARD:
+            rows[d].append(c)
+    return rows
+
+
+def completed_stats(boards: list[list[list[int]]], future: np.ndarray, view: OFCView) -> TurnStats:
+    """:class:`TurnStats` of candidate boards, each completed by every sample's drawn
+    cards (``future`` [R, n]: bottom first, then middle, then top)."""
     tops, mids, bots = [], [], []
-    for a in actions:
-        rows = [list(board[0]), list(board[1]), list(board[2])]
-        if a != DISCARD:
-            rows[a].append(view.pending[0])
-        fb, fm = 5 - len(rows[BOTTOM]), 5 - len(rows[MIDDLE])
-        ft = 3 - len(rows[TOP])
+    for rows in boards:
+        fb, fm, ft = 5 - len(rows[BOTTOM]), 5 - len(rows[MIDDLE]), 3 - len(rows[TOP])
         bots.append(_fill(rows[BOTTOM], future[:, :fb]))
         mids.append(_fill(rows[MIDDLE], future[:, fb:fb + fm]))
         tops.append(_fill(rows[TOP], future[:, fb + fm:fb + fm + ft]))
-    return actions, board_stats(np.stack(tops), np.stack(mids), np.stack(bots), view.hand_index + 1 < view.num_hands)
+    return board_stats(np.stack(tops), np.stack(mids), np.stack(bots), view.hand_index + 1 < view.num_hands)
 
 
 def _fill(fixed: list[int], drawn: np.ndarray) -> np.ndarray:
