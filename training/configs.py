@@ -17,6 +17,7 @@ One YAML file describes one experiment::
     ppo: {learning_rate: 3.0e-4, n_steps: 1024, ...}   # MaskablePPO hyperparameters
     eval: {every: 50000, deals: 200, opponents: [heuristic], baselines: [heuristic]}
     pretrain: {teacher: heuristic, episodes: 2000, epochs: 10}   # optional behaviour-cloning warm start
+    init: runs/train/<run>/model.zip # optional instead of pretrain: start from a saved policy's weights
 
 Unknown keys anywhere are errors naming the allowed ones; values are checked
 with the engine's ``check_*`` helpers (the error names the field).
@@ -163,6 +164,7 @@ class TrainConfig:
     ppo: PPOConfig = field(default_factory=PPOConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     pretrain: PretrainConfig | None = None
+    init: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.env, str) or not self.env:
@@ -189,6 +191,11 @@ class TrainConfig:
         check_int("total_steps", self.total_steps, 1)
         check_int("seed", self.seed, 0)
         check_int("checkpoint_every", self.checkpoint_every, 1)
+        if self.init is not None:
+            if not isinstance(self.init, str) or not self.init.endswith(".zip"):
+                raise ConfigError(f"init={self.init!r} must be null or the path of a policy zip saved by parlor train")
+            if self.pretrain is not None:
+                raise ConfigError("init and pretrain are two warm starts; give one of them (or neither)")
 
     @property
     def self_play_enabled(self) -> bool:

@@ -10,7 +10,10 @@ evaluation), ``learning_curve.png``, the final ``model.zip`` and ``policy.zip``
 carries the env's signature (:mod:`training.policy`), so
 ``parlor eval ENV --agents ppo:<run>/model.zip`` refuses a different env.
 ``--resume RUN`` continues from ``RUN/checkpoints/latest.zip`` with the run's
-own config, keeping the step count. torch/sb3/matplotlib load inside functions.
+own config, keeping the step count. ``init: PATH`` in the config (or ``--init
+PATH``) starts a new run from the weights of a saved policy of the same env and
+options (a fine-tune with other hyperparameters or shaping; ``init.json``
+records the source and its sha256). torch/sb3/matplotlib load inside functions.
 """
 from __future__ import annotations
 
@@ -153,6 +156,26 @@ def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print)
     return summary
 
 
+def initialise(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
+    """Copy the network of ``config.init`` (a policy zip of this env and options) into
+    ``model``; the architectures must match. Writes init.json."""
+    import hashlib
+
+    from envs.engine.game import ConfigError
+
+    source = load_policy(config.init, config.env, config.options)  # refuses another env's policy
+    try:
+        model.policy.load_state_dict(source.policy.state_dict())
+    except RuntimeError as exc:
+        raise ConfigError(f"init={config.init}: its network does not fit ppo.net_arch="
+                          f"{list(config.ppo.net_arch)} ({str(exc).splitlines()[0]})") from None
+    summary = {"init": config.init, "sha256": hashlib.sha256(Path(config.init).read_bytes()).hexdigest(),
+               "source_num_timesteps": int(source.num_timesteps)}
+    (run_dir / "init.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    log(f"init: weights of {config.init} ({source.num_timesteps:,} steps)")
+    return summary
+
+
 def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar: bool = True,
           log: Any = print) -> TrainResult:
     """Train (or continue) the run in ``run_dir``; the config files must already be there."""
@@ -176,6 +199,8 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
             model = make_model(config, vec_env, run_dir)
             if config.pretrain is not None:
                 warm_start(config, model, run_dir, log)
+            if config.init is not None:
+                initialise(config, model, run_dir, log)
         callback = ParlorCallback(config, run_dir, log=log)
         remaining = config.total_steps - model.num_timesteps
         if remaining > 0:
@@ -199,6 +224,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", metavar="RUN", help="continue the run folder RUN from its latest checkpoint")
     parser.add_argument("--out", default="runs/train", help="parent folder of new run folders (default runs/train)")
     parser.add_argument("--total-steps", type=int, help="override the config's total_steps")
+    parser.add_argument("--init", metavar="ZIP", help="start from this saved policy's weights (overrides the config's init)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -222,6 +248,12 @@ def run(args: argparse.Namespace) -> int:
             if args.total_steps < 1:
                 raise ConfigError(f"--total-steps={args.total_steps} must be >= 1")
             config = replace(config, total_steps=args.total_steps)
+        if getattr(args, "init", None):
+            if args.resume:
+                raise ConfigError("--init starts a new run; a resumed run continues from its own checkpoint")
+            config = replace(config, init=args.init)
+            if not Path(args.init).is_file():
+                raise FileNotFoundError(f"--init {args.init}: no such file")
         from training.wrapper import make_raw_env
 
         make_raw_env(config.env, config.options)  # the env and its options, checked before any folder is made

@@ -14,7 +14,11 @@ from training.evaluate import install_policy_check
 from training.policy import read_signature
 
 PRETRAINED = Path(__file__).resolve().parents[2] / "agents" / "pretrained"
-SHIPPED = ("ofc_pineapple.zip", "buffalo_bill_solitaire.zip", "buki_betting.zip")
+SHIPPED = tuple(sorted(p.name for p in PRETRAINED.glob("*.zip")))
+
+
+def test_the_three_task_policies_are_shipped() -> None:
+    assert {"ofc_pineapple.zip", "buffalo_bill_solitaire.zip", "buki_betting.zip"} <= set(SHIPPED)
 
 
 @pytest.fixture

@@ -243,3 +243,52 @@ def test_pretrain_section_is_strict() -> None:
         parse_config({"env": "kuhn_test", "pretrain": {"teacher": "random", "episodes": 0}})
     with pytest.raises(ConfigError, match="pretrain"):
         parse_config({"env": "kuhn_test", "pretrain": {"teacher": "random", "rounds": 3}})
+
+
+def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path) -> None:
+    """``init``: the new run's network starts as the saved one (before any PPO update),
+    with a fresh step count; init.json names the source."""
+    import json
+
+    from training.train import initialise, make_model, make_vec_env
+
+    config = parse_config(__import__("yaml").safe_load(KUHN))
+    source = train(config, start_run(tmp_path / "a", config, KUHN), progress_bar=False, log=lambda *_: None)
+    tuned = replace(config, init=str(source.model_path), total_steps=128)
+    run_dir = start_run(tmp_path / "b", tuned, KUHN)
+    vec_env = make_vec_env(tuned)
+    try:
+        model = make_model(tuned, vec_env, run_dir)
+        fresh = {k: v.clone() for k, v in model.policy.state_dict().items()}
+        initialise(tuned, model, run_dir, log=lambda *_: None)
+    finally:
+        vec_env.close()
+    saved = load_policy(source.model_path, "kuhn_test", {}).policy.state_dict()
+    assert all((model.policy.state_dict()[k] == v).all() for k, v in saved.items())
+    assert any((fresh[k] != v).any() for k, v in saved.items())  # the copy changed the network
+    assert json.loads((run_dir / "init.json").read_text())["source_num_timesteps"] == 256
+    result = train(tuned, run_dir, progress_bar=False, log=lambda *_: None)
+    assert result.num_timesteps == 128
+
+
+def test_init_refuses_another_env_or_network(tmp_path: Path) -> None:
+    config = parse_config(__import__("yaml").safe_load(KUHN))
+    source = train(config, start_run(tmp_path / "a", config, KUHN), progress_bar=False, log=lambda *_: None)
+    other_options = replace(config, init=str(source.model_path), options={"ante": 2})
+    with pytest.raises(PolicyMismatchError, match="option ante"):
+        train(other_options, start_run(tmp_path / "b", other_options, KUHN), progress_bar=False, log=lambda *_: None)
+    wider = replace(config, init=str(source.model_path), ppo=replace(config.ppo, net_arch=(32,)))
+    with pytest.raises(ConfigError, match=r"init=.*net_arch=\[32\]"):
+        train(wider, start_run(tmp_path / "c", wider, KUHN), progress_bar=False, log=lambda *_: None)
+
+
+def test_init_config_and_command_line_are_checked(tmp_path: Path, capsys) -> None:
+    with pytest.raises(ConfigError, match="init and pretrain"):
+        parse_config({"env": "kuhn_test", "init": "a.zip", "pretrain": {"teacher": "random", "episodes": 2}})
+    with pytest.raises(ConfigError, match="init="):
+        parse_config({"env": "kuhn_test", "init": "model.pt"})
+    cfg = tmp_path / "kuhn.yaml"
+    cfg.write_text(KUHN)
+    assert main(["train", str(cfg), "--init", str(tmp_path / "missing.zip"), "--out", str(tmp_path / "runs")]) == 2
+    assert "missing.zip: no such file" in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()
