@@ -197,7 +197,7 @@ def _ci(x: np.ndarray) -> str:
 
 class FeatureArgmaxAgent:
     """The feature block read as a policy: the legal action whose ``ex_pref`` /
-    ``line_pref`` is largest (a Monte Carlo player with the block's 64 common
+    ``line_pref`` is largest (a Monte Carlo player with the block's ``SAMPLES`` common
     draws). A behaviour-cloning teacher for PPO (``pretrain.teacher:
     agents.buffalo_bill_heuristic:FeatureArgmaxAgent``); works with or without the
     ``features`` option (it computes the block from the view)."""

@@ -49,7 +49,7 @@ to ``0.5 + gain / 40`` clipped to [0, 1] (0.8 as the Monte Carlo agent):
 
 | slice          | size | content                                                                   |
 |----------------|------|---------------------------------------------------------------------------|
-| ``ex_gain``    | 31   | per exchange action: mean over 64 sampled draws of the best open line's gain afterwards |
+| ``ex_gain``    | 31   | per exchange action: mean over 256 sampled draws of the best open line's gain afterwards |
 | ``ex_best``    | 31   | per exchange action: mean best open line value afterwards / 54            |
 | ``ex_improve`` | 31   | per exchange action: share of the draws whose best gain beats scoring now |
 | ``open``       | L    | line still empty                                                          |
@@ -109,7 +109,9 @@ Statistics (``state.stats()``, per player): ``total`` (final score), ``chips_lef
 
 Version History:
 
-* v0: initial release.
+* v0: initial release. Feature block (``features=True``, off by default) version 2
+  (``features.FEATURES_VERSION``, part of a trained policy's signature): 256
+  draws per exchange (version 1: 64).
 """
 from envs.aec import entry_points
 from envs.buffalo_bill.rules import make_game

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluator, canonical_name
-from envs.buffalo_bill.features import FeatureBlock
+from envs.buffalo_bill.features import FEATURES_VERSION, FeatureBlock
 from envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
 from envs.buffalo_bill.render import render_view
 from envs.buffalo_bill.state import BuffaloBillState, BuffaloBillView
@@ -88,6 +88,7 @@ class BuffaloBillGame:
         self.evaluator = LineEvaluator(self.lines)
         self.layout = ObservationLayout(self.num_players, self.num_rounds, len(self.deck), config.chips)
         self.features = FeatureBlock(self) if config.features else None
+        self.observation_version = FEATURES_VERSION if config.features else None  # in a trained policy's signature
         self.feature_offset = self.layout.size  # the feature block starts here (features=True)
         self.observation_shape = (self.layout.size + (self.features.layout.size if self.features else 0),)
         self.deck_array = np.array(self.deck, dtype=np.int64)  # shuffled per deal
