@@ -40,8 +40,9 @@ import numpy as np
 
 from agents.base import SeededAgent
 from envs.engine.hands import CATEGORY_SHIFT, rank3, rank5_batch
+from envs.ofc.features import turn_key
 from envs.ofc.rollouts import (BOT_ROYALTY, BOTTOM, DISCARD, FL_BONUS, MID_ROYALTY, MIDDLE, SAMPLES, TOP,
-                               evaluate_turn, row_royalty, turn_candidates)
+                               evaluate_turn, row_royalty, sampled_turn, turn_candidates)
 from envs.ofc.scoring import BoardResult, fl_stays, top_royalty
 from envs.ofc.view import OFCView
 
@@ -119,13 +120,16 @@ class OFCHeuristic(SeededAgent):
         super().reset(seed)
         self._plan = None
 
+    def plan_regular_turn(self, view: OFCView) -> list[int]:
+        return plan_turn(view, self.rng)
+
     def act(self, observation, action_mask, view: OFCView, sample_world=None) -> int:
         key = (view.hand_index, view.pending, view.own_rows)
         if self._plan is None or self._plan[0] != key:
             if view.fantasyland[view.player]:
                 dest = plan_fantasyland(view.pending, self.stay_rule, view.hand_index + 1 < view.num_hands)
             else:
-                dest = plan_turn(view, self.rng)
+                dest = self.plan_regular_turn(view)
             self._plan = (key, dest)
         dest = self._plan[1]
         action = dest[0]
@@ -137,6 +141,18 @@ class OFCHeuristic(SeededAgent):
         if not action_mask[action]:  # cannot happen with a consistent plan; stay legal regardless
             action = int(np.flatnonzero(action_mask)[0])
         return int(action)
+
+
+class OutlookPlanner(OFCHeuristic):
+    """The heuristic's planner on the ``features=True`` outlook's samples (the fixed
+    noise table picked by :func:`envs.ofc.features.turn_key`): it plays the plan whose
+    first action the outlook's preference marks 1.0 (ties as the heuristic breaks
+    them), so a policy reading the features can imitate it exactly. The behaviour-
+    cloning teacher of ``configs/ofc_pineapple.yaml``; as strong as the heuristic."""
+
+    def plan_regular_turn(self, view: OFCView) -> list[int]:
+        cands, stats = sampled_turn(view, turn_key(view))
+        return cands[int(np.argmax(stats.value))]
 
 
 # ---------------------------------------------------------------- duplicate evaluation

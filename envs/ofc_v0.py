@@ -49,14 +49,19 @@ in that order) or `options={"decks": [...]}` (one per hand; later hands shuffled
 | fantasyland | n | by relative seat: plays this hand in Fantasyland |
 | start_seat | n | one-hot: own seat relative to the start player |
 
-With `features=True` a block of `52 + 11*(n-1)` numbers in [0, 1] follows
+With `features=True` a block of `80 + 11*(n-1)` numbers in [0, 1] follows
 (`envs/ofc/features.py`, from the seat's view only): per own row its fill, the
 made hand so far (category, two leading ranks), flush/straight still possible,
 unseen cards pairing it, complete; whether top > middle and middle > bottom
 right now (and whether that is already final); for the next card and each row:
 room, the made hand after placing it, pairs made, flush/straight alive, out of
 order after it; the card's rank, its unseen copies, own free slots; per
-opponent: fill, category and leading rank of each row, his rows out of order.
+opponent: fill, category and leading rank of each row, his rows out of order;
+per action of the next card, the best plan of the whole turn that starts with
+it over 32 sampled completions (the heuristic's planner): legal, foul rate,
+royalties, row strength, Fantasyland rate, value and preference (1.0 for the
+planner's choice). The block has its own version (`features.FEATURES_VERSION`,
+now 2), which a trained policy's signature records.
 
 Never observed: opponents' pending cards and discards, Fantasyland boards of
 others before the showdown, the deck order.
@@ -94,6 +99,9 @@ others before the showdown, the deck order.
 
 **Version History**
 - v0: first release (original and Pineapple, Fantasyland, multi-hand episodes).
+  Feature block (`features=True`, off by default) version 2: the per-action
+  outlook plans the whole turn and adds value and preference (version 1
+  judged the next card alone).
 """
 from envs.aec import entry_points
 from envs.ofc.rules import make_game

@@ -11,8 +11,9 @@ weighs them (``FOUL_COST``, ``ROW_WEIGHT``, ``FL_BONUS``).
 
 Used by the rule-based heuristic (``agents.ofc_heuristic``: it plays the
 best-valued candidate) and by the ``features=True`` observation
-(``envs.ofc.features``: the statistics per action of the next card, for a
-learner to weigh itself). Reads only the View: nothing hidden.
+(``envs.ofc.features``: :func:`evaluate_turn_plans` gives per action of the
+next card the statistics of the best plan starting with it, for a learner to
+weigh itself). Reads only the View: nothing hidden.
 """
 from __future__ import annotations
 
@@ -138,35 +139,51 @@ def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generato
     keep = len(view.pending) - view.discards_owed
     free = sum(room) - keep
     pool = np.asarray(view.unseen_cards(), dtype=np.int64)
-    order = np.argsort(rng.random((samples, len(pool))), axis=1)[:, :free]
-    future = pool[order]
-    half = samples // 2  # the first half is routed strongest-first (bottom, middle, top), the rest at random
-    future[:half] = -np.sort(-future[:half], axis=1)
+    future = _route(pool[np.argsort(rng.random((samples, len(pool))), axis=1)[:, :free]])
     boards = [_place(board, view.pending, dest) for dest in cands]
     return completed_stats(boards, future, view)
+
+
+def _route(future: np.ndarray) -> np.ndarray:
+    """Sampled future cards [R, n]: the first half of the samples routed strongest-first
+    (bottom, middle, top), the rest left in random order."""
+    half = future.shape[0] // 2
+    future[:half] = -np.sort(-future[:half], axis=1)
+    return future
 
 
 NOISE_TABLES = 256
 _NOISE = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # fixed: sampling is a pure function
 
 
-def evaluate_next_card(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
-    """(actions, their :class:`TurnStats`) for the view's next pending card: each legal
-    action (top, middle, bottom, discard) with the board completed ``SAMPLES`` times
-    from the seat's unseen cards and its other pending cards alike (one shared draw
-    per sample; cheaper than :func:`evaluate_turn`, which plans the whole turn). The
-    draws come from a fixed noise table picked by ``key``: equal keys, equal numbers."""
+def sampled_turn(view: OFCView, key: int) -> tuple[list[list[int]], TurnStats]:
+    """Every candidate of the turn (:func:`turn_candidates`) and its :class:`TurnStats`,
+    completed ``SAMPLES`` times as :func:`evaluate_turn` does (the heuristic's planner)
+    but with the draws from the fixed noise table picked by ``key``: equal keys,
+    equal numbers. On the last turn nothing is drawn and the numbers are exact."""
+    cands = turn_candidates(view)
     board = view.own_rows
     room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
-    actions = [r for r in range(3) if room[r]] + ([DISCARD] if view.discards_owed else [])
-    pool = np.asarray(sorted(view.unseen_cards() + list(view.pending[1:])), dtype=np.int64)
-    free = sum(room)
-    order = np.argsort(_NOISE[key % NOISE_TABLES][:, pool], axis=1)[:, :free]
-    future = pool[order]
-    half = SAMPLES // 2
-    future[:half] = -np.sort(-future[:half], axis=1)
-    boards = [_place(board, view.pending[:1], [a]) for a in actions]
-    return actions, completed_stats(boards, future, view)
+    free = sum(room) - (len(view.pending) - view.discards_owed)
+    pool = np.asarray(view.unseen_cards(), dtype=np.int64)
+    future = _route(pool[np.argsort(_NOISE[key % NOISE_TABLES][:, pool], axis=1)[:, :free]])
+    return cands, completed_stats([_place(board, view.pending, dest) for dest in cands], future, view)
+
+
+def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
+    """(actions, their :class:`TurnStats`) for the view's next pending card, each action
+    judged by the best plan of the whole turn that starts with it (per first
+    destination, the candidate of :func:`sampled_turn` with the highest value)."""
+    cands, stats = sampled_turn(view, key)
+    first = np.array([dest[0] for dest in cands])
+    actions, best = [], []
+    for a in (TOP, MIDDLE, BOTTOM, DISCARD):
+        idx = np.flatnonzero(first == a)
+        if idx.size:
+            actions.append(a)
+            best.append(int(idx[np.argmax(stats.value[idx])]))
+    return actions, TurnStats(*(field[best] for field in (stats.foul, stats.royalty, stats.strength,
+                                                         stats.fantasyland, stats.value)))
 
 
 def _place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[int]) -> list[list[int]]:

@@ -62,6 +62,8 @@ class OFCGame:
         self.num_players = config.num_players
         self.layout = _encode.Layout(config.num_players)
         self.features = config.features
+        # part of a trained policy's signature (training.policy.layout_version)
+        self.observation_version = _features.FEATURES_VERSION if config.features else None
         self.observation_shape = (self.layout.size + (_features.size(config.num_players) if config.features else 0),)
         self.deck = standard52()
         n = config.num_players

@@ -117,3 +117,72 @@ def test_game_option_appends_the_block_and_encode_matches_observe() -> None:
 def test_bad_features_value_names_the_field() -> None:
     with pytest.raises(ConfigError, match="features"):
         make_game(features="yes")
+
+
+def _outlook(v: OFCView) -> np.ndarray:
+    return blocks(F.features(v))["outlook"].reshape(4, F.OUTLOOK)
+
+
+def test_outlook_preference_marks_the_best_plan_and_zeroes_illegal_actions() -> None:
+    # the top is full: no top action; a discard is owed: all of middle, bottom, discard are open
+    v = view(("As Ad Kc", "8s 8d", "2c 3c"), ("", "", ""), "Ah 4s 6d")
+    out = _outlook(v)
+    assert out[0].tolist() == [0.0] * F.OUTLOOK
+    assert out[1:, 0].tolist() == [1.0, 1.0, 1.0]
+    prefs = out[1:, 6]
+    assert prefs.max() == 1.0 and (prefs <= 1.0).all() and (prefs > 0.0).all()
+    # preference = exp((value - best) / T) and value = (v + FOUL_COST) / VALUE_SCALE
+    values = out[1:, 5] * F.VALUE_SCALE
+    np.testing.assert_allclose(prefs, np.exp((values - values.max()) / F.PREF_TEMPERATURE), rtol=1e-5)
+
+
+def test_outlook_is_exact_on_the_last_turn() -> None:
+    # two free slots (top and middle), three cards, one discard: nothing is sampled.
+    # Qh on top pairs the queens over a middle of nothing: a sure foul; Qh in the
+    # middle or discarded (then 5h/9c fill in) are judged on the finished board.
+    v = view(("Qs Qd", "Ks Kd 2c 7h", "3s 3d 3c 4h 4d"), ("", "", ""), "Qh 5h 9c")
+    out = _outlook(v)
+    assert set(out[:, 1].tolist()) <= {0.0, 1.0}  # every foul rate exact
+    assert out[0, 1] == 1.0  # Qh on top: queens-up trips over kings: foul
+    assert out[1, 1] == 0.0  # Qh in the middle: K K Q + 5h/9c on top: in order
+
+
+def test_turn_key_is_the_same_for_every_card_of_a_turn() -> None:
+    game = make_game(variant="pineapple", features=True)
+    state = game.new_state(np.random.default_rng(5))
+    rng = np.random.default_rng(1)
+    same_turn, keys = 0, set()
+    while not state.is_terminal():
+        p = state.current_player
+        before = state.view(p)
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+        after = state.view(p)
+        keys.add(F.turn_key(before))
+        if not state.is_terminal() and state.current_player == p and after.pending and after.hand_index == before.hand_index:
+            assert F.turn_key(after) == F.turn_key(before)  # the rest of the same turn
+            same_turn += 1
+    assert same_turn > 20
+    assert len(keys) == 10  # one key per turn: 2 seats x 5 turns (new cards, new key)
+
+
+def test_outlook_planner_plays_the_preferred_action_on_every_card() -> None:
+    # the planner (the behaviour-cloning teacher) and the outlook agree card by card,
+    # so a policy reading the block can follow it exactly
+    from agents.ofc_heuristic import OutlookPlanner
+
+    game = make_game(variant="pineapple", features=True)
+    for seed in range(3):
+        state = game.new_state(np.random.default_rng(seed))
+        planners = [OutlookPlanner(game, seed=seed * 10 + i) for i in range(2)]
+        checked = 0
+        while not state.is_terminal():
+            p = state.current_player
+            v = state.view(p)
+            mask = state.legal_mask()
+            action = planners[p].act(game.observe(state, p), mask, v)
+            if v.pending and not v.fantasyland[p]:
+                out = _outlook(v)
+                assert out[action, 6] == 1.0, (seed, v.pending, out[:, 6])
+                checked += 1
+            state.apply(action)
+        assert checked > 20

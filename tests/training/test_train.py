@@ -139,6 +139,23 @@ def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
         load_policy(bare, "kuhn_test", {})
 
 
+@pytest.mark.parametrize("env_name, options", [("ofc_v0", {"variant": "pineapple"}), ("buffalo_bill_v0", {"num_players": 1})])
+def test_feature_block_version_is_part_of_the_signature(env_name: str, options: dict) -> None:
+    # a policy trained on an older feature block must not load into the new one, even
+    # when the shapes happen to agree
+    from training.policy import check_signature, signature
+
+    game = envs.make_game(env_name, **options, features=True)
+    version = game.observation_version
+    assert isinstance(version, int) and version >= 2
+    assert envs.make_game(env_name, **options).observation_version is None
+    sig = signature(env_name, game)
+    assert sig["layout_version"] == f"{env_name}/{version}"
+    older = {**sig, "layout_version": f"{env_name}/{version - 1}"}
+    with pytest.raises(PolicyMismatchError, match=f"layout_version: trained on '{env_name}/{version - 1}'"):
+        check_signature(older, sig)
+
+
 def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
     if "ofc_v0" not in envs.ENVS:
         pytest.skip("ofc_v0 not registered")
