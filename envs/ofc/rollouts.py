@@ -18,8 +18,8 @@ weigh itself). Reads only the View: nothing hidden.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, fields
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -70,6 +70,10 @@ class TurnStats:
     strength: np.ndarray   # mean sum of the rows' categories (with tie-break fractions), clean boards
     fantasyland: np.ndarray  # share of clean completions whose top earns Fantasyland
     value: np.ndarray      # the weighed value: royalties + ROW_WEIGHT*strength (+ FL_BONUS), -FOUL_COST if fouled
+
+    def take(self, index: Sequence[int]) -> "TurnStats":
+        """The statistics of the candidates at ``index``, in that order."""
+        return TurnStats(*(getattr(self, f.name)[list(index)] for f in fields(self)))
 
 
 def board_stats(tops: np.ndarray, mids: np.ndarray, bots: np.ndarray, fl_next_hand: bool) -> TurnStats:
@@ -134,14 +138,18 @@ def turn_candidates(view: OFCView) -> list[list[int]]:
 def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generator,
                   samples: int = SAMPLES) -> TurnStats:
     """:class:`TurnStats` of ``cands`` (from :func:`turn_candidates`) over ``samples`` completions."""
+    return _completed_turn(view, cands, lambda pool: rng.random((samples, len(pool))))
+
+
+def _completed_turn(view: OFCView, cands: list[list[int]], noise: Callable[[np.ndarray], np.ndarray]) -> TurnStats:
+    """:class:`TurnStats` of ``cands``, each board completed from the unseen cards once per
+    row of ``noise(pool)`` ([R, len(pool)] sort keys for the ascending unseen ``pool``)."""
     board = view.own_rows
     room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
-    keep = len(view.pending) - view.discards_owed
-    free = sum(room) - keep
+    free = sum(room) - (len(view.pending) - view.discards_owed)
     pool = np.asarray(view.unseen_cards(), dtype=np.int64)
-    future = _route(pool[np.argsort(rng.random((samples, len(pool))), axis=1)[:, :free]])
-    boards = [_place(board, view.pending, dest) for dest in cands]
-    return completed_stats(boards, future, view)
+    future = _route(pool[np.argsort(noise(pool), axis=1)[:, :free]])
+    return completed_stats([_place(board, view.pending, dest) for dest in cands], future, view)
 
 
 def _route(future: np.ndarray) -> np.ndarray:
@@ -162,12 +170,7 @@ def sampled_turn(view: OFCView, key: int) -> tuple[list[list[int]], TurnStats]:
     but with the draws from the fixed noise table picked by ``key``: equal keys,
     equal numbers. On the last turn nothing is drawn and the numbers are exact."""
     cands = turn_candidates(view)
-    board = view.own_rows
-    room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
-    free = sum(room) - (len(view.pending) - view.discards_owed)
-    pool = np.asarray(view.unseen_cards(), dtype=np.int64)
-    future = _route(pool[np.argsort(_NOISE[key % NOISE_TABLES][:, pool], axis=1)[:, :free]])
-    return cands, completed_stats([_place(board, view.pending, dest) for dest in cands], future, view)
+    return cands, _completed_turn(view, cands, lambda pool: _NOISE[key % NOISE_TABLES][:, pool])
 
 
 def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
@@ -182,8 +185,7 @@ def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
         if idx.size:
             actions.append(a)
             best.append(int(idx[np.argmax(stats.value[idx])]))
-    return actions, TurnStats(*(field[best] for field in (stats.foul, stats.royalty, stats.strength,
-                                                         stats.fantasyland, stats.value)))
+    return actions, stats.take(best)
 
 
 def _place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[int]) -> list[list[int]]:

@@ -158,7 +158,8 @@ def test_turn_key_is_the_same_for_every_card_of_a_turn() -> None:
         state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
         after = state.view(p)
         keys.add(F.turn_key(before))
-        if not state.is_terminal() and state.current_player == p and after.pending and after.hand_index == before.hand_index:
+        same_hand = after.hand_index == before.hand_index
+        if not state.is_terminal() and state.current_player == p and after.pending and same_hand:
             assert F.turn_key(after) == F.turn_key(before)  # the rest of the same turn
             same_turn += 1
     assert same_turn > 20

@@ -139,7 +139,8 @@ def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
         load_policy(bare, "kuhn_test", {})
 
 
-@pytest.mark.parametrize("env_name, options", [("ofc_v0", {"variant": "pineapple"}), ("buffalo_bill_v0", {"num_players": 1})])
+@pytest.mark.parametrize("env_name, options", [("ofc_v0", {"variant": "pineapple"}),
+                                               ("buffalo_bill_v0", {"num_players": 1})])
 def test_feature_block_version_is_part_of_the_signature(env_name: str, options: dict) -> None:
     # a policy trained on an older feature block must not load into the new one, even
     # when the shapes happen to agree
