@@ -9,6 +9,7 @@ One YAML file describes one experiment::
     self_play: {start: 200000, every: 50000, keep: 5}   # optional: when snapshots join
     reward_scale: 1.0                # rewards are multiplied by this for PPO
     shaping: {foul: -6.0}            # optional: weight x a State.stats() entry added at episode end
+    shaping_mode: final              # final | potential (paid as the game's estimate of it changes)
     n_envs: 2
     vec_env: subproc                 # subproc | dummy
     total_steps: 1000000
@@ -30,7 +31,7 @@ from typing import Any, Mapping
 
 from envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
 from envs.engine.game import ConfigError
-from training.wrapper import SELF, PoolEntry
+from training.wrapper import SELF, SHAPING_MODES, PoolEntry
 
 VEC_ENVS = ("dummy", "subproc")
 ACTIVATIONS = ("tanh", "relu")
@@ -156,6 +157,7 @@ class TrainConfig:
     self_play: SelfPlayConfig | None = None
     reward_scale: float = 1.0
     shaping: Mapping[str, float] = field(default_factory=dict)
+    shaping_mode: str = "final"
     n_envs: int = 2
     vec_env: str = "dummy"
     total_steps: int = 100_000
@@ -183,6 +185,7 @@ class TrainConfig:
             raise ConfigError(f"shaping={self.shaping!r} must be a mapping of statistic names to weights")
         for name, weight in self.shaping.items():
             check_number(f"shaping.{name}", weight)
+        check_choice("shaping_mode", self.shaping_mode, SHAPING_MODES)
         check_number("reward_scale", self.reward_scale, 0.0)
         if self.reward_scale == 0:
             raise ConfigError("reward_scale=0 is not allowed; allowed values: a number > 0")

@@ -98,6 +98,7 @@ def env_kwargs(config: TrainConfig, rank: int) -> dict[str, Any]:
         learner_seats=config.learner_seats,
         reward_scale=config.reward_scale,
         shaping=dict(config.shaping),
+        shaping_mode=config.shaping_mode,
         snapshot_keep=config.self_play.keep if config.self_play else 5,
         seat_offset=rank,
         seed=config.seed * 1000 + rank,

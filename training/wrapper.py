@@ -14,8 +14,17 @@ actions, also through ``SubprocVecEnv`` (``env_method``).
 
 Optional shaping: ``shaping={"foul": -6.0}`` adds, at the episode's last step,
 weight x the learner's value of that ``State.stats()`` entry (e.g. an extra
-cost per foul). Only the training signal changes: ``info["raw_return"]`` and
-every evaluation use the game's own rewards.
+cost per foul). With ``shaping_mode="potential"`` the same total is paid as it
+becomes likely instead of at the end: the potential of a decision point is
+weight x the game's estimate of that statistic (``game.stat_estimates``, e.g.
+OFC's planned foul rate of the hand) and every step adds the potential's change,
+so an episode's shaping sums to weight x the final statistic minus the
+potential at the learner's first decision (potential-based shaping, Ng et al.
+1999, with gamma = 1: the best policy stays the same, but a risky placement is
+charged right away instead of through a rare end-of-hand penalty). Where the
+game has no estimate (None) the potential keeps its last value. Only the
+training signal changes: ``info["raw_return"]`` and every evaluation use the
+game's own rewards.
 """
 from __future__ import annotations
 
@@ -27,11 +36,12 @@ import numpy as np
 
 import envs
 from agents.base import RandomAgent
-from envs.engine.config import check_number
+from envs.engine.config import check_choice, check_number
 from envs.engine.game import ConfigError
 
 MAX_EMPTY_EPISODES = 100  # resets in a row allowed to end before the learner decides
 SELF = "self"  # the pool entry played by frozen snapshots of the learner
+SHAPING_MODES = ("final", "potential")
 AgentFactory = Callable[..., Any]  # (game, seed=None) -> Agent
 
 _EXTRA_ENVS: dict[str, Callable[..., Any]] = {}
@@ -140,6 +150,7 @@ class SingleAgentEnv(gymnasium.Env):
         seat_offset: int = 0,
         seed: int | None = None,
         shaping: Mapping[str, float] | None = None,
+        shaping_mode: str = "final",
     ):
         super().__init__()
         self.env_name = env_name
@@ -164,6 +175,15 @@ class SingleAgentEnv(gymnasium.Env):
                     raise ConfigError(f"shaping: {name!r} is not a statistic of {env_name}; allowed values: "
                                       f"{', '.join(known) or 'none (the game reports no statistics)'}")
                 check_number(f"shaping.{name}", weight)
+        check_choice("shaping_mode", shaping_mode, SHAPING_MODES)
+        if shaping_mode == "potential":
+            estimable = tuple(getattr(self.game, "estimated_stats", ()))
+            for name in self.shaping:
+                if name not in estimable:
+                    raise ConfigError(f"shaping_mode='potential': {env_name} does not estimate {name!r} during an "
+                                      f"episode; allowed values: {', '.join(estimable) or 'none (use shaping_mode: final)'}")
+        self.shaping_mode = shaping_mode
+        self._potentials: dict[str, float] = {}
         entries = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in opponents]
         self.pool = OpponentPool(entries if n > 1 else [], self.game, env_name, agent_factories, snapshot_keep)
         agent0 = self.raw.possible_agents[0]
@@ -212,7 +232,11 @@ class SingleAgentEnv(gymnasium.Env):
             self._pending = self._collect(self.raw.rewards[self._learner_agent]) + self._play_opponents()
             if not self._over():
                 self._done = False
-                return self._observe(), self._info(0.0)
+                obs = self._observe()
+                if self.shaping_mode == "potential":
+                    self._potentials = dict.fromkeys(self.shaping, 0.0)
+                    self._shaping_step(obs)  # the first potential (its change is not paid)
+                return obs, self._info(0.0)
         raise RuntimeError(f"{MAX_EMPTY_EPISODES} episodes in a row ended before seat {self.learner} had a decision")
 
     def _start_episode(self, pinned: Mapping[int, str], options: dict[str, Any]) -> None:
@@ -242,11 +266,29 @@ class SingleAgentEnv(gymnasium.Env):
         truncated = raw.state.is_truncated() and not terminated
         self._done = terminated or truncated
         info = self._info(reward)
+        obs = self._observe()
         if self._done:
             info.update(self._final_info())
-            if self.shaping:
-                reward += sum(w * info["stats"][name] for name, w in self.shaping.items())
-        return self._observe(), reward * self.reward_scale, terminated, truncated, info
+        if self.shaping_mode == "potential":
+            reward += self._shaping_step(obs, info.get("stats"))
+        elif self._done and self.shaping:
+            reward += sum(w * info["stats"][name] for name, w in self.shaping.items())
+        return obs, reward * self.reward_scale, terminated, truncated, info
+
+    def _shaping_step(self, obs: np.ndarray, final_stats: Mapping[str, float] | None = None) -> float:
+        """Moves each shaped statistic's potential to its value now (the final statistic
+        once the episode is over) and returns the potentials' total change."""
+        if final_stats is not None:
+            now: Mapping[str, float | None] = final_stats
+        else:
+            now = self.game.stat_estimates(self.raw.state, self.learner, obs)
+        change = 0.0
+        for name, weight in self.shaping.items():
+            value = now.get(name)
+            if value is not None:
+                change += weight * value - self._potentials[name]
+                self._potentials[name] = weight * value
+        return change
 
     def _play_opponents(self) -> float:
         """Opponents act until the learner must decide or the episode ends;

@@ -91,6 +91,18 @@ def outlook(view: OFCView) -> list[float]:
     return out
 
 
+def planned_foul(block: Sequence[float]) -> float | None:
+    """The foul rate of the planner's choice (the available action of highest value) in
+    an :func:`outlook` block, or None when the block is empty (no pending card, or a
+    Fantasyland turn)."""
+    best = None
+    for a in range(4):
+        entry = block[a * OUTLOOK:(a + 1) * OUTLOOK]
+        if entry[0] and (best is None or entry[5] > best[5]):
+            best = entry
+    return None if best is None else float(best[1])
+
+
 def made_hand(cards: Sequence[int], row: int) -> tuple[int, int, int]:
     """(category, leading rank, second rank) of a row so far.
 

@@ -119,6 +119,25 @@ class OFCGame:
             return np.concatenate((state.obs[player], _features.features(state.view(player))))
         return state.obs[player].copy()
 
+    # the State.stats() entries stat_estimates() predicts (training.wrapper's potential shaping)
+    estimated_stats = ("foul",)
+
+    def stat_estimates(self, state: OFCState, player: int, observation: np.ndarray | None = None) -> dict[str, float | None]:
+        """``player``'s foul rate as ``state.stats()`` will report it at the episode's end,
+        expected from what the seat knows now: the fouls of its finished hands plus the
+        outlook's foul rate of the planner's plan for the current hand (read from
+        ``observation``'s feature block when it has one, so nothing is computed twice).
+        Exact once the episode is over; None while the seat has no outlook (no pending
+        card, or a Fantasyland turn)."""
+        if state.is_terminal():
+            return {"foul": state.stats()["foul"][player]}
+        if self.features and observation is not None:
+            block = observation[-4 * _features.OUTLOOK:]
+        else:
+            block = _features.outlook(state.view(player))
+        current = _features.planned_foul(block)
+        return {"foul": None if current is None else (state.stat_foul[player] + current) / self.config.num_hands}
+
     def render(self, view: OFCView) -> str:
         return _render.render(view)
 

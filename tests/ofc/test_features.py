@@ -187,3 +187,46 @@ def test_outlook_planner_plays_the_preferred_action_on_every_card() -> None:
                 checked += 1
             state.apply(action)
         assert checked > 20
+
+
+def test_planned_foul_is_the_foul_rate_of_the_highest_value_action() -> None:
+    block = np.zeros(4 * F.OUTLOOK)
+    assert F.planned_foul(block) is None  # no outlook (no pending card, or Fantasyland)
+    for action, (foul, value) in {1: (0.25, 0.5), 2: (0.75, 0.625), 3: (0.0, 0.25)}.items():
+        block[action * F.OUTLOOK:(action + 1) * F.OUTLOOK] = [1.0, foul, 0, 0, 0, value, 1.0]
+    assert F.planned_foul(block) == 0.75  # the bottom has the highest value, fouls or not
+    block[2 * F.OUTLOOK] = 0.0  # no longer available: the middle is the plan
+    assert F.planned_foul(block) == 0.25
+
+
+def test_stat_estimates_follow_the_outlook_and_end_at_the_real_foul_rate() -> None:
+    rich, plain = make_game(variant="pineapple", features=True), make_game(variant="pineapple")
+    assert rich.estimated_stats == ("foul",)
+    state = rich.new_state(np.random.default_rng(8))
+    rng = np.random.default_rng(2)
+    checked = 0
+    while not state.is_terminal():
+        p = state.current_player
+        obs = rich.observe(state, p)
+        expected = F.planned_foul(F.outlook(state.view(p)))
+        assert rich.stat_estimates(state, p, obs) == {"foul": expected}
+        assert plain.stat_estimates(state, p) == {"foul": expected}  # no block: computed from the view
+        checked += expected is not None
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    assert checked > 20
+    for p in range(2):
+        assert rich.stat_estimates(state, p) == {"foul": state.stats()["foul"][p]}
+
+
+def test_stat_estimates_in_a_multi_hand_episode_count_the_finished_hands() -> None:
+    game = make_game(variant="pineapple", num_hands=2)
+    state = game.new_state(np.random.default_rng(3))
+    rng = np.random.default_rng(4)
+    while state.hands_done == 0:
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    p = state.current_player
+    assert state.stat_foul[p] == 1  # random play fouled the first hand (this deal)
+    current = F.planned_foul(F.outlook(state.view(p)))
+    assert current is not None
+    # the fouled first hand plus the second hand's planned foul rate, over the 2 hands
+    assert game.stat_estimates(state, p)["foul"] == pytest.approx((1 + current) / 2)

@@ -190,6 +190,7 @@ def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
     ("env: kuhn_test\nopponents: [{agent: self}]\n", "no self_play section"),
     ("env: kuhn_test\nvec_env: threads\n", "vec_env='threads'.*'dummy', 'subproc'"),
     ("env: kuhn_test\neval: {deals: 0}\n", "eval.deals=0"),
+    ("env: kuhn_test\nshaping_mode: dense\n", "shaping_mode='dense'.*'final', 'potential'"),
     ("options: {}\n", "missing key 'env'"),
 ])
 def test_config_is_strict(tmp_path: Path, text: str, match: str) -> None:

@@ -211,3 +211,38 @@ def test_shaping_adds_weight_times_a_statistic_at_the_episode_end_only() -> None
     assert fouls > 0  # the always-last-legal placement fouls some hands: the shaping was exercised
     with pytest.raises(ConfigError, match="allowed values: fantasyland, foul, royalties"):
         SingleAgentEnv("ofc_v0", {}, [PoolEntry("random")], shaping={"fouls": -1.0})
+
+
+def test_potential_shaping_pays_the_final_statistic_as_its_estimate_moves() -> None:
+    # Same games, same actions: the shaped env's extra reward per step is the change of
+    # -10 x the estimated foul rate, and an episode's extra rewards sum to -10 x the
+    # final foul flag minus the potential at the first decision (they telescope).
+    options = {"variant": "pineapple", "features": True}
+    shaped = SingleAgentEnv("ofc_v0", options, [PoolEntry("heuristic")], seed=4, shaping={"foul": -10.0},
+                            shaping_mode="potential")
+    plain = SingleAgentEnv("ofc_v0", options, [PoolEntry("heuristic")], seed=4)
+    fouls = early = 0
+    for episode in range(8):
+        shaped.reset()
+        plain.reset()
+        first = shaped._potentials["foul"]
+        extras, done = [], False
+        while not done:
+            legal = np.flatnonzero(shaped.action_masks())
+            action = int(legal[-1] if episode % 2 else legal[0])  # the careless extremes foul often
+            _, ra, term, trunc, ia = shaped.step(action)
+            _, rb, _, _, ib = plain.step(action)
+            done = term or trunc
+            extras.append(ra - rb)
+        assert ia["raw_return"] == ib["raw_return"]  # the game's own return is untouched
+        assert sum(extras) == pytest.approx(-10.0 * ia["stats"]["foul"] - first, abs=1e-9)
+        fouls += ia["stats"]["foul"]
+        early += any(x != 0.0 for x in extras[:-1])
+    assert fouls > 0 and early == 8  # fouls happened, and the shaping was paid before the last step
+
+
+def test_potential_shaping_needs_an_estimated_statistic() -> None:
+    with pytest.raises(ConfigError, match="does not estimate 'royalties'.*allowed values: foul"):
+        SingleAgentEnv("ofc_v0", {}, [PoolEntry("random")], shaping={"royalties": 1.0}, shaping_mode="potential")
+    with pytest.raises(ConfigError, match="shaping_mode='dense'.*'final', 'potential'"):
+        SingleAgentEnv("ofc_v0", {}, [PoolEntry("random")], shaping={"foul": -1.0}, shaping_mode="dense")
