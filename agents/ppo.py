@@ -8,14 +8,23 @@ metadata and the check (``training.policy``: ``parlor.json`` inside the zip);
 ``parlor eval`` and ``parlor play`` install it, and agents never import
 training. After loading, the policy's spaces must match the game's
 (observation shape, number of actions) whatever check is installed.
+
+Action guard: a policy trained with one (``action_guard`` in the zip's
+metadata, e.g. ``{"foul": 0.0}``) was only ever allowed the actions the game's
+``guarded_mask`` keeps, so it plays with the same narrowed mask here.
 """
 from __future__ import annotations
 
+import json
 import os
-from typing import Any, Callable
+import zipfile
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from envs.engine.game import ConfigError
+
+META_MEMBER = "parlor.json"  # the training pipeline's metadata inside a policy zip
 MetadataCheck = Callable[[str, Any, str], None]  # (path, game, env_name); raises on a mismatch
 _metadata_check: MetadataCheck | None = None
 _models: dict[str, Any] = {}
@@ -45,6 +54,28 @@ def check_spaces(model: Any, game: Any, path: str) -> None:
         )
 
 
+def read_action_guard(path: str) -> dict[str, float]:
+    """The action guard the policy in ``path`` was trained with ({} for none)."""
+    with zipfile.ZipFile(path) as zf:
+        if META_MEMBER not in zf.namelist():
+            return {}
+        return {str(k): float(v) for k, v in (json.loads(zf.read(META_MEMBER)).get("action_guard") or {}).items()}
+
+
+def check_guard(game: Any, guard: Mapping[str, float]) -> None:
+    """A guard may only name statistics the game can guard."""
+    allowed = tuple(getattr(game, "guarded_stats", ()))
+    for name in guard:
+        if name not in allowed:
+            raise ConfigError(f"action_guard: {game.name} cannot guard {name!r} (with these options); allowed "
+                              f"values: {', '.join(allowed) or 'none'}")
+
+
+def guarded(game: Any, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float]) -> np.ndarray:
+    """``mask`` narrowed by the game's ``guarded_mask`` (unchanged without a guard)."""
+    return game.guarded_mask(observation, mask, guard) if guard else mask
+
+
 def load_model(path: str) -> Any:
     """The MaskablePPO model in ``path`` (loaded once per process, then shared)."""
     key = os.path.abspath(path)
@@ -59,7 +90,7 @@ class PPOAgent:
     """Acts with a trained MaskablePPO policy: ``predict(obs, action_masks=mask, deterministic=True)``."""
 
     def __init__(self, game: Any, path: str, env_name: str | None = None, seed: int | None = None,
-                 model: Any = None):
+                 model: Any = None, guard: Mapping[str, float] | None = None):
         self.game = game
         self.path = path
         if model is None:
@@ -68,6 +99,10 @@ class PPOAgent:
             if _metadata_check is not None:
                 _metadata_check(path, game, env_name or game.name)
             model = load_model(path)
+            if guard is None:
+                guard = read_action_guard(path)
+        self.guard = dict(guard or {})
+        check_guard(game, self.guard)
         self.model = model
         check_spaces(model, game, path)
         self._dict_obs = hasattr(self.model.observation_space, "spaces")
@@ -76,7 +111,7 @@ class PPOAgent:
         pass  # deterministic policy: nothing to reseed
 
     def act(self, observation, action_mask, view, sample_world=None) -> int:
-        mask = np.asarray(action_mask, dtype=bool)
+        mask = guarded(self.game, observation, np.asarray(action_mask, dtype=bool), self.guard)
         obs = {"observation": observation, "action_mask": mask.astype(np.int8)} if self._dict_obs else observation
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
         action = int(np.asarray(action).reshape(-1)[0])

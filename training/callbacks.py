@@ -130,7 +130,8 @@ class ParlorCallback(BaseCallback):
     def _evaluate(self) -> None:
         ev = self.config.eval
         t = time.perf_counter()
-        player = PolicyAgent(self.model.policy, deterministic=ev.deterministic, seed=ev.seed)
+        player = PolicyAgent(self.model.policy, deterministic=ev.deterministic, seed=ev.seed, game=self.game,
+                             guard=self.config.action_guard)
         results = evaluate_player(self.game, lambda seat: player, self._opponent, ev.opponents, self.seats,
                                   ev.deals, ev.seed)
         step = self.num_timesteps
@@ -146,7 +147,8 @@ class ParlorCallback(BaseCallback):
 
     def _checkpoint(self) -> Path:
         folder = self.run_dir / "checkpoints"
-        path = save_policy(self.model, folder / f"step_{self.num_timesteps:09d}.zip", self.config.env, self.game)
+        path = save_policy(self.model, folder / f"step_{self.num_timesteps:09d}.zip", self.config.env, self.game,
+                           **self.config.policy_metadata())
         shutil.copyfile(path, folder / "latest.zip")
         for old in sorted(folder.glob("step_*.zip"))[:-KEEP_CHECKPOINTS]:
             old.unlink()
@@ -162,7 +164,7 @@ class ParlorCallback(BaseCallback):
 
     def _snapshot(self) -> None:
         path = save_policy(self.model, self.run_dir / "snapshots" / f"step_{self.num_timesteps:09d}.zip",
-                           self.config.env, self.game)
+                           self.config.env, self.game, **self.config.policy_metadata())
         self.training_env.env_method("add_snapshot", str(path))
         self.log(f"step {self.num_timesteps:>9,}: self-play snapshot {path.name} joins the pool")
 

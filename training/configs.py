@@ -10,6 +10,7 @@ One YAML file describes one experiment::
     reward_scale: 1.0                # rewards are multiplied by this for PPO
     shaping: {foul: -6.0}            # optional: weight x a State.stats() entry added at episode end
     shaping_mode: final              # final | potential (paid as the game's estimate of it changes)
+    action_guard: {foul: 0.0}        # optional: the learner may only take actions the game's guard keeps
     n_envs: 2
     vec_env: subproc                 # subproc | dummy
     total_steps: 1000000
@@ -158,6 +159,7 @@ class TrainConfig:
     reward_scale: float = 1.0
     shaping: Mapping[str, float] = field(default_factory=dict)
     shaping_mode: str = "final"
+    action_guard: Mapping[str, float] = field(default_factory=dict)
     n_envs: int = 2
     vec_env: str = "dummy"
     total_steps: int = 100_000
@@ -186,6 +188,10 @@ class TrainConfig:
         for name, weight in self.shaping.items():
             check_number(f"shaping.{name}", weight)
         check_choice("shaping_mode", self.shaping_mode, SHAPING_MODES)
+        if not isinstance(self.action_guard, Mapping):
+            raise ConfigError(f"action_guard={self.action_guard!r} must be a mapping of statistic names to tolerances")
+        for name, tolerance in self.action_guard.items():
+            check_number(f"action_guard.{name}", tolerance, 0.0)
         check_number("reward_scale", self.reward_scale, 0.0)
         if self.reward_scale == 0:
             raise ConfigError("reward_scale=0 is not allowed; allowed values: a number > 0")
@@ -199,6 +205,11 @@ class TrainConfig:
                 raise ConfigError(f"init={self.init!r} must be null or the path of a policy zip saved by parlor train")
             if self.pretrain is not None:
                 raise ConfigError("init and pretrain are two warm starts; give one of them (or neither)")
+
+    def policy_metadata(self) -> dict[str, Any]:
+        """What a saved policy carries besides its signature: the action guard it was
+        trained with (so that it plays with the same guard wherever it is loaded)."""
+        return {"action_guard": dict(self.action_guard)} if self.action_guard else {}
 
     @property
     def self_play_enabled(self) -> bool:
@@ -245,8 +256,9 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> TrainConfig
             data["eval"] = _section(EvalConfig, data["eval"] or {}, "eval")
         if data.get("pretrain") is not None:
             data["pretrain"] = _section(PretrainConfig, data["pretrain"], "pretrain")
-        if data.get("shaping") is not None and isinstance(data["shaping"], Mapping):
-            data["shaping"] = dict(data["shaping"])
+        for key in ("shaping", "action_guard"):
+            if data.get(key) is not None and isinstance(data[key], Mapping):
+                data[key] = dict(data[key])
         if "options" in data:
             data["options"] = dict(data["options"] or {}) if isinstance(data["options"], Mapping) or data["options"] is None else data["options"]
         if "env" not in data:

@@ -6,7 +6,7 @@ A MaskablePPO zip written by :func:`save_policy` holds one extra member,
 
     {"format": 1, "env": "ofc_v0", "options": {...the game's full config...},
      "observation_shape": [..], "num_actions": N, "layout_version": "ofc_v0/1",
-     "num_timesteps": ...}
+     "num_timesteps": ..., "action_guard": {...}}   # the guard only if trained with one
 
 :func:`load_policy` refuses a zip whose signature does not match the env it is
 loaded into, with a message naming every difference. torch and sb3 are
@@ -22,7 +22,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-SIGNATURE_MEMBER = "parlor.json"
+from agents.ppo import META_MEMBER, check_guard, guarded
+
+SIGNATURE_MEMBER = META_MEMBER
 SIGNATURE_FORMAT = 1
 SIGNATURE_KEYS = ("env", "layout_version", "observation_shape", "num_actions", "options")
 
@@ -156,8 +158,14 @@ class PolicyAgent:
     seeded generator (never the global torch RNG, so it cannot disturb training).
     """
 
-    def __init__(self, policy: Any, deterministic: bool = False, seed: int | None = None, name: str = "ppo"):
+    def __init__(self, policy: Any, deterministic: bool = False, seed: int | None = None, name: str = "ppo",
+                 game: Any = None, guard: Mapping[str, float] | None = None):
         self.policy = getattr(policy, "policy", policy)  # an sb3 model or its policy
+        self.game, self.guard = game, dict(guard or {})
+        if self.guard:
+            if game is None:
+                raise ValueError("PolicyAgent: an action guard needs the game (its guarded_mask)")
+            check_guard(game, self.guard)
         self.deterministic = deterministic
         self.name = name
         self.rng = np.random.default_rng(seed)
@@ -170,7 +178,7 @@ class PolicyAgent:
         """The policy's masked action probabilities (zero on illegal actions)."""
         import torch
 
-        mask = np.asarray(action_mask, dtype=bool)
+        mask = guarded(self.game, observation, np.asarray(action_mask, dtype=bool), self.guard)
         if not mask.any():
             raise ValueError("PolicyAgent: no legal action in the mask")
         obs, _ = self.policy.obs_to_tensor(np.asarray(observation, dtype=np.float32))
@@ -190,4 +198,5 @@ class PolicyAgent:
 def policy_agent_from_zip(path: str | Path, env_name: str, game: Any, deterministic: bool = False, seed: int | None = None) -> PolicyAgent:
     """A frozen snapshot (or any saved policy) as an opponent for ``game``."""
     model = load_policy(path, env_name, game=game)
-    return PolicyAgent(model.policy, deterministic=deterministic, seed=seed, name=f"ppo:{Path(path).name}")
+    return PolicyAgent(model.policy, deterministic=deterministic, seed=seed, name=f"ppo:{Path(path).name}",
+                       game=game, guard=read_signature(path).get("action_guard"))

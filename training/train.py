@@ -99,6 +99,7 @@ def env_kwargs(config: TrainConfig, rank: int) -> dict[str, Any]:
         reward_scale=config.reward_scale,
         shaping=dict(config.shaping),
         shaping_mode=config.shaping_mode,
+        action_guard=dict(config.action_guard),
         snapshot_keep=config.self_play.keep if config.self_play else 5,
         seat_offset=rank,
         seed=config.seed * 1000 + rank,
@@ -210,8 +211,8 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
             callback.finish(model)
         else:
             log(f"{run_dir} already has {model.num_timesteps:,} >= total_steps={config.total_steps:,} steps")
-        final = save_policy(model, run_dir / "model.zip", config.env, callback.game)
-        export_policy(model, run_dir / "policy.zip", config.env, callback.game)
+        final = save_policy(model, run_dir / "model.zip", config.env, callback.game, **config.policy_metadata())
+        export_policy(model, run_dir / "policy.zip", config.env, callback.game, **config.policy_metadata())
     finally:
         vec_env.close()
     seconds = time.perf_counter() - start

@@ -25,6 +25,11 @@ charged right away instead of through a rare end-of-hand penalty). Where the
 game has no estimate (None) the potential keeps its last value. Only the
 training signal changes: ``info["raw_return"]`` and every evaluation use the
 game's own rewards.
+
+Optional action guard: ``action_guard={"foul": 0.0}`` narrows ``action_masks()``
+to the actions the game's ``guarded_mask`` keeps (OFC: none whose outlook foul
+rate exceeds the planner's choice by more than the tolerance), a safety shield
+the learner is trained inside; a saved policy carries it and plays with it.
 """
 from __future__ import annotations
 
@@ -36,6 +41,7 @@ import numpy as np
 
 import envs
 from agents.base import RandomAgent
+from agents.ppo import check_guard, guarded
 from envs.engine.config import check_choice, check_number
 from envs.engine.game import ConfigError
 
@@ -151,6 +157,7 @@ class SingleAgentEnv(gymnasium.Env):
         seed: int | None = None,
         shaping: Mapping[str, float] | None = None,
         shaping_mode: str = "final",
+        action_guard: Mapping[str, float] | None = None,
     ):
         super().__init__()
         self.env_name = env_name
@@ -183,6 +190,11 @@ class SingleAgentEnv(gymnasium.Env):
                     raise ConfigError(f"shaping_mode='potential': {env_name} does not estimate {name!r} during an "
                                       f"episode; allowed values: {', '.join(estimable) or 'none (use shaping_mode: final)'}")
         self.shaping_mode = shaping_mode
+        self.action_guard = dict(action_guard or {})
+        check_guard(self.game, self.action_guard)
+        for name, tolerance in self.action_guard.items():
+            check_number(f"action_guard.{name}", tolerance, 0.0)
+        self._last_obs: np.ndarray | None = None
         self._potentials: dict[str, float] = {}
         entries = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in opponents]
         self.pool = OpponentPool(entries if n > 1 else [], self.game, env_name, agent_factories, snapshot_keep)
@@ -317,7 +329,8 @@ class SingleAgentEnv(gymnasium.Env):
         return state.is_terminal() or state.is_truncated()
 
     def _observe(self) -> np.ndarray:
-        return self.raw.observe(self._learner_agent)["observation"]
+        self._last_obs = self.raw.observe(self._learner_agent)["observation"]
+        return self._last_obs
 
     def _info(self, reward: float) -> dict[str, Any]:
         return {"learner_seat": self.learner, "raw_reward": reward}
@@ -333,11 +346,12 @@ class SingleAgentEnv(gymnasium.Env):
         return info
 
     def action_masks(self) -> np.ndarray:
-        """bool[num_actions]: the learner's legal actions (all True once the episode is over,
-        so a masked distribution is never empty)."""
+        """bool[num_actions]: the learner's legal actions, narrowed by the action guard (all
+        True once the episode is over, so a masked distribution is never empty)."""
         if self._done or self._over():
             return np.ones(self.game.num_actions, dtype=bool)
-        return self.raw.action_mask(self._learner_agent).astype(bool)
+        return guarded(self.game, self._last_obs, self.raw.action_mask(self._learner_agent).astype(bool),
+                       self.action_guard)
 
     def render(self) -> str:
         return self.game.render(self.raw.state.view(self.learner))

@@ -6,7 +6,7 @@ showdown arithmetic in ``scoring.py``. Framework-free (numpy only).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -64,6 +64,8 @@ class OFCGame:
         self.features = config.features
         # part of a trained policy's signature (training.policy.layout_version)
         self.observation_version = _features.FEATURES_VERSION if config.features else None
+        # what guarded_mask() can keep in check: it reads the outlook of the feature block
+        self.guarded_stats = ("foul",) if config.features else ()
         self.observation_shape = (self.layout.size + (_features.size(config.num_players) if config.features else 0),)
         self.deck = standard52()
         n = config.num_players
@@ -137,6 +139,18 @@ class OFCGame:
             block = _features.outlook(state.view(player))
         current = _features.planned_foul(block)
         return {"foul": None if current is None else (state.stat_foul[player] + current) / self.config.num_hands}
+
+    def guarded_mask(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float]) -> np.ndarray:
+        """``mask`` without the actions whose outlook foul rate exceeds that of the
+        planner's choice by more than ``guard["foul"]`` (only with ``features=True``:
+        the outlook is read from ``observation``). The planner's choice always stays, and a
+        decision without an outlook (a Fantasyland turn) keeps every legal action."""
+        block = np.asarray(observation[-4 * _features.OUTLOOK:]).reshape(4, _features.OUTLOOK)
+        planned = _features.planned_foul(block.reshape(-1))
+        if planned is None:
+            return mask
+        risky = (block[:, 0] > 0) & (block[:, 1] > planned + guard["foul"] + 1e-9)
+        return mask & ~risky
 
     def render(self, view: OFCView) -> str:
         return _render.render(view)

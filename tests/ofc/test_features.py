@@ -230,3 +230,34 @@ def test_stat_estimates_in_a_multi_hand_episode_count_the_finished_hands() -> No
     assert current is not None
     # the fouled first hand plus the second hand's planned foul rate, over the 2 hands
     assert game.stat_estimates(state, p)["foul"] == pytest.approx((1 + current) / 2)
+
+
+def test_guarded_mask_drops_actions_riskier_than_the_planners_choice() -> None:
+    game = make_game(variant="pineapple", features=True)
+    obs = np.zeros(game.observation_shape, dtype=np.float32)
+    block = obs[-4 * F.OUTLOOK:].reshape(4, F.OUTLOOK)  # a view: writes land in obs
+    for action, (foul, value) in {1: (0.25, 0.5), 2: (0.5, 0.625), 3: (0.125, 0.25)}.items():
+        block[action] = [1.0, foul, 0, 0, 0, value, 1.0]
+    legal = np.array([False, True, True, True])
+    # the planner's choice (bottom, value 0.625) fouls in 50%: nothing is riskier
+    assert game.guarded_mask(obs, legal, {"foul": 0.0}).tolist() == [False, True, True, True]
+    block[1, 5] = 0.75  # now the middle (25%) is the plan: the bottom (50%) is dropped
+    assert game.guarded_mask(obs, legal, {"foul": 0.0}).tolist() == [False, True, False, True]
+    assert game.guarded_mask(obs, legal, {"foul": 0.25}).tolist() == [False, True, True, True]  # within tolerance
+    block[:] = 0.0  # no outlook (a Fantasyland turn): every legal action stays
+    assert game.guarded_mask(obs, legal, {"foul": 0.0}).tolist() == legal.tolist()
+
+
+def test_guarded_mask_always_keeps_the_planners_choice() -> None:
+    game = make_game(variant="pineapple", features=True)
+    state = game.new_state(np.random.default_rng(6))
+    rng = np.random.default_rng(7)
+    while not state.is_terminal():
+        p = state.current_player
+        obs, legal = game.observe(state, p), state.legal_mask().astype(bool)
+        kept = game.guarded_mask(obs, legal, {"foul": 0.0})
+        assert kept.any() and not (kept & ~legal).any()
+        block = obs[-4 * F.OUTLOOK:].reshape(4, F.OUTLOOK)
+        if block[:, 0].any():
+            assert kept[int(np.argmax(np.where(block[:, 0] > 0, block[:, 5], -1)))]
+        state.apply(int(rng.choice(np.flatnonzero(legal))))
