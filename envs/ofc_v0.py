@@ -61,7 +61,10 @@ per action of the next card, the best plan of the whole turn that starts with
 it over 32 sampled completions (the heuristic's planner): legal, foul rate,
 royalties, row strength, Fantasyland rate, value and preference (1.0 for the
 planner's choice). The block has its own version (`features.FEATURES_VERSION`,
-now 2), which a trained policy's signature records.
+now 2), which a trained policy's signature records. The game also reads the
+outlook for training: `stat_estimates` (the planned foul rate, the potential of
+`shaping_mode: potential`) and `guarded_mask` (the `action_guard` that drops
+actions riskier than the planner's choice).
 
 Never observed: opponents' pending cards and discards, Fantasyland boards of
 others before the showdown, the deck order.
