@@ -63,7 +63,8 @@ def read_action_guard(path: str) -> dict[str, float]:
 
 
 def check_guard(game: Any, guard: Mapping[str, float]) -> None:
-    """A guard may only name statistics the game can guard."""
+    """A guard may only name the tolerances the game's ``guarded_mask`` reads
+    (``game.guarded_stats``)."""
     allowed = tuple(getattr(game, "guarded_stats", ()))
     for name in guard:
         if name not in allowed:

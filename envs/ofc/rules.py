@@ -64,8 +64,8 @@ class OFCGame:
         self.features = config.features
         # part of a trained policy's signature (training.policy.layout_version)
         self.observation_version = _features.FEATURES_VERSION if config.features else None
-        # what guarded_mask() can keep in check: it reads the outlook of the feature block
-        self.guarded_stats = ("foul",) if config.features else ()
+        # what guarded_mask() can keep in check (tolerances by name): it reads the feature block
+        self.guarded_stats = ("foul", "opening_foul", "foul_cap") if config.features else ()
         self.observation_shape = (self.layout.size + (_features.size(config.num_players) if config.features else 0),)
         self.deck = standard52()
         n = config.num_players
@@ -141,15 +141,30 @@ class OFCGame:
         return {"foul": None if current is None else (state.stat_foul[player] + current) / self.config.num_hands}
 
     def guarded_mask(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float]) -> np.ndarray:
-        """``mask`` without the actions whose outlook foul rate exceeds that of the
-        planner's choice by more than ``guard["foul"]`` (only with ``features=True``:
-        the outlook is read from ``observation``). The planner's choice always stays, and a
-        decision without an outlook (a Fantasyland turn) keeps every legal action."""
-        block = np.asarray(observation[-4 * _features.OUTLOOK:]).reshape(4, _features.OUTLOOK)
-        planned = _features.planned_foul(block.reshape(-1))
+        """``mask`` without the actions the guard finds too risky, judged by the outlook's
+        foul rates (only with ``features=True``: the outlook is read from ``observation``):
+
+        - ``guard["foul"]``: a tolerance: drop an action whose foul rate exceeds that of
+          the planner's choice by more than it;
+        - ``guard["opening_foul"]``: replaces ``foul`` while the seat places its first
+          five cards (the opening turn, where most fouls are decided);
+        - ``guard["foul_cap"]``: a ceiling: drop an action whose foul rate exceeds both
+          it and the planner's choice's (the risk a hand may creep up to, step by step).
+
+        The planner's choice always stays, and a decision without an outlook (a
+        Fantasyland turn) keeps every legal action."""
+        block = _features.block_of(observation, self.config.num_players)
+        outlook = np.asarray(block[-4 * _features.OUTLOOK:]).reshape(4, _features.OUTLOOK)
+        planned = _features.planned_foul(outlook.reshape(-1))
         if planned is None:
             return mask
-        risky = (block[:, 0] > 0) & (block[:, 1] > planned + guard["foul"] + 1e-9)
+        tolerance = guard.get("foul")
+        if "opening_foul" in guard and _features.in_opening(block):
+            tolerance = guard["opening_foul"]
+        ceiling = np.inf if tolerance is None else planned + tolerance
+        if "foul_cap" in guard:
+            ceiling = min(ceiling, max(planned, guard["foul_cap"]))
+        risky = (outlook[:, 0] > 0) & (outlook[:, 1] > ceiling + 1e-9)
         return mask & ~risky
 
     def render(self, view: OFCView) -> str:

@@ -248,6 +248,56 @@ def test_guarded_mask_drops_actions_riskier_than_the_planners_choice() -> None:
     assert game.guarded_mask(obs, legal, {"foul": 0.0}).tolist() == legal.tolist()
 
 
+def test_guarded_mask_opening_tolerance_applies_while_the_first_five_cards_are_placed() -> None:
+    game = make_game(variant="pineapple", features=True)
+    obs = np.zeros(game.observation_shape, dtype=np.float32)
+    features = F.block_of(obs, 2)  # a view: writes land in obs
+    block = obs[-4 * F.OUTLOOK:].reshape(4, F.OUTLOOK)
+    block[1] = [1.0, 0.0, 0, 0, 0, 0.75, 1.0]   # the plan: middle, never fouls
+    block[2] = [1.0, 0.25, 0, 0, 0, 0.5, 0.5]   # bottom: fouls in 25%
+    legal = np.array([False, True, True, False])
+    guard = {"foul": 0.5, "opening_foul": 0.0}
+    features[F.FREE_SLOTS] = 10 / 13            # third card of the opening turn
+    assert F.in_opening(features)
+    assert game.guarded_mask(obs, legal, guard).tolist() == [False, True, False, False]
+    assert game.guarded_mask(obs, legal, {"opening_foul": 0.0}).tolist() == [False, True, False, False]
+    features[F.FREE_SLOTS] = 8 / 13             # a later turn: the general tolerance
+    assert not F.in_opening(features)
+    assert game.guarded_mask(obs, legal, guard).tolist() == [False, True, True, False]
+    assert game.guarded_mask(obs, legal, {"opening_foul": 0.0}).tolist() == legal.tolist()  # no tolerance
+
+
+def test_guarded_mask_foul_cap_is_a_ceiling_above_the_planners_choice() -> None:
+    game = make_game(variant="pineapple", features=True)
+    obs = np.zeros(game.observation_shape, dtype=np.float32)
+    block = obs[-4 * F.OUTLOOK:].reshape(4, F.OUTLOOK)
+    block[0] = [1.0, 0.5, 0, 0, 0, 0.25, 0.1]   # top: fouls in 50%
+    block[1] = [1.0, 0.25, 0, 0, 0, 0.75, 1.0]  # the plan: middle, 25%
+    block[2] = [1.0, 0.375, 0, 0, 0, 0.5, 0.5]  # bottom: 37.5%
+    legal = np.array([True, True, True, False])
+    assert game.guarded_mask(obs, legal, {"foul_cap": 0.4}).tolist() == [False, True, True, False]
+    # a ceiling under the plan's own risk keeps nothing riskier than the plan
+    assert game.guarded_mask(obs, legal, {"foul_cap": 0.1}).tolist() == [False, True, False, False]
+    # with a tolerance too, the tighter of the two bounds decides
+    assert game.guarded_mask(obs, legal, {"foul_cap": 0.6, "foul": 0.125}).tolist() == [False, True, True, False]
+    assert game.guarded_mask(obs, legal, {"foul_cap": 0.3, "foul": 0.5}).tolist() == [False, True, False, False]
+
+
+def test_in_opening_follows_the_seats_own_board() -> None:
+    game = make_game(variant="pineapple", features=True)
+    state = game.new_state(np.random.default_rng(3))
+    rng = np.random.default_rng(4)
+    seen = set()
+    while not state.is_terminal():
+        p = state.current_player
+        placed = sum(len(row) for row in state.view(p).own_rows)
+        opening = F.in_opening(F.block_of(game.observe(state, p), game.config.num_players))
+        assert opening == (placed < 5)
+        seen.add(opening)
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    assert seen == {True, False}
+
+
 def test_guarded_mask_always_keeps_the_planners_choice() -> None:
     game = make_game(variant="pineapple", features=True)
     state = game.new_state(np.random.default_rng(6))

@@ -1,0 +1,74 @@
+"""``parlor shield``: put a trained policy inside an action guard after training.
+
+A shield at deployment: ``parlor shield SOURCE.zip DEST.zip --guard foul_cap=0.25``
+writes a copy of the policy whose ``parlor.json`` carries the guard (replacing any
+it had), so ``PPOAgent`` / ``PolicyAgent`` play it with the game's ``guarded_mask``
+wherever it is loaded (``parlor eval``, ``parlor play``, self-play snapshots). The
+network is untouched; the guard is checked against the game the zip was trained on
+(the names ``guarded_mask`` reads, tolerances >= 0). ``--guard`` with no value-pairs
+names at least one tolerance; ``--clear`` removes the guard.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from agents.ppo import check_guard
+from envs.engine.config import check_number
+from envs.engine.game import ConfigError
+from training.policy import SIGNATURE_KEYS, read_signature, write_signature
+
+
+def parse_guard(items: list[str]) -> dict[str, float]:
+    """``["foul=0.1", "foul_cap=0.3"]`` -> ``{"foul": 0.1, "foul_cap": 0.3}``."""
+    guard: dict[str, float] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise ConfigError(f"--guard {item!r}: expected NAME=TOLERANCE, e.g. foul_cap=0.25")
+        try:
+            guard[name] = float(value)
+        except ValueError:
+            raise ConfigError(f"--guard {item!r}: tolerance {value!r} is not a number") from None
+        check_number(f"--guard {name}", guard[name], 0.0)
+    return guard
+
+
+def shield(source: str | Path, dest: str | Path, guard: dict[str, float]) -> Path:
+    """Copy the policy zip ``source`` to ``dest`` with ``guard`` as its action guard
+    ({} removes it); raises ConfigError for a guard the policy's game cannot apply."""
+    from training.wrapper import make_raw_env  # also knows envs registered for tests
+
+    saved = read_signature(source)
+    game = make_raw_env(saved["env"], saved.get("options", {})).game
+    check_guard(game, guard)
+    dest = Path(dest)
+    if dest.resolve() != Path(source).resolve():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, dest)
+    kept = {k: v for k, v in saved.items() if k not in SIGNATURE_KEYS and k not in ("format", "action_guard")}
+    sig = {k: saved[k] for k in SIGNATURE_KEYS if k in saved}
+    write_signature(dest, sig, **kept, **({"action_guard": guard} if guard else {}))
+    return dest
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", help="a policy zip saved by parlor train")
+    parser.add_argument("dest", help="where to write the shielded copy (may equal source)")
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--guard", action="append", metavar="NAME=TOLERANCE",
+                       help="a tolerance the game's guarded_mask reads (repeatable), e.g. foul_cap=0.25")
+    group.add_argument("--clear", action="store_true", help="remove the policy's guard")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        guard = {} if args.clear else parse_guard(args.guard)
+        path = shield(args.source, args.dest, guard)
+    except (ConfigError, FileNotFoundError) as exc:
+        print(f"parlor shield: {exc}", file=sys.stderr)
+        return 2
+    print(f"{path}: action guard {guard or 'none'}")
+    return 0
