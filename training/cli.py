@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "play": ("training.play", "play a game in the terminal against agents"),
     "eval": ("training.evaluate", "tournaments with duplicate deals, CIs and Elo"),
     "train": ("training.train", "train a MaskablePPO policy from a YAML config"),
+    "shield": ("training.shield", "put a trained policy inside an action guard (a deployment shield)"),
     "bench": ("training.bench", "speed: hand evaluator and random-play steps/s vs texas_holdem_v4"),
 }
 

@@ -342,6 +342,31 @@ def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tm
     assert narrowed > 5  # the guard was exercised
 
 
+def test_parlor_shield_puts_a_trained_policy_inside_a_guard(tmp_path: Path, capsys) -> None:
+    from agents.ppo import PPOAgent, read_action_guard
+
+    source = ROOT / "agents/pretrained/ofc_pineapple.zip"
+    dest = tmp_path / "shielded.zip"
+    assert main(["shield", str(source), str(dest), "--guard", "foul_cap=0.25", "--guard", "foul=0.1"]) == 0
+    assert read_action_guard(str(dest)) == {"foul_cap": 0.25, "foul": 0.1}
+    assert read_action_guard(str(source)) == {}  # the source is untouched
+    before, after = read_signature(source), read_signature(dest)
+    assert {k: v for k, v in after.items() if k != "action_guard"} == before
+    with zipfile.ZipFile(source) as a, zipfile.ZipFile(dest) as b:  # the network is the same
+        assert a.read("policy.pth") == b.read("policy.pth")
+    game = envs.make_game("ofc_v0", variant="pineapple", features=True)
+    assert PPOAgent(game, str(dest), env_name="ofc_v0").guard == {"foul_cap": 0.25, "foul": 0.1}
+    assert main(["shield", str(dest), str(dest), "--clear"]) == 0
+    assert read_action_guard(str(dest)) == {} and "action_guard" not in read_signature(dest)
+    capsys.readouterr()
+    assert main(["shield", str(source), str(dest), "--guard", "royalties=1"]) == 2
+    assert "cannot guard 'royalties'" in capsys.readouterr().err
+    assert main(["shield", str(source), str(dest), "--guard", "foul_cap"]) == 2
+    assert "expected NAME=TOLERANCE" in capsys.readouterr().err
+    assert main(["shield", str(source), str(dest), "--guard", "foul_cap=-1"]) == 2
+    assert "--guard foul_cap=-1" in capsys.readouterr().err
+
+
 def test_action_guard_is_checked() -> None:
     base = "env: ofc_v0\noptions: {variant: pineapple, features: true}\n"
     with pytest.raises(ConfigError, match="action_guard.foul=-0.1"):
@@ -350,5 +375,5 @@ def test_action_guard_is_checked() -> None:
 
     with pytest.raises(ConfigError, match="cannot guard 'foul'.*allowed values: none"):  # no feature block
         SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, [PoolEntry("random")], action_guard={"foul": 0.0})
-    with pytest.raises(ConfigError, match="cannot guard 'royalties'.*allowed values: foul"):
+    with pytest.raises(ConfigError, match="cannot guard 'royalties'.*allowed values: foul, opening_foul, foul_cap"):
         SingleAgentEnv("ofc_v0", {"features": True}, [PoolEntry("random")], action_guard={"royalties": 0.0})
