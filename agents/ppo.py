@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from envs.engine.config import check_number
 from envs.engine.game import ConfigError
 
 META_MEMBER = "parlor.json"  # the training pipeline's metadata inside a policy zip
@@ -62,14 +63,21 @@ def read_action_guard(path: str) -> dict[str, float]:
         return {str(k): float(v) for k, v in (json.loads(zf.read(META_MEMBER)).get("action_guard") or {}).items()}
 
 
+def check_tolerances(guard: Mapping[str, float]) -> None:
+    """Every tolerance of a guard is a number >= 0."""
+    for name, tolerance in guard.items():
+        check_number(f"action_guard.{name}", tolerance, 0.0)
+
+
 def check_guard(game: Any, guard: Mapping[str, float]) -> None:
     """A guard may only name the tolerances the game's ``guarded_mask`` reads
-    (``game.guarded_stats``)."""
+    (``game.guarded_stats``), each a number >= 0."""
     allowed = tuple(getattr(game, "guarded_stats", ()))
     for name in guard:
         if name not in allowed:
             raise ConfigError(f"action_guard: {game.name} cannot guard {name!r} (with these options); allowed "
                               f"values: {', '.join(allowed) or 'none'}")
+    check_tolerances(guard)
 
 
 def guarded(game: Any, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float]) -> np.ndarray:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
+from agents.ppo import check_tolerances
 from envs.engine.game import ConfigError
 from training.wrapper import SELF, SHAPING_MODES, PoolEntry
 
@@ -190,8 +191,7 @@ class TrainConfig:
         check_choice("shaping_mode", self.shaping_mode, SHAPING_MODES)
         if not isinstance(self.action_guard, Mapping):
             raise ConfigError(f"action_guard={self.action_guard!r} must be a mapping of statistic names to tolerances")
-        for name, tolerance in self.action_guard.items():
-            check_number(f"action_guard.{name}", tolerance, 0.0)
+        check_tolerances(self.action_guard)  # the names are checked against the game by the wrapper
         check_number("reward_scale", self.reward_scale, 0.0)
         if self.reward_scale == 0:
             raise ConfigError("reward_scale=0 is not allowed; allowed values: a number > 0")

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from agents.ppo import META_MEMBER, check_guard, guarded
+from agents.ppo import META_MEMBER, check_guard, guarded, read_action_guard
 
 SIGNATURE_MEMBER = META_MEMBER
 SIGNATURE_FORMAT = 1
@@ -199,4 +199,4 @@ def policy_agent_from_zip(path: str | Path, env_name: str, game: Any, determinis
     """A frozen snapshot (or any saved policy) as an opponent for ``game``."""
     model = load_policy(path, env_name, game=game)
     return PolicyAgent(model.policy, deterministic=deterministic, seed=seed, name=f"ppo:{Path(path).name}",
-                       game=game, guard=read_signature(path).get("action_guard"))
+                       game=game, guard=read_action_guard(str(path)))

@@ -5,8 +5,8 @@ writes a copy of the policy whose ``parlor.json`` carries the guard (replacing a
 it had), so ``PPOAgent`` / ``PolicyAgent`` play it with the game's ``guarded_mask``
 wherever it is loaded (``parlor eval``, ``parlor play``, self-play snapshots). The
 network is untouched; the guard is checked against the game the zip was trained on
-(the names ``guarded_mask`` reads, tolerances >= 0). ``--guard`` with no value-pairs
-names at least one tolerance; ``--clear`` removes the guard.
+(the names ``guarded_mask`` reads, tolerances >= 0). ``--guard NAME=TOLERANCE``
+(repeatable) sets the guard; ``--clear`` removes it.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from agents.ppo import check_guard
 from envs.engine.config import check_number
 from envs.engine.game import ConfigError
-from training.policy import SIGNATURE_KEYS, read_signature, write_signature
+from training.policy import read_signature, write_signature
 
 
 def parse_guard(items: list[str]) -> dict[str, float]:
@@ -48,9 +48,8 @@ def shield(source: str | Path, dest: str | Path, guard: dict[str, float]) -> Pat
     if dest.resolve() != Path(source).resolve():
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, dest)
-    kept = {k: v for k, v in saved.items() if k not in SIGNATURE_KEYS and k not in ("format", "action_guard")}
-    sig = {k: saved[k] for k in SIGNATURE_KEYS if k in saved}
-    write_signature(dest, sig, **kept, **({"action_guard": guard} if guard else {}))
+    kept = {k: v for k, v in saved.items() if k not in ("format", "action_guard")}
+    write_signature(dest, kept, **({"action_guard": guard} if guard else {}))
     return dest
 
 

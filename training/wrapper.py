@@ -192,8 +192,6 @@ class SingleAgentEnv(gymnasium.Env):
         self.shaping_mode = shaping_mode
         self.action_guard = dict(action_guard or {})
         check_guard(self.game, self.action_guard)
-        for name, tolerance in self.action_guard.items():
-            check_number(f"action_guard.{name}", tolerance, 0.0)
         self._last_obs: np.ndarray | None = None
         self._potentials: dict[str, float] = {}
         entries = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in opponents]

@@ -154,10 +154,10 @@ class OFCGame:
         The planner's choice always stays, and a decision without an outlook (a
         Fantasyland turn) keeps every legal action."""
         block = _features.block_of(observation, self.config.num_players)
-        outlook = np.asarray(block[-4 * _features.OUTLOOK:]).reshape(4, _features.OUTLOOK)
-        planned = _features.planned_foul(outlook.reshape(-1))
+        planned = _features.planned_foul(block[-4 * _features.OUTLOOK:])
         if planned is None:
             return mask
+        outlook = np.asarray(block[-4 * _features.OUTLOOK:]).reshape(4, _features.OUTLOOK)
         tolerance = guard.get("foul")
         if "opening_foul" in guard and _features.in_opening(block):
             tolerance = guard["opening_foul"]
