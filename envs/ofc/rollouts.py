@@ -200,16 +200,17 @@ def _place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[
 def completed_stats(boards: list[list[list[int]]], future: np.ndarray, view: OFCView) -> TurnStats:
     """:class:`TurnStats` of candidate boards, each completed by every sample's drawn
     cards (``future`` [R, n]: bottom first, then middle, then top)."""
-    tops, mids, bots = [], [], []
-    for rows in boards:
-        fb, fm, ft = 5 - len(rows[BOTTOM]), 5 - len(rows[MIDDLE]), 3 - len(rows[TOP])
-        bots.append(_fill(rows[BOTTOM], future[:, :fb]))
-        mids.append(_fill(rows[MIDDLE], future[:, fb:fb + fm]))
-        tops.append(_fill(rows[TOP], future[:, fb + fm:fb + fm + ft]))
-    return board_stats(np.stack(tops), np.stack(mids), np.stack(bots), view.hand_index + 1 < view.num_hands)
-
-
-def _fill(fixed: list[int], drawn: np.ndarray) -> np.ndarray:
-    """[R, len(fixed) + drawn columns]: the fixed cards of a row followed by each sample's cards."""
-    head = np.broadcast_to(np.asarray(fixed, dtype=np.int64), (drawn.shape[0], len(fixed)))
-    return np.concatenate([head, drawn], axis=1)
+    c, r = len(boards), future.shape[0]
+    tops, mids, bots = (np.empty((c, r, n), dtype=np.int64) for n in ROW_SIZES)
+    # candidates with equal row lengths take the same slices of the draws: one numpy
+    # assignment per shape instead of one concatenation per candidate and row (the hot path)
+    shapes: dict[tuple[int, int, int], list[int]] = {}
+    for i, rows in enumerate(boards):
+        shapes.setdefault((len(rows[TOP]), len(rows[MIDDLE]), len(rows[BOTTOM])), []).append(i)
+    for (nt, nm, nb), idx in shapes.items():
+        fb, fm = 5 - nb, 5 - nm
+        drawn = {BOTTOM: future[:, :fb], MIDDLE: future[:, fb:fb + fm], TOP: future[:, fb + fm:fb + fm + 3 - nt]}
+        for row, out, n in ((TOP, tops, nt), (MIDDLE, mids, nm), (BOTTOM, bots, nb)):
+            out[idx, :, :n] = np.array([boards[i][row] for i in idx], dtype=np.int64).reshape(len(idx), 1, n)
+            out[idx, :, n:] = drawn[row]
+    return board_stats(tops, mids, bots, view.hand_index + 1 < view.num_hands)
