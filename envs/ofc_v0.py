@@ -62,9 +62,11 @@ it over 32 sampled completions (the heuristic's planner): legal, foul rate,
 royalties, row strength, Fantasyland rate, value and preference (1.0 for the
 planner's choice). The block has its own version (`features.FEATURES_VERSION`,
 now 2), which a trained policy's signature records. The game also reads the
-outlook for training: `stat_estimates` (the planned foul rate, the potential of
-`shaping_mode: potential`) and `guarded_mask` (the `action_guard` that drops
-actions riskier than the planner's choice).
+outlook for training: `guarded_mask` (the `action_guard` that drops actions
+riskier than the planner's choice). `stat_estimates` (the potential of
+`shaping_mode: potential`, with or without features) is the hand's foul risk:
+the foul rate of the turn's safest plan over 96 completions filled
+strongest-first (`envs.ofc.rollouts.foul_risk`).
 
 Never observed: opponents' pending cards and discards, Fantasyland boards of
 others before the showdown, the deck order.

@@ -17,7 +17,7 @@ weight x the learner's value of that ``State.stats()`` entry (e.g. an extra
 cost per foul). With ``shaping_mode="potential"`` the same total is paid as it
 becomes likely instead of at the end: the potential of a decision point is
 weight x the game's estimate of that statistic (``game.stat_estimates``, e.g.
-OFC's planned foul rate of the hand) and every step adds the potential's change,
+OFC's foul risk of the hand) and every step adds the potential's change,
 so an episode's shaping sums to weight x the final statistic minus the
 potential at the learner's first decision (potential-based shaping, Ng et al.
 1999, with gamma = 1: the best policy stays the same, but a risky placement is
@@ -245,7 +245,7 @@ class SingleAgentEnv(gymnasium.Env):
                 obs = self._observe()
                 if self.shaping_mode == "potential":
                     self._potentials = dict.fromkeys(self.shaping, 0.0)
-                    self._shaping_step(obs)  # the first potential (its change is not paid)
+                    self._shaping_step()  # the first potential (its change is not paid)
                 return obs, self._info(0.0)
         raise RuntimeError(f"{MAX_EMPTY_EPISODES} episodes in a row ended before seat {self.learner} had a decision")
 
@@ -280,18 +280,18 @@ class SingleAgentEnv(gymnasium.Env):
         if self._done:
             info.update(self._final_info())
         if self.shaping_mode == "potential":
-            reward += self._shaping_step(obs, info.get("stats"))
+            reward += self._shaping_step(info.get("stats"))
         elif self._done and self.shaping:
             reward += sum(w * info["stats"][name] for name, w in self.shaping.items())
         return obs, reward * self.reward_scale, terminated, truncated, info
 
-    def _shaping_step(self, obs: np.ndarray, final_stats: Mapping[str, float] | None = None) -> float:
+    def _shaping_step(self, final_stats: Mapping[str, float] | None = None) -> float:
         """Moves each shaped statistic's potential to its value now (the final statistic
         once the episode is over) and returns the potentials' total change."""
         if final_stats is not None:
             now: Mapping[str, float | None] = final_stats
         else:
-            now = self.game.stat_estimates(self.raw.state, self.learner, obs)
+            now = self.game.stat_estimates(self.raw.state, self.learner)
         change = 0.0
         for name, weight in self.shaping.items():
             value = now.get(name)

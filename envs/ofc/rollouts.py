@@ -141,23 +141,45 @@ def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generato
     return _completed_turn(view, cands, lambda pool: rng.random((samples, len(pool))))
 
 
-def _completed_turn(view: OFCView, cands: list[list[int]], noise: Callable[[np.ndarray], np.ndarray]) -> TurnStats:
+def _completed_turn(view: OFCView, cands: list[list[int]], noise: Callable[[np.ndarray], np.ndarray],
+                    routed: float = 0.5) -> TurnStats:
     """:class:`TurnStats` of ``cands``, each board completed from the unseen cards once per
-    row of ``noise(pool)`` ([R, len(pool)] sort keys for the ascending unseen ``pool``)."""
+    row of ``noise(pool)`` ([R, len(pool)] sort keys for the ascending unseen ``pool``),
+    the first ``routed`` share of them strongest-first (:func:`_route`)."""
     board = view.own_rows
     room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
     free = sum(room) - (len(view.pending) - view.discards_owed)
     pool = np.asarray(view.unseen_cards(), dtype=np.int64)
-    future = _route(pool[np.argsort(noise(pool), axis=1)[:, :free]])
+    future = _route(pool[np.argsort(noise(pool), axis=1)[:, :free]], routed)
     return completed_stats([_place(board, view.pending, dest) for dest in cands], future, view)
 
 
-def _route(future: np.ndarray) -> np.ndarray:
-    """Sampled future cards [R, n]: the first half of the samples routed strongest-first
-    (bottom, middle, top), the rest left in random order."""
-    half = future.shape[0] // 2
-    future[:half] = -np.sort(-future[:half], axis=1)
+def _route(future: np.ndarray, routed: float) -> np.ndarray:
+    """Sampled future cards [R, n]: the first ``routed`` share of the samples routed
+    strongest-first (bottom, middle, top), the rest left in random order."""
+    n = int(future.shape[0] * routed)
+    future[:n] = -np.sort(-future[:n], axis=1)
     return future
+
+
+RISK_SAMPLES = 96  # completions per foul_risk estimate
+
+
+def foul_risk(view: OFCView, key: int, samples: int = RISK_SAMPLES) -> float:
+    """How likely the hand is to foul, judged at a regular turn: the foul rate of the
+    turn's safest plan (the lowest over :func:`turn_candidates`) when ``samples`` draws
+    from the unseen cards fill the free slots strongest-first (bottom, middle, top),
+    as a careful player fills them. The draws come from a generator seeded by ``key``
+    (:func:`envs.ofc.features.turn_key`: the same draws for every card of a turn), so
+    the estimate moves with the seat's decisions, not with re-drawing. Exact on the
+    last turn (0 or 1).
+
+    Unlike the outlook's foul rates (half the completions at random, so they read
+    0.2-0.5 for the safest openings), this ignores risk the seat can still steer
+    around: the potential of ``shaping_mode: potential``."""
+    cands = turn_candidates(view)
+    stats = _completed_turn(view, cands, lambda pool: np.random.default_rng(key).random((samples, len(pool))), 1.0)
+    return float(stats.foul.min())
 
 
 NOISE_TABLES = 256

@@ -16,6 +16,7 @@ from envs.engine.game import ConfigError
 from envs.ofc import encode as _encode
 from envs.ofc import features as _features
 from envs.ofc import render as _render
+from envs.ofc import rollouts as _rollouts
 from envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
 from envs.ofc.deal import deal_plan
 from envs.ofc.state import OFCState
@@ -124,21 +125,19 @@ class OFCGame:
     # the State.stats() entries stat_estimates() predicts (training.wrapper's potential shaping)
     estimated_stats = ("foul",)
 
-    def stat_estimates(self, state: OFCState, player: int, observation: np.ndarray | None = None) -> dict[str, float | None]:
+    def stat_estimates(self, state: OFCState, player: int) -> dict[str, float | None]:
         """``player``'s foul rate as ``state.stats()`` will report it at the episode's end,
         expected from what the seat knows now: the fouls of its finished hands plus the
-        outlook's foul rate of the planner's plan for the current hand (read from
-        ``observation``'s feature block when it has one, so nothing is computed twice).
-        Exact once the episode is over; None while the seat has no outlook (no pending
-        card, or a Fantasyland turn)."""
+        current hand's :func:`envs.ofc.rollouts.foul_risk` (the safest plan of the turn,
+        completed strongest-first). Exact once the episode is over; None while the seat
+        has no regular turn to judge (no pending card, or a Fantasyland turn)."""
         if state.is_terminal():
             return {"foul": state.stats()["foul"][player]}
-        if self.features and observation is not None:
-            block = observation[-4 * _features.OUTLOOK:]
-        else:
-            block = _features.outlook(state.view(player))
-        current = _features.planned_foul(block)
-        return {"foul": None if current is None else (state.stat_foul[player] + current) / self.config.num_hands}
+        view = state.view(player)
+        if not view.pending or view.fantasyland[player]:
+            return {"foul": None}
+        current = _rollouts.foul_risk(view, _features.turn_key(view))
+        return {"foul": (state.stat_foul[player] + current) / self.config.num_hands}
 
     def guarded_mask(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float]) -> np.ndarray:
         """``mask`` without the actions the guard finds too risky, judged by the outlook's

@@ -1,6 +1,8 @@
 """The ``features=True`` observation block: hand-worked positions, layout, option checks."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -8,6 +10,7 @@ from envs.engine.cards import parse_cards
 from envs.engine.game import ConfigError
 from envs.ofc import features as F
 from envs.ofc.rules import make_game
+from envs.ofc.rollouts import RISK_SAMPLES, _completed_turn, foul_risk, turn_candidates
 from envs.ofc.view import OFCView
 
 
@@ -199,7 +202,61 @@ def test_planned_foul_is_the_foul_rate_of_the_highest_value_action() -> None:
     assert F.planned_foul(block) == 0.25
 
 
-def test_stat_estimates_follow_the_outlook_and_end_at_the_real_foul_rate() -> None:
+def test_foul_risk_is_exact_on_the_last_turn() -> None:
+    # Qh in the middle (K K Q) with 5h/9c on top keeps the rows in order: a clean plan exists
+    assert foul_risk(view(("Qs Qd", "Ks Kd 2c 7h", "3s 3d 3c 4h 4d"), ("", "", ""), "Qh 5h 9c"), 1) == 0.0
+    # the middle 2 3 4 5 + Qh/5h/9c makes at most a pair of fives: under the top's kings
+    # and over the bottom's jack-high: every plan fouls
+    assert foul_risk(view(("Ks Kd", "2s 3d 4h 5c", "6c 7d 8h 9s Jc"), ("", "", ""), "Qh 5h 9c"), 1) == 1.0
+
+
+def test_foul_risk_is_the_safest_plans_strongest_first_foul_rate() -> None:
+    # Ah in the middle makes A-high two pair: no completion fouls (see the outlook test above)
+    assert foul_risk(view(("2s 3d", "8s 8d 9c 9h", "Ks Kd Kc"), ("", "", ""), "Ah 4s 6d"), 7) == 0.0
+    # kings on top over Q Q 2 3 in the middle: Kh fouls wherever it goes, and after a
+    # discard only a middle of two pair / trips over a bottom full house escapes
+    risky = foul_risk(view(("Ks Kd", "Qs Qd 2h 3h", "4c 4d 5c 5d"), ("", "", ""), "Kh 8s 9s"), 7)
+    assert risky > 0.9
+    # an opening: the lowest of the 232 plans (3^5 less the 11 with over three cards on
+    # top) strongest-first foul rates
+    opening = replace(view(("", "", ""), ("", "", ""), "As Kd 7c 4h 2s"), discards_owed=0)
+    cands, risks = sampled_safest(opening)
+    assert len(cands) == 3 ** 5 - 11 and 0.0 < risks.min() < risks.max()
+    assert foul_risk(opening, F.turn_key(opening)) == risks.min()
+
+
+def test_foul_risk_stays_put_while_the_seat_follows_its_safest_plan() -> None:
+    game = make_game(variant="pineapple")
+    state = game.new_state(np.random.default_rng(5))
+    followed = 0
+    while not state.is_terminal():
+        p = state.current_player
+        v = state.view(p)
+        risk = foul_risk(v, F.turn_key(v))
+        cands, stats = sampled_safest(v)
+        state.apply(cands[int(np.argmin(stats))][0])
+        if state.is_terminal() or state.current_player != p or not state.view(p).pending:
+            continue
+        after = state.view(p)
+        assert F.turn_key(after) == F.turn_key(v)
+        assert foul_risk(after, F.turn_key(after)) == risk  # the same draws, the plan still there
+        followed += 1
+    assert followed > 10
+
+
+def sampled_safest(v: OFCView) -> tuple[list[list[int]], np.ndarray]:
+    """Every plan of the turn and its strongest-first foul rate (foul_risk's numbers)."""
+    cands = turn_candidates(v)
+    risks = np.array([foul_risk_of_plan(v, c) for c in cands])
+    return cands, risks
+
+
+def foul_risk_of_plan(v: OFCView, plan: list[int]) -> float:
+    stats = _completed_turn(v, [plan], lambda pool: np.random.default_rng(F.turn_key(v)).random((RISK_SAMPLES, len(pool))), 1.0)
+    return float(stats.foul[0])
+
+
+def test_stat_estimates_follow_the_foul_risk_and_end_at_the_real_foul_rate() -> None:
     rich, plain = make_game(variant="pineapple", features=True), make_game(variant="pineapple")
     assert rich.estimated_stats == ("foul",)
     state = rich.new_state(np.random.default_rng(8))
@@ -207,10 +264,10 @@ def test_stat_estimates_follow_the_outlook_and_end_at_the_real_foul_rate() -> No
     checked = 0
     while not state.is_terminal():
         p = state.current_player
-        obs = rich.observe(state, p)
-        expected = F.planned_foul(F.outlook(state.view(p)))
-        assert rich.stat_estimates(state, p, obs) == {"foul": expected}
-        assert plain.stat_estimates(state, p) == {"foul": expected}  # no block: computed from the view
+        v = state.view(p)
+        expected = foul_risk(v, F.turn_key(v)) if v.pending else None
+        assert rich.stat_estimates(state, p) == {"foul": expected}
+        assert plain.stat_estimates(state, p) == {"foul": expected}  # features or not
         checked += expected is not None
         state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
     assert checked > 20
@@ -226,9 +283,9 @@ def test_stat_estimates_in_a_multi_hand_episode_count_the_finished_hands() -> No
         state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
     p = state.current_player
     assert state.stat_foul[p] == 1  # random play fouled the first hand (this deal)
-    current = F.planned_foul(F.outlook(state.view(p)))
-    assert current is not None
-    # the fouled first hand plus the second hand's planned foul rate, over the 2 hands
+    v = state.view(p)
+    current = foul_risk(v, F.turn_key(v))
+    # the fouled first hand plus the second hand's foul risk, over the 2 hands
     assert game.stat_estimates(state, p)["foul"] == pytest.approx((1 + current) / 2)
 
 
