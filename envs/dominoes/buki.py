@@ -133,25 +133,27 @@ class BukiState(DominoState):
         # The tail's flow entries are written here and in _apply, where they change (a full
         # fill after an event rewrites them all): turn counts only grow, one per turn begun,
         # and the bet flags are set only in the BET phase (zero whenever the phase is TILE).
-        p = self.deal.current
-        k = self.deal.turns[p]
+        deal = self.deal
+        p = deal.current
+        k = deal.turns[p]
         if k <= 4:   # move the one-hot from k - 1 to k (two scalar writes); past 4 it stays at 4+
+            cells = self.cells
             i = TURNS + 5 * p + k
-            self.pub[i - 1] = 0.0
-            self.pub[i] = 1.0
-        options = self._bet_options(p)
+            cells[i - 1] = 0.0
+            cells[i] = 1.0
+        options = None if p == self.banker else self._bet_options(p)   # (the banker never bets)
         if options is None:
             self.phase = TILE
         else:
             self.phase = BET
             self.options = options
-            self.pub[FLAGS] = 1.0
-            self.pub[FLAGS + 1] = not options[2]
+            self.cells[FLAGS] = 1.0
+            self.cells[FLAGS + 1] = 0.0 if options[2] else 1.0
 
     def _end_bet(self) -> None:
         """BET -> TILE: clear the bet flags."""
         self.phase = TILE
-        self.pub[FLAGS] = self.pub[FLAGS + 1] = 0.0
+        self.cells[FLAGS] = self.cells[FLAGS + 1] = 0.0
 
     def _fill_mask(self, mask: np.ndarray) -> None:
         g = self.game

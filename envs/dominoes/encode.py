@@ -92,33 +92,35 @@ def sync_deal_start(state: Any) -> None:
     # what _fill_public writes for a fresh deal (empty line, nothing played, no voids, nobody
     # to act in the absolute vector), as a few scalar and list writes
     pub[LINE_EMPTY] = 1.0
-    cap = state._hand_capacity()
+    cap = state._cap
     pub[COUNTS:COUNTS + n] = [c / cap for c in d.counts]
     pub[SEATED:SEATED + n] = d.active
     pub[PROGRESS] = state.deal_index / state._num_deals()
     pub[STOCK] = len(d.stock) / N_TILES
-    # nothing is played yet: unseen = not in hand, and each number shows on 8 tiles, so all
-    # seats at once in three numpy calls (the same exact float32 values as _fill_private)
-    priv = np.empty((state.n, PRIVATE), dtype=np.float32)
-    priv[:, HAND:HAND + N_TILES] = d.hands
-    priv[:, UNSEEN:UNSEEN + N_TILES] = ~d.hands
-    priv[:, UNSEEN_NUM:PRIVATE] = (8.0 - d.hands.astype(np.float32) @ HAS_T) / 8.0
-    state.priv = priv
-    state.priv_flat = priv.reshape(-1)
+    # nothing is played yet: unseen = not in hand, and each number shows on 8 tiles, so every
+    # seat's private block is one product with PRIV_MAP (the same exact float32 values as
+    # _fill_private: all multiples of 1/8)
+    priv = state.priv
+    np.matmul(d.hands.astype(np.float32), PRIV_MAP, out=priv)
+    priv += PRIV_BASE
 
 
-def _ends_table() -> np.ndarray:
-    """ENDS[l, r]: the 19 entries LEFT..LINE_EMPTY for open ends (l, r) (EMPTY: empty line)."""
-    table = np.zeros((N_NUMBERS + 1, N_NUMBERS + 1, LINE_EMPTY + 1 - LEFT), dtype=np.float32)
-    for l in range(N_NUMBERS):
-        for r in range(N_NUMBERS):
-            table[l, r, l] = table[l, r, RIGHT - LEFT + r] = 1.0
-    table[EMPTY, EMPTY, LINE_EMPTY - LEFT] = 1.0
-    return table
+def _private_map() -> tuple[np.ndarray, np.ndarray]:
+    """(map, base) with ``hand @ map + base`` = the private block (hand, unseen, unseen per
+    number / 8) of a hand when nothing is played yet."""
+    table = np.zeros((N_TILES, PRIVATE), dtype=np.float32)
+    table[:, HAND:HAND + N_TILES] = np.eye(N_TILES)
+    table[:, UNSEEN:UNSEEN + N_TILES] = -np.eye(N_TILES)
+    table[:, UNSEEN_NUM:PRIVATE] = -HAS_T / 8.0
+    table += 0.0   # -0.0 -> +0.0: no signed zero can reach an observation
+    base = np.zeros(PRIVATE, dtype=np.float32)
+    base[UNSEEN:PRIVATE] = 1.0
+    return table, base
 
 
-ENDS = _ends_table()
-ENDS_ROWS = [list(t) for t in ENDS]   # ENDS[l][r] without numpy tuple indexing
+PRIV_MAP, PRIV_BASE = _private_map()
+
+
 LOW, HIGH = TILES.low.tolist(), TILES.high.tolist()
 
 
@@ -130,26 +132,34 @@ def _see(flat: Any, row: int, tile: int) -> None:
     flat[row + UNSEEN_NUM + HIGH[tile]] -= 0.125
 
 
-def sync_play(state: Any, p: int, tile: int) -> None:
-    d, pub, flat = state.deal, state.pub, state.priv_flat
-    pub[PLAYED + N_TILES * p + tile] = 1.0
+def sync_play(state: Any, p: int, action: int) -> None:
+    """Seat ``p`` played ``action`` (tile ``action >> 1`` on end ``action & 1``): single entries
+    of ``state.buf`` through ``state.cells``."""
+    d, cells, game = state.deal, state.cells, state.game
+    tile = action >> 1
+    cells[PLAYED + N_TILES * p + tile] = 1.0
     l, r = d.ends
-    pub[LEFT:LINE_EMPTY + 1] = ENDS_ROWS[l][r]
-    pub[COUNTS + p] = d.counts[p] / state._hand_capacity()
-    flat[PRIVATE * p + HAND + tile] = 0.0
+    if len(d.line.placed) == 1:   # the first tile: the line is no longer empty
+        cells[LINE_EMPTY] = 0.0
+        cells[LEFT + l] = 1.0
+        cells[RIGHT + r] = 1.0
+    else:   # one end moved from the tile's matching number to its other one (no doubles)
+        at, new = (RIGHT, r) if action & 1 else (LEFT, l)
+        cells[at + LOW[tile] + HIGH[tile] - new] = 0.0
+        cells[at + new] = 1.0
+    cells[COUNTS + p] = d.counts[p] / state._cap
+    cells[game.priv_rows[p] + HAND + tile] = 0.0
     u, lo, hi = UNSEEN + tile, UNSEEN_NUM + LOW[tile], UNSEEN_NUM + HIGH[tile]
-    for q in range(state.n):
-        if q != p:          # the player had seen his own tile already; else _see, inlined
-            row = PRIVATE * q
-            flat[row + u] = 0.0
-            flat[row + lo] -= 0.125
-            flat[row + hi] -= 0.125
+    for row in game.other_rows[p]:   # the player had seen his own tile already; _see, inlined
+        cells[row + u] = 0.0
+        cells[row + lo] -= 0.125
+        cells[row + hi] -= 0.125
 
 
 def sync_pass(state: Any, p: int, drawn: list[int]) -> None:
     d, pub = state.deal, state.pub
     pub[VOID + N_NUMBERS * p:VOID + N_NUMBERS * (p + 1)] = d.void[p]
-    pub[COUNTS + p] = d.counts[p] / state._hand_capacity()
+    pub[COUNTS + p] = d.counts[p] / state._cap
     pub[STOCK] = len(d.stock) / N_TILES
     for tile in drawn:
         state.priv_flat[PRIVATE * p + HAND + tile] = 1.0
@@ -173,11 +183,22 @@ def seat_permutations(size: int, n: int, blocks: list[tuple[int, int]]) -> list[
 CORE_BLOCKS = [(PLAYED, N_TILES), (COUNTS, 1), (VOID, N_NUMBERS), (SEATED, 1)]
 
 
+def buffer_permutations(perms: list[np.ndarray]) -> list[np.ndarray]:
+    """``perms`` re-aimed at a state's ``buf`` (pub, then one private block per seat): seat
+    ``p``'s first PRIVATE entries come from its own block instead of pub's (unused) ones."""
+    size = perms[0].size
+    out = []
+    for p, perm in enumerate(perms):
+        full = perm.copy()
+        full[:PRIVATE] = size + PRIVATE * p + np.arange(PRIVATE)
+        out.append(full)
+    return out
+
+
 def observe(game: Any, state: Any, player: int) -> np.ndarray:
     """The observation from the state's incrementally kept public vector (equals
-    ``encode(state.view(player))``): gather into relative seats, add the private parts."""
-    out = state.pub[game.perms[player]]
-    out[:PRIVATE] = state.priv[player]
+    ``encode(state.view(player))``): gather into relative seats with the private parts."""
+    out = state.buf[game.buf_perms[player]]
     current = state.current_player
     if current is not None:
         out[TO_ACT + (current - player) % state.n] = 1.0

@@ -64,15 +64,64 @@ FITS = [[sum(1 << t for t in range(N_TILES) if PLAYABLE[l, r, 2 * t] or PLAYABLE
 HEAVINESS = TILES.heaviness
 HEAVY = HEAVINESS.tolist()
 LOW, HIGH, OTHER = TILES.low.tolist(), TILES.high.tolist(), TILES.other.tolist()
+BIT = [1 << t for t in range(N_TILES)]
+
+
+def _chunk_sums(values: Sequence[int]) -> list[int]:
+    """table[k]: the sum of ``values[i]`` over the bits ``i`` set in ``k`` (0 <= k < 2**len(values))."""
+    table = [0] * (1 << len(values))
+    for k in range(1, len(table)):
+        low = k & -k
+        table[k] = table[k ^ low] + values[low.bit_length() - 1]
+    return table
+
+
+_WEIGHT = TILES.weight.tolist()
+_PIPS_LO, _PIPS_MID, _PIPS_HI = (_chunk_sums(_WEIGHT[i:i + 12]) for i in (0, 12, 24))
+
+
+def bits_pips(bits: int) -> int:
+    """The pip total of a hand given as a bit set of tile ids: three table lookups, where
+    summing ``TILES.weight`` over the tiles costs microseconds (and runs every deal)."""
+    return _PIPS_LO[bits & 4095] + _PIPS_MID[bits >> 12 & 4095] + _PIPS_HI[bits >> 24]
+
+
+def next_seats(active: Sequence[bool]) -> list[int]:
+    """after[s]: the next active seat clockwise after seat ``s`` (``s`` itself if none is)."""
+    n = len(active)
+    after = []
+    for s in range(n):
+        seat = s
+        for _ in range(n):
+            seat = (seat + 1) % n
+            if active[seat]:
+                break
+        after.append(seat)
+    return after
+
+
+_SEATING: dict[tuple[tuple[bool, ...], int], tuple[tuple[int, ...], list[int], np.ndarray]] = {}
+
+
+def _seating(active: Sequence[bool], hand_size: int) -> tuple[tuple[int, ...], list[int], np.ndarray]:
+    """(active seats, ``next_seats``, seat * N_TILES per dealt position) of a deal, cached:
+    a deal starts with one dict lookup instead of three Python loops (never mutate them)."""
+    key = (tuple(active), hand_size)
+    seating = _SEATING.get(key)
+    if seating is None:
+        seats = tuple(s for s in range(len(active)) if active[s])
+        offsets = np.repeat(np.array(seats, dtype=np.int64) * N_TILES, hand_size)
+        seating = _SEATING[key] = (seats, next_seats(active), offsets)
+    return seating
 
 
 class Deal:
     """One deal in progress: hands, line, stock, whose turn, passes, the result."""
 
-    __slots__ = ("n", "active", "n_active", "hand_size", "hands", "hand72", "on_line", "counts",
+    __slots__ = ("n", "active", "n_active", "hand_size", "hands", "hand72", "counts",
                  "played", "played_seq", "void", "line", "ends", "stock", "current", "passes", "turns",
                  "draws", "draw_mode", "max_draws", "result", "winner", "last_player", "leader",
-                 "by_weight", "pips", "bits", "width", "rows", "playable")
+                 "by_weight", "pips", "bits", "width", "rows", "playable", "after")
 
     def __init__(self, n: int, active: Sequence[bool], hand_size: int, order: Sequence[int],
                  leader: int | None, draw_mode: bool = False, max_draws: int | None = None,
@@ -84,36 +133,26 @@ class Deal:
         self.active = list(active)
         self.n_active = sum(self.active)
         self.hand_size = hand_size
+        seats, self.after, offsets = _seating(self.active, hand_size)
+        pos = hand_size * len(seats)
+        dealt = list(order[:pos])
+        self.stock = list(order[pos:])
         self.counts = [0] * n
         self.bits = [0] * n
-        cells: list[int] = []   # flat indices into hands: one numpy write for all seats
-        cells72: list[int] = []  # the same for hand72 (see _sync_hand72)
-        best = -1               # the heaviest dealt tile and its holder, in plain Python
-        pos = 0
-        for seat in range(n):
-            if self.active[seat]:
-                bits, row = 0, seat * N_TILES
-                row72 = seat * width
-                for t in order[pos:pos + hand_size]:
-                    bits |= 1 << t
-                    cells.append(row + t)
-                    cells72 += (row72 + 2 * t, row72 + 2 * t + 1)
-                    if HEAVY[t] > best:
-                        best, holder = HEAVY[t], seat
-                self.bits[seat] = bits
-                self.counts[seat] = hand_size
-                pos += hand_size
+        tile_bits = list(map(BIT.__getitem__, dealt))
+        for i, seat in enumerate(seats):
+            # a bit set of the seat's tiles (distinct tiles: the sum is their union)
+            self.bits[seat] = sum(tile_bits[i * hand_size:(i + 1) * hand_size])
+            self.counts[seat] = hand_size
+        # hands and hand72 (see _sync_hand72) with vectorized writes instead of per-tile ones
         hands = np.zeros(n * N_TILES, dtype=bool)
-        hands[cells] = True
+        hands[np.array(dealt, dtype=np.int64) + offsets] = True
         self.hands = hands.reshape(n, N_TILES)
-        self.stock = list(order[pos:])
         self.width = width
         self.playable = _playable_rows(width)
-        hand72 = np.zeros(n * width, dtype=bool)
-        hand72[cells72] = True
-        self.hand72 = hand72.reshape(n, width)
+        self.hand72 = np.zeros((n, width), dtype=bool)
+        self.hand72[:, :PLAY_ACTIONS] = self.hands.repeat(2, axis=1)
         self.rows = list(self.hand72)
-        self.on_line = np.zeros(N_TILES, dtype=bool)
         self.played = np.zeros((n, N_TILES), dtype=bool)
         self.played_seq: list[list[int]] = [[] for _ in range(n)]  # each seat's tiles in play order
         self.void = np.zeros((n, N_NUMBERS), dtype=bool)
@@ -130,7 +169,8 @@ class Deal:
         self.pips: list[int] = [0] * n
         self.by_weight = leader is None
         if leader is None:
-            leader = holder   # == heaviest_holder(): heaviness values are distinct
+            # the holder of the heaviest dealt tile (== heaviest_holder(): heaviness values are distinct)
+            leader = seats[dealt.index(max(dealt, key=HEAVY.__getitem__)) // hand_size]
         elif not self.active[leader]:
             raise ValueError(f"leader {leader} is not playing this deal")
         self.leader = leader
@@ -153,6 +193,11 @@ class Deal:
         dealt = np.flatnonzero(self.hands.any(axis=0))
         best = int(dealt[np.argmax(HEAVINESS[dealt])])
         return int(np.flatnonzero(self.hands[:, best])[0])
+
+    @property
+    def on_line(self) -> np.ndarray:
+        """bool[36]: the tiles on the line."""
+        return self.played.any(axis=0)
 
     def hand(self, seat: int) -> list[int]:
         return np.flatnonzero(self.hands[seat]).tolist()
@@ -209,15 +254,16 @@ class Deal:
         row[action & ~1] = False
         row[action | 1] = False
         self.played[p, tile] = True
-        self.on_line[tile] = True
         self.played_seq[p].append(tile)
         self.counts[p] -= 1
         self.passes = 0
         self.last_player = p
         if self.counts[p] == 0:
             self._finish("win", p)
-        else:
-            self._next_turn()
+        else:   # _next_turn inlined (every play)
+            seat = self.current = self.after[p]
+            self.turns[seat] += 1
+            self.draws = 0
 
     def pass_or_draw(self) -> list[int]:
         """The current player cannot play. Draw game: he draws one tile at a time until one
@@ -248,18 +294,13 @@ class Deal:
         return drawn
 
     def _next_turn(self) -> None:
-        seat = self.current
-        for _ in range(self.n):
-            seat = (seat + 1) % self.n
-            if self.active[seat]:
-                break
-        self.current = seat
+        seat = self.current = self.after[self.current]
         self.turns[seat] += 1
         self.draws = 0
 
     def _block(self) -> None:
         """Nobody can play: the lowest pip count wins; equal lowest counts draw."""
-        totals = {s: TILES.pips(self.hand(s)) for s in range(self.n) if self.active[s]}
+        totals = {s: bits_pips(self.bits[s]) for s in range(self.n) if self.active[s]}
         low = min(totals.values())
         best = [s for s, v in totals.items() if v == low]
         if len(best) == 1:
@@ -270,7 +311,7 @@ class Deal:
     def _finish(self, result: str, winner: int | None) -> None:
         self.result = result
         self.winner = winner
-        self.pips = [TILES.pips(self.hand(s)) if self.active[s] else 0 for s in range(self.n)]
+        self.pips = [bits_pips(b) if a else 0 for a, b in zip(self.active, self.bits)]
 
     def next_leader(self) -> int:
         """Who leads the next deal: the winner, after a draw the player of the last tile."""
@@ -283,7 +324,7 @@ class Deal:
             setattr(new, name, getattr(self, name))
         new.active = list(self.active)
         new.hands, new.played, new.void = self.hands.copy(), self.played.copy(), self.void.copy()
-        new.hand72, new.on_line = self.hand72.copy(), self.on_line.copy()
+        new.hand72 = self.hand72.copy()
         new.rows = list(new.hand72)
         new.counts, new.turns, new.pips = list(self.counts), list(self.turns), list(self.pips)
         new.bits = list(self.bits)

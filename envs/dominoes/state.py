@@ -16,7 +16,7 @@ import numpy as np
 
 from envs.dominoes import encode as _encode
 from envs.dominoes import render as _render
-from envs.dominoes.rules import N_TILES, PLAY_ACTIONS, TILES, Deal
+from envs.dominoes.rules import FITS, N_TILES, PLAY_ACTIONS, TILES, Deal
 from envs.engine.game import IllegalActionError
 
 TILE, BET, ACCEPT, BUY_BACK, OVER = "tile", "bet", "accept", "buy_back", "over"
@@ -74,6 +74,12 @@ class DominoGame:
         self.observation_shape = (size,)
         blocks = _encode.CORE_BLOCKS + [(_encode.CORE_SIZE + off, w) for off, w in self.tail_blocks]
         self.perms = _encode.seat_permutations(size, num_players, blocks)
+        # the same gathers from a state's ``buf`` (pub then the private rows): the observer's
+        # private block comes with the one gather instead of a second copy
+        self.buf_perms = _encode.buffer_permutations(self.perms)
+        # offsets in ``buf`` of each seat's private block, and of every other seat's
+        self.priv_rows = [size + _encode.PRIVATE * q for q in range(num_players)]
+        self.other_rows = [[r for q, r in enumerate(self.priv_rows) if q != p] for p in range(num_players)]
         # shared read-only rewards of a step that paid nothing (most steps): no allocation
         self.zero_rewards = np.zeros(num_players, dtype=np.float64)
         self.zero_rewards.flags.writeable = False
@@ -124,21 +130,44 @@ class DominoState(ABC):
         self._mask: np.ndarray | None = None
         self.deals_won = [0] * self.n
         self.deals_drawn = 0
-        self.pub = np.zeros(game.observation_shape, dtype=np.float32)  # public obs, absolute seats
+        self._set_buffer(np.zeros(game.observation_shape[0] + self.n * _encode.PRIVATE, dtype=np.float32))
         self._tail_dirty = True
+
+    def _set_buffer(self, buf: np.ndarray) -> None:
+        """``buf`` = ``pub`` (the public observation, absolute seats) then every seat's private
+        block (``priv``: hand, unseen, unseen per number; ``encode.sync_deal_start``); pub's
+        own private slots stay zero."""
+        size = self.game.observation_shape[0]
+        self.buf = buf
+        self.pub = buf[:size]
+        self.priv_flat = buf[size:]
+        self.priv = self.priv_flat.reshape(self.n, _encode.PRIVATE)
+        self.cells = memoryview(buf)   # single-item writes through it cost half of numpy's
+
+    # memoryviews do not pickle (and views would come back as copies): rebind them instead
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in ("pub", "priv_flat", "priv", "cells"):
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._set_buffer(self.buf)
 
     # ------------------------------------------------------------ dealing
     def _new_deal(self, active: Sequence[bool], hand_size: int, leader: int | None,
                   draw_mode: bool = False, max_draws: int | None = None) -> None:
         self.deal_index += 1
         if self.deal_index < len(self.decks):
-            order = list(self.decks[self.deal_index])
+            order = self.decks[self.deal_index]
         else:
-            order = list(self.game.sample_deck(self.rng))
+            order = self.game.sample_deck(self.rng)
         self.deal = Deal(self.n, active, hand_size, order, leader, draw_mode, max_draws,
                          width=self.game.num_actions)
         self.current_player = self.deal.current
         self.phase = TILE
+        self._cap = self._hand_capacity()   # read by every sync_play / sync_pass
         _encode.sync_deal_start(self)
         self._tail_dirty = True
 
@@ -153,7 +182,14 @@ class DominoState(ABC):
     def legal_mask(self) -> np.ndarray:
         if self._mask is None:
             if self.current_player is not None and self.phase == TILE:
-                self._mask = self.deal.legal_tiles()   # the common case: one ufunc call
+                # the common case, Deal.legal_tiles inlined: one ufunc call
+                deal = self.deal
+                l, r = deal.ends
+                cur = deal.current
+                if deal.bits[cur] & FITS[l][r]:
+                    self._mask = np.logical_and(deal.rows[cur], deal.playable[l][r])
+                else:
+                    self._mask = deal.legal_tiles()
                 return self._mask
             mask = np.zeros(self.game.num_actions, dtype=bool)
             if self.current_player is not None:
@@ -165,13 +201,19 @@ class DominoState(ABC):
         self.deal.fill_tile_mask(mask)
 
     def apply(self, action: int) -> None:
-        mask = self.legal_mask()
+        mask = self._mask
+        if mask is None:
+            mask = self.legal_mask()
         a = int(action)
         if self.current_player is None or not 0 <= a < mask.size or not mask[a]:
             raise IllegalActionError(a, np.flatnonzero(mask), self.game.action_name)
         self._mask = None
-        self._apply(a)
-        self._sync_tail()
+        if self.phase == TILE:   # every game's tile phase (saves a call on most steps)
+            self._play_tile(a)
+        else:
+            self._apply(a)
+        if self._tail_dirty or self._step_sync:   # _sync_tail, without a call on most steps
+            self._sync_tail()
 
     def _sync_tail(self) -> None:
         """Keep the game's tail of ``pub`` up to date: all of it after an event, else the cheap part."""
@@ -184,12 +226,15 @@ class DominoState(ABC):
         else:
             self._sync_tail_step()
 
+    _step_sync = False   # True when the game overrides _sync_tail_step
+
     def _sync_tail_step(self) -> None:
-        """Hook: tail entries that change on ordinary steps."""
+        """Hook: tail entries that change on ordinary steps (set ``_step_sync`` when overriding)."""
 
     @abstractmethod
     def _apply(self, action: int) -> None:
-        """Play a legal ``action`` (the game decides what its ids mean)."""
+        """Play a legal ``action`` outside the tile phase (the game decides what its ids mean);
+        ``apply`` plays tile-phase actions with ``_play_tile`` itself."""
 
     def _play_tile(self, action: int) -> None:
         """A tile action (play, pass or draw) by the current player of the deal."""
@@ -197,11 +242,11 @@ class DominoState(ABC):
         p = deal.current
         if action < PLAY_ACTIONS:
             deal.play(action)
-            _encode.sync_play(self, p, action >> 1)
+            _encode.sync_play(self, p, action)
         else:
             drawn = deal.pass_or_draw()
             _encode.sync_pass(self, p, drawn)
-        if deal.over:
+        if deal.result is not None:   # deal.over
             if deal.winner is not None:
                 self.deals_won[deal.winner] += 1
             else:
@@ -249,8 +294,7 @@ class DominoState(ABC):
         new.deal = self.deal.copy()
         if self.rewards is not self.game.zero_rewards:
             new.rewards = self.rewards.copy()
-        new.pub, new.priv = self.pub.copy(), self.priv.copy()
-        new.priv_flat = new.priv.reshape(-1)
+        new._set_buffer(self.buf.copy())
         new.deals_won = list(self.deals_won)
         new._mask = None
         new._synced = ()   # the step sync's record may be a mutable list: never share it

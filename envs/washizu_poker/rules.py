@@ -14,12 +14,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from envs.engine.config import build
+from envs.engine.table import next_active, order_from
 from envs.washizu_poker import encode as enc
 from envs.washizu_poker import render as rnd
 from envs.washizu_poker.config import WashizuConfig
 from envs.washizu_poker.deck import full_deck, parse_deck
 from envs.washizu_poker.features import WashizuTables
-from envs.washizu_poker.state import BET, CALL, DRAW, DROP, NUM_DISCARDS, RAISE_BASE, WashizuState
+from envs.washizu_poker.state import CALL, DROP, NUM_DISCARDS, RAISE_BASE, WashizuState
 
 
 class WashizuGame:
@@ -47,8 +48,16 @@ class WashizuGame:
         self.zero_rewards = np.zeros(config.num_players)  # shared by every state: never written to
         self.zero_rewards.flags.writeable = False
         self._tables: dict[tuple[int, ...], WashizuTables] = {}
-        self._total = float(config.starting_chips * config.num_players)
-        self._games = config.num_games
+        self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
+
+    def deal_order(self, dealer: int, alive: Sequence[bool]) -> list[int]:
+        """The seats still in the match clockwise from the one after ``dealer`` (a new list;
+        built once per dealer and set of seats still in)."""
+        key = (dealer, tuple(alive))
+        order = self._orders.get(key)
+        if order is None:
+            order = self._orders[key] = order_from(next_active(dealer, alive), self.num_players, alive)
+        return list(order)
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> WashizuState:
         return WashizuState(self, rng, decks)
@@ -73,16 +82,9 @@ class WashizuGame:
         return enc.encode_view(view)
 
     def observe(self, state: WashizuState, player: int) -> np.ndarray:
-        """Fast path equal to ``encode(state.view(player))`` (parts kept up to date by the state)."""
-        # enc.table_features inlined (a call per step)
-        total, phase = self._total, state.phase
-        if phase == BET:
-            table = [state.pot / total, state.level / total, state.cap_now / total, state.game_index / self._games,
-                     0.0, 1.0, (state.level - state.bets[player]) / total, float(state.current_player == player)]
-        else:
-            table = [state.pot / total, state.level / total, 0.0, state.game_index / self._games,
-                     float(phase == DRAW), 0.0, 0.0, float(state.current_player == player)]
-        return state.obs.observe(player, table)
+        """Fast path equal to ``encode(state.view(player))`` (the state keeps every observer's
+        row of ``state.obs`` up to date: a copy)."""
+        return state.obs.row_list[player].copy()
 
     def render(self, view) -> str:
         return rnd.render(view, self.action_name)

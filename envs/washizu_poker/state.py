@@ -19,7 +19,7 @@ from envs.engine.cards import BASE, JOKER_BASE
 from envs.engine.chips import Ledger, split_evenly
 from envs.engine.game import IllegalActionError
 from envs.engine.hands import rank5
-from envs.engine.table import next_active, order_from
+from envs.engine.table import next_active
 from envs.washizu_poker import betting
 from envs.washizu_poker.deck import HAND_SIZE, choose_washizu, full_deck
 from envs.washizu_poker.encode import seat_row
@@ -74,11 +74,12 @@ class WashizuState:
 
     # ---------------------------------------------------------------- a game
     def _start_game(self) -> None:
-        n = self.game.num_players
+        game = self.game
+        n = game.num_players
         self.game_index += 1
         stacks, contrib, alive = self.stacks, self.contrib, self.alive
         self.chips_before = stacks[:]
-        order = self.order = order_from(next_active(self.dealer, alive), n, alive)
+        order = self.order = game.deal_order(self.dealer, alive)
         for p in order:  # ante (every player still in the match has a chip)
             stacks[p] -= 1
             contrib[p] += 1
@@ -86,12 +87,16 @@ class WashizuState:
         if self.game_index < len(self.decks):
             deck = list(self.decks[self.game_index])
         else:
-            deck = self.rng.permutation(self.game.deck_array).tolist()  # same draws as permuting the indices
+            # rng.permutation(game.deck_array) without its argument checks (the same draws, as
+            # permuting the indices would give)
+            deck = game.deck_array.copy()
+            self.rng.shuffle(deck)
+            deck = deck.tolist()
         hands: list[list[int]] = [[] for _ in range(n)]
-        at = 0
-        for p in order:
-            hands[p] = sorted(deck[at: at + HAND_SIZE], key=SORT_KEY.__getitem__)  # sort_hand inlined
-            at += HAND_SIZE
+        key = SORT_KEY.__getitem__
+        for i, p in enumerate(order):
+            hands[p] = sorted(deck[HAND_SIZE * i: HAND_SIZE * i + HAND_SIZE], key=key)  # sort_hand inlined
+        at = HAND_SIZE * len(order)
         self.hands = hands
         self.stock = deck[at:][::-1]  # top of the stock = last element
         self.pile: list[int] = []
@@ -114,9 +119,15 @@ class WashizuState:
 
     def _deal_obs(self) -> None:
         """``_rebuild_obs`` right after the deal: nobody has drawn or bet, nothing is discarded."""
-        total, dealer = self.obs.total, self.dealer
-        rows = [seat_row(a, a, -1, s, 0, p == dealer, total) for p, (a, s) in enumerate(zip(self.alive, self.stacks))]
-        self.obs.reset_all(self.hands, rows)  # (no discards, nothing left view)
+        total, dealer, stacks = self.obs.total, self.dealer, self.stacks
+        values: list[float] = []
+        for p, alive in enumerate(self.alive):  # seat_row(alive, alive, -1, stack, 0, p == dealer, total)
+            a = 1.0 if alive else 0.0
+            values += (a, a, 0.0, 0.0, stacks[p] / total, 0.0, 1.0 if p == dealer else 0.0)
+        self.obs.reset_all(self.hands, values)  # (no discards, nothing left view)
+        # _sync_table in the draw phase (level 1, nothing to call)
+        shared = [self.pot / total, 1 / total, 0.0, self.game_index / self.game.config.num_games, 1.0, 0.0]
+        self.obs.set_table(shared, None, self.current_player)
 
     def _pay(self, p: int, amount: int) -> None:
         if amount > self.stacks[p]:
@@ -130,12 +141,31 @@ class WashizuState:
         self.obs.set_seat(p, seat_row(self.alive[p], self.in_hand[p], d, self.stacks[p], self.bets[p], p == self.dealer,
                                       self.obs.total))
 
+    def _sync_chips(self, p: int) -> None:
+        """``_sync_seat`` after seat ``p`` bet: only its stack and bet entries changed; and the
+        table's pot and his amount to call."""
+        obs = self.obs
+        obs.set_seat_entry(p, 4, self.stacks[p] / obs.total)
+        obs.set_seat_entry(p, 5, self.bets[p] / obs.total)
+        obs.set_table_entry(0, self.pot / obs.total)
+        obs.set_to_call(p, (self.level - self.bets[p]) / obs.total)
+
+    def _sync_table(self) -> None:
+        """Every observer's ``enc.table_features`` from the state (steps that change only a few
+        of them write those alone: ``_call``, ``_raise``, ``_drop``, ``_draw``, ``apply``)."""
+        total, phase, level, bets = self.obs.total, self.phase, self.level, self.bets
+        shared = [self.pot / total, level / total, self.cap_now / total if phase == BET else 0.0,
+                  self.game_index / self.game.config.num_games, float(phase == DRAW), float(phase == BET)]
+        to_call = [(level - b) / total if phase == BET else 0.0 for b in bets]
+        self.obs.set_table(shared, to_call, self.current_player)
+
     def _rebuild_obs(self) -> None:
         """Recompute every fast-observe part from the state."""
         rows = [seat_row(self.alive[p], self.in_hand[p], len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1,
                          self.stacks[p], self.bets[p], p == self.dealer, self.obs.total)
                 for p in range(self.game.num_players)]
-        self.obs.reset_all(self.hands, rows)
+        self.obs.reset_all(self.hands, [x for row in rows for x in row])
+        self._sync_table()
         if any(self.discarded) or self.left_view:  # (reset_all cleared them)
             for p in range(self.game.num_players):
                 self.obs.set_discards(p, self.discarded[p])
@@ -155,6 +185,7 @@ class WashizuState:
 
     def apply(self, action: int) -> None:
         a = int(action)
+        p = self.current_player
         if self.phase == DRAW and 0 <= a < NUM_DISCARDS:
             self._draw(a)
         elif self.phase == BET and a in (DROP, CALL):
@@ -164,6 +195,8 @@ class WashizuState:
             self._raise(a - RAISE_BASE)
         else:
             raise IllegalActionError(a, np.flatnonzero(self.legal_mask()), self.game.action_name)
+        if self.current_player != p:  # the "my turn" table feature (a full _sync_table set it already)
+            self.obs.move_turn(p, self.current_player)
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -182,9 +215,7 @@ class WashizuState:
         out = self._exchange(p, action) if action else []
         self.discarded[p] = out
         self.draw_turn[p] = self.turn
-        # _sync_seat inlined (a call per draw): this seat has now drawn len(out) cards
-        self.obs.set_seat(p, seat_row(self.alive[p], self.in_hand[p], len(out), self.stacks[p], self.bets[p],
-                                      p == self.dealer, self.obs.total))
+        self.obs.set_drawn(p, len(out))  # _sync_seat, only the entries that changed
         self.turn += 1
         if self.turn < len(self.order):
             self.current_player = self.order[self.turn]
@@ -193,6 +224,10 @@ class WashizuState:
             self.to_act = self.n_in
             self.cap_now = self.cap()
             self.current_player = self.order[0]
+            # _sync_table, the entries that change: the cap, the phase flags, and the amount to
+            # call, level - bet = level for everybody (nobody has bet yet)
+            total = self.obs.total
+            self.obs.begin_betting(self.cap_now / total, self.level / total)
         else:
             self._showdown()
 
@@ -226,8 +261,7 @@ class WashizuState:
         if gone or came:
             self.left_view.update(gone)
             self.left_view.difference_update(came)
-            obs.move_washizu(p, gone, came)
-            obs.set_left(self.left_view)
+            obs.move_washizu(p, gone, came)  # (the left view too)
         return out
 
     def _reshuffle(self, taken: int) -> None:
@@ -245,9 +279,10 @@ class WashizuState:
         self.n_in -= 1
         self.to_act -= 1
         self.stat["dropped"][p] += 1
-        self._sync_seat(p)
+        self.obs.set_seat_entry(p, 1, 0.0)  # _sync_seat: only "in this game" changed
         if self.n_in > 1:
             self.cap_now = self.cap()
+            self.obs.set_table_entry(2, self.cap_now / self.obs.total)
         self._next_bettor(p)
 
     def _call(self) -> None:
@@ -255,7 +290,7 @@ class WashizuState:
         self._pay(p, self.level - self.bets[p])
         self.bets[p] = self.level
         self.to_act -= 1
-        self._sync_seat(p)
+        self._sync_chips(p)
         self._next_bettor(p)
 
     def _raise(self, k: int) -> None:
@@ -264,7 +299,9 @@ class WashizuState:
         self._pay(p, self.level - self.bets[p])
         self.bets[p] = self.level
         self.to_act = self.n_in - 1  # everyone else still in must act again
-        self._sync_seat(p)
+        self._sync_chips(p)
+        total = self.obs.total
+        self.obs.raise_level(self.level / total, [(self.level - b) / total for b in self.bets])
         self.stat["raised"][p] += 1
         self._next_bettor(p)
 
@@ -279,12 +316,15 @@ class WashizuState:
 
     # ---------------------------------------------------------------- settlement
     def _showdown(self) -> None:
-        ranks = {p: rank5(self.hands[p]) for p in self.order if self.in_hand[p]}
-        best = max(ranks.values())
-        winners = tuple(p for p in self.order if ranks.get(p) == best)
-        shown = tuple(tuple(self.hands[p]) if p in ranks else None for p in range(self.game.num_players))
-        for p in ranks:
-            self.stat["showdowns"][p] += 1
+        hands, in_hand = self.hands, self.in_hand
+        live = [p for p in self.order if in_hand[p]]  # (a seat in this game is in the match: in order)
+        ranks = [rank5(hands[p]) for p in live]
+        best = max(ranks)
+        winners = tuple([p for p, r in zip(live, ranks) if r == best])
+        shown = tuple([tuple(hands[p]) if in_hand[p] else None for p in range(self.game.num_players)])
+        showdowns = self.stat["showdowns"]
+        for p in live:
+            showdowns[p] += 1
         self._settle(winners, shown)
 
     def _settle(self, winners: tuple[int, ...], shown: tuple | None) -> None:
@@ -313,6 +353,7 @@ class WashizuState:
             self.current_player = None
             for p in range(n):
                 self._sync_seat(p)
+            self._sync_table()
             self.stat["final_chips"] = [float(s) for s in self.stacks]
         else:
             self.dealer = next_active(self.dealer, self.alive)
@@ -404,7 +445,6 @@ class WashizuState:
             assert self.phase != BET or self.level <= self.cap() == self.cap_now
         parts = self.obs.copy()
         self._rebuild_obs()
-        assert np.array_equal(parts.head, self.obs.head), "observation card parts out of sync"
-        assert parts.seats == self.obs.seats, "observation part seats out of sync"
+        assert np.array_equal(parts.rows, self.obs.rows), "observation parts out of sync"
         total = self.game.config.starting_chips * n
         assert sum(self.stacks) + self.pot + self.removed == total
