@@ -20,3 +20,13 @@ def betting_needed(stacks: Sequence[int], in_hand: Sequence[bool]) -> bool:
     or when fewer than two players are in."""
     live = [s for s, i in zip(stacks, in_hand) if i]
     return len(live) >= 2 and min(live) > 0
+
+
+def betting_start(stacks: Sequence[int], in_hand: Sequence[bool]) -> int | None:
+    """After the draw: the level cap of the betting round (``level_cap`` before anyone bets),
+    or None when ``betting_needed`` says there is no betting round (one pass over the seats)."""
+    live = [s for s, i in zip(stacks, in_hand) if i]
+    if len(live) < 2:
+        return None
+    low = min(live)
+    return low if low > 0 else None

@@ -67,8 +67,13 @@ class RowLayout:
         self.seat_flat = [[q * size + self.seat_at + ((s - q) % n) * SEAT for q in range(n)] for s in range(n)]
         self.seats_flat = [q * size + self.seat_at for q in range(n)]  # each observer's seat rows
         self.table_flat = [q * size + self.table_at for q in range(n)]  # each observer's table features
-        # seat_gather[q, j]: the entry of the flat seat rows (seat order) at observer q's seat entry j
-        self.seat_gather = np.array([[(q * SEAT + j) % (n * SEAT) for j in range(n * SEAT)] for q in range(n)])
+        # tail_gather[t][q, j]: what observer q's entry seat_at + j (seat rows, table) holds when
+        # t is to act (t = n: nobody), as an index into reset_all's source: the seat rows in seat
+        # order (n * SEAT), the six shared table features, 0.0, 1.0
+        k = n * SEAT
+        self.tail_gather = [np.array([[(q * SEAT + j) % k for j in range(k)] + list(range(k, k + 6))
+                                      + [k + 6, k + 7 if q == t else k + 6] for q in range(n)])
+                            for t in range(n + 1)]
 
 
 _ROW_LAYOUTS: dict[int, RowLayout] = {}
@@ -105,6 +110,7 @@ class ObsParts:
         # straight into them
         self.hand_block = self.rows[:, : 5 * enc.SLOT].reshape(self.n, 5, enc.SLOT)
         self.hand_rows = list(self.hand_block)
+        self.tail = self.rows[:, self.layout.seat_at:]  # seat rows and table
 
     def copy(self) -> "ObsParts":
         new = copy.copy(self)
@@ -115,7 +121,8 @@ class ObsParts:
     # memoryviews do not pickle: rebind them instead
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        del state["cells"], state["row_list"], state["hand_block"], state["hand_rows"]
+        for name in ("cells", "row_list", "hand_block", "hand_rows", "tail"):
+            del state[name]
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -123,10 +130,12 @@ class ObsParts:
         self._bind()
 
     # ---------------------------------------------------------------- updates
-    def reset_all(self, hands: list[list[int]], seat_values: list[float]) -> None:
-        """Hands, visible Washizu rows and seats (``seat_values``: every seat's ``enc.seat_row``
-        in seat order, flat) at once (a new game, a determinized world); left view and discards
-        are cleared (``set_left``, ``set_discards`` restore them)."""
+    def reset_all(self, hands: list[list[int]], seat_values: list[float], shared: list[float],
+                  turn: int | None) -> None:
+        """Hands, visible Washizu rows, seats (``seat_values``: every seat's ``enc.seat_row`` in
+        seat order, flat) and the table (``set_table`` with nothing to call) at once (a new game,
+        a determinized world); left view and discards are cleared (``set_left``,
+        ``set_discards`` restore them)."""
         n, rows, cells, wbase, layout = self.n, self.rows, self.cells, self.t.wbase, self.layout
         rows[...] = self.blank  # (in place: the views stay bound)
         # (take is faster than fancy indexing; "wrap" sends NO_HAND's -1 to the zero row)
@@ -138,10 +147,14 @@ class ObsParts:
                 if w >= 0:
                     for at in vis:
                         cells[at + w] = 1.0
-        # every observer's seat rows (from himself clockwise): one gather (a float32 buffer
-        # converts the list at twice numpy's speed)
-        seats = np.frombuffer(array("f", seat_values), dtype=np.float32)
-        rows[:, layout.seat_at: layout.table_at] = seats.take(layout.seat_gather)
+        self.set_tail(seat_values, shared, turn)
+
+    def set_tail(self, seat_values: list[float], shared: list[float], turn: int | None) -> None:
+        """Every observer's seat rows (``seat_values`` as in ``reset_all``, from himself clockwise)
+        and table features (``shared``: the first six; nothing to call; ``turn``'s turn) in one
+        gather (a float32 buffer converts the list at twice numpy's speed)."""
+        source = np.frombuffer(array("f", seat_values + shared + [0.0, 1.0]), dtype=np.float32)
+        source.take(self.layout.tail_gather[self.n if turn is None else turn], out=self.tail, mode="wrap")
 
     def set_hand(self, p: int, hand) -> None:
         """Seat ``p``'s new hand; ``move_washizu`` updates what the others see of it."""
@@ -199,15 +212,14 @@ class ObsParts:
             cells[at + 2] = 1.0
             cells[at + 3] = drawn
 
-    def set_table(self, shared: list[float], to_call: list[float] | None, turn: int | None) -> None:
+    def set_table(self, shared: list[float], to_call: list[float], turn: int | None) -> None:
         """Every observer's ``enc.table_features``: ``shared`` = the first six (pot, level, cap,
-        game number, draw phase, betting phase), then his own to-call amount (None: all zero,
-        as ``reset_all`` left them) and "my turn" (``turn``'s)."""
+        game number, draw phase, betting phase), then his own amount to call and "my turn"
+        (``turn``'s; None: nobody's)."""
         at, rows = self.layout.table_at, self.rows
         rows[:, at: at + 6] = shared
-        if to_call is not None:
-            rows[:, at + 6] = to_call
-            rows[:, at + 7] = 0.0
+        rows[:, at + 6] = to_call
+        rows[:, at + 7] = 0.0
         if turn is not None:
             self.cells[self.layout.table_flat[turn] + 7] = 1.0
 
@@ -227,15 +239,25 @@ class ObsParts:
             cells[at + 5] = 1.0
             cells[at + 6] = to_call
 
-    def raise_level(self, level: float, to_call: list[float]) -> None:
-        """The level rose: the table's level and every observer's amount to call."""
+    def paid(self, p: int, stack: float, bet: float, pot: float, to_call: float) -> None:
+        """Seat ``p`` called: its stack and bet entries and the pot (every observer), and its
+        own amount to call (one pass instead of four ``set_*`` calls)."""
         cells = self.cells
-        for q, at in enumerate(self.layout.table_flat):
-            cells[at + 1] = level
-            cells[at + 6] = to_call[q]
+        for seat_at, table_at in zip(self.layout.seat_flat[p], self.layout.table_flat):
+            cells[seat_at + 4] = stack
+            cells[seat_at + 5] = bet
+            cells[table_at] = pot
+        cells[self.layout.table_flat[p] + 6] = to_call
 
-    def set_to_call(self, q: int, value: float) -> None:
-        self.cells[self.layout.table_flat[q] + 6] = value
+    def raised(self, p: int, stack: float, bet: float, pot: float, level: float, to_call: list[float]) -> None:
+        """Seat ``p`` raised: as ``paid``, plus the level and everybody's amount to call."""
+        cells = self.cells
+        for seat_at, table_at, owed in zip(self.layout.seat_flat[p], self.layout.table_flat, to_call):
+            cells[seat_at + 4] = stack   # (every list is per observer)
+            cells[seat_at + 5] = bet
+            cells[table_at] = pot
+            cells[table_at + 1] = level
+            cells[table_at + 6] = owed
 
     def move_turn(self, old: int | None, new: int | None) -> None:
         """The "my turn" feature: off for ``old``, on for ``new`` (None: nobody)."""

@@ -87,13 +87,12 @@ class WashizuState:
         if self.game_index < len(self.decks):
             deck = list(self.decks[self.game_index])
         else:
-            # rng.permutation(game.deck_array) without its argument checks (the same draws, as
-            # permuting the indices would give)
-            deck = game.deck_array.copy()
+            # rng.permutation(game.deck_array).tolist() by shuffling a list: the same draws (the
+            # same Fisher-Yates swaps), without the array round trip
+            deck = game.deck_list.copy()
             self.rng.shuffle(deck)
-            deck = deck.tolist()
         hands: list[list[int]] = [[] for _ in range(n)]
-        key = SORT_KEY.__getitem__
+        key = game.hand_key
         for i, p in enumerate(order):
             hands[p] = sorted(deck[HAND_SIZE * i: HAND_SIZE * i + HAND_SIZE], key=key)  # sort_hand inlined
         at = HAND_SIZE * len(order)
@@ -124,10 +123,9 @@ class WashizuState:
         for p, alive in enumerate(self.alive):  # seat_row(alive, alive, -1, stack, 0, p == dealer, total)
             a = 1.0 if alive else 0.0
             values += (a, a, 0.0, 0.0, stacks[p] / total, 0.0, 1.0 if p == dealer else 0.0)
-        self.obs.reset_all(self.hands, values)  # (no discards, nothing left view)
         # _sync_table in the draw phase (level 1, nothing to call)
         shared = [self.pot / total, 1 / total, 0.0, self.game_index / self.game.config.num_games, 1.0, 0.0]
-        self.obs.set_table(shared, None, self.current_player)
+        self.obs.reset_all(self.hands, values, shared, self.current_player)  # (no discards, nothing left view)
 
     def _pay(self, p: int, amount: int) -> None:
         if amount > self.stacks[p]:
@@ -141,14 +139,6 @@ class WashizuState:
         self.obs.set_seat(p, seat_row(self.alive[p], self.in_hand[p], d, self.stacks[p], self.bets[p], p == self.dealer,
                                       self.obs.total))
 
-    def _sync_chips(self, p: int) -> None:
-        """``_sync_seat`` after seat ``p`` bet: only its stack and bet entries changed; and the
-        table's pot and his amount to call."""
-        obs = self.obs
-        obs.set_seat_entry(p, 4, self.stacks[p] / obs.total)
-        obs.set_seat_entry(p, 5, self.bets[p] / obs.total)
-        obs.set_table_entry(0, self.pot / obs.total)
-        obs.set_to_call(p, (self.level - self.bets[p]) / obs.total)
 
     def _sync_table(self) -> None:
         """Every observer's ``enc.table_features`` from the state (steps that change only a few
@@ -164,7 +154,7 @@ class WashizuState:
         rows = [seat_row(self.alive[p], self.in_hand[p], len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1,
                          self.stacks[p], self.bets[p], p == self.dealer, self.obs.total)
                 for p in range(self.game.num_players)]
-        self.obs.reset_all(self.hands, [x for row in rows for x in row])
+        self.obs.reset_all(self.hands, [x for row in rows for x in row], [0.0] * 6, None)
         self._sync_table()
         if any(self.discarded) or self.left_view:  # (reset_all cleared them)
             for p in range(self.game.num_players):
@@ -177,7 +167,9 @@ class WashizuState:
         if self.phase == DRAW:
             return self.game.draw_mask
         if self.phase == BET:
-            return self.game.bet_masks[betting.raises_allowed(self.level, self.cap_now, self.game.config.max_raise)]
+            masks = self.game.bet_masks  # by betting.raises_allowed (inlined: a call per step)
+            k = min(len(masks) - 1, self.cap_now - self.level)
+            return masks[k if k > 0 else 0]
         return self.game.no_mask
 
     def cap(self) -> int:
@@ -185,12 +177,14 @@ class WashizuState:
 
     def apply(self, action: int) -> None:
         a = int(action)
-        p = self.current_player
-        if self.phase == DRAW and 0 <= a < NUM_DISCARDS:
+        p, phase = self.current_player, self.phase
+        if phase == DRAW and 0 <= a < NUM_DISCARDS:
             self._draw(a)
-        elif self.phase == BET and a in (DROP, CALL):
-            self._drop() if a == DROP else self._call()
-        elif self.phase == BET and RAISE_BASE < a <= RAISE_BASE + self.game.config.max_raise \
+        elif phase == BET and a == CALL:
+            self._call()
+        elif phase == BET and a == DROP:
+            self._drop()
+        elif phase == BET and RAISE_BASE < a <= RAISE_BASE + self.game.config.max_raise \
                 and a - RAISE_BASE <= self.cap_now - self.level:
             self._raise(a - RAISE_BASE)
         else:
@@ -219,10 +213,10 @@ class WashizuState:
         self.turn += 1
         if self.turn < len(self.order):
             self.current_player = self.order[self.turn]
-        elif betting.betting_needed(self.stacks, self.in_hand):
+        elif (cap := betting.betting_start(self.stacks, self.in_hand)) is not None:  # (nobody has bet yet)
             self.phase = BET
             self.to_act = self.n_in
-            self.cap_now = self.cap()
+            self.cap_now = cap
             self.current_player = self.order[0]
             # _sync_table, the entries that change: the cap, the phase flags, and the amount to
             # call, level - bet = level for everybody (nobody has bet yet)
@@ -238,8 +232,8 @@ class WashizuState:
         out = [hand[i] for i in DISCARDED[action]]
         k = len(out)
         stock = self.stock
-        if len(stock) >= k:  # the usual case: take the top k cards
-            new = stock[-k:][::-1]
+        if len(stock) >= k:  # the usual case: take the top k cards (top first)
+            new = stock[:-k - 1:-1]
             del stock[-k:]
         else:
             new = []
@@ -250,7 +244,7 @@ class WashizuState:
         # Decision: the drawing player's own discards are set aside until his draw is
         # complete (they are not shuffled into a new stock he draws from).
         self.pile.extend(out)
-        self.hands[p] = hand = sorted([hand[i] for i in KEPT[action]] + new, key=SORT_KEY.__getitem__)
+        self.hands[p] = hand = sorted([hand[i] for i in KEPT[action]] + new, key=self.game.hand_key)
         self.drawn_cards[p] = new
         obs = self.obs
         obs.set_hand(p, hand)
@@ -290,7 +284,10 @@ class WashizuState:
         self._pay(p, self.level - self.bets[p])
         self.bets[p] = self.level
         self.to_act -= 1
-        self._sync_chips(p)
+        # _sync_seat and _sync_table, the entries that changed: p's stack and bet, the pot, p's call
+        total = self.obs.total
+        self.obs.paid(p, self.stacks[p] / total, self.bets[p] / total, self.pot / total,
+                      (self.level - self.bets[p]) / total)
         self._next_bettor(p)
 
     def _raise(self, k: int) -> None:
@@ -299,9 +296,10 @@ class WashizuState:
         self._pay(p, self.level - self.bets[p])
         self.bets[p] = self.level
         self.to_act = self.n_in - 1  # everyone else still in must act again
-        self._sync_chips(p)
-        total = self.obs.total
-        self.obs.raise_level(self.level / total, [(self.level - b) / total for b in self.bets])
+        # _sync_seat and _sync_table, the entries that changed (the level: everybody's call)
+        total, level = self.obs.total, self.level
+        self.obs.raised(p, self.stacks[p] / total, self.bets[p] / total, self.pot / total, level / total,
+                        [(level - b) / total for b in self.bets])
         self.stat["raised"][p] += 1
         self._next_bettor(p)
 
@@ -351,9 +349,12 @@ class WashizuState:
         if self.game_index + 1 >= self.game.config.num_games or sum(self.alive) <= 1:
             self.phase = OVER
             self.current_player = None
-            for p in range(n):
-                self._sync_seat(p)
-            self._sync_table()
+            # _sync_seat of every seat and _sync_table at once (nothing to call, nobody's turn)
+            total = self.obs.total
+            rows = [seat_row(self.alive[p], self.in_hand[p], len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1,
+                             self.stacks[p], self.bets[p], p == self.dealer, total) for p in range(n)]
+            shared = [self.pot / total, self.level / total, 0.0, self.game_index / self.game.config.num_games, 0.0, 0.0]
+            self.obs.set_tail([x for row in rows for x in row], shared, None)
             self.stat["final_chips"] = [float(s) for s in self.stacks]
         else:
             self.dealer = next_active(self.dealer, self.alive)

@@ -113,3 +113,15 @@ def test_r3_betting_never_asks_an_illegal_phase_action() -> None:
         state.apply(CALL)
     assert isinstance(IllegalActionError(1, [0]), ValueError)
     np.testing.assert_array_equal(np.flatnonzero(state.legal_mask()), np.arange(32))
+
+
+def test_betting_start_is_the_cap_before_any_bet_or_none_without_a_betting_round() -> None:
+    from envs.washizu_poker.betting import betting_needed, betting_start, level_cap
+
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        n = int(rng.integers(2, 7))
+        stacks = rng.integers(0, 4, n).tolist()
+        in_hand = (rng.random(n) < 0.7).tolist()
+        expected = level_cap(stacks, [0] * n, in_hand) if betting_needed(stacks, in_hand) else None
+        assert betting_start(stacks, in_hand) == expected
