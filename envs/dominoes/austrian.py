@@ -74,8 +74,6 @@ class AustrianState(DominoState):
     def _apply(self, a: int) -> None:
         self._play_tile(a)
 
-    _step_sync = True
-
     def _sync_tail_step(self) -> None:
         self.pub[CORE_SIZE] = self.deal.draws / self.game.draw_scale
 

@@ -260,10 +260,8 @@ class Deal:
         self.last_player = p
         if self.counts[p] == 0:
             self._finish("win", p)
-        else:   # _next_turn inlined (every play)
-            seat = self.current = self.after[p]
-            self.turns[seat] += 1
-            self.draws = 0
+        else:
+            self._next_turn()
 
     def pass_or_draw(self) -> list[int]:
         """The current player cannot play. Draw game: he draws one tile at a time until one

@@ -16,7 +16,7 @@ import numpy as np
 
 from envs.dominoes import encode as _encode
 from envs.dominoes import render as _render
-from envs.dominoes.rules import FITS, N_TILES, PLAY_ACTIONS, TILES, Deal
+from envs.dominoes.rules import N_TILES, PLAY_ACTIONS, TILES, Deal
 from envs.engine.game import IllegalActionError
 
 TILE, BET, ACCEPT, BUY_BACK, OVER = "tile", "bet", "accept", "buy_back", "over"
@@ -182,14 +182,7 @@ class DominoState(ABC):
     def legal_mask(self) -> np.ndarray:
         if self._mask is None:
             if self.current_player is not None and self.phase == TILE:
-                # the common case, Deal.legal_tiles inlined: one ufunc call
-                deal = self.deal
-                l, r = deal.ends
-                cur = deal.current
-                if deal.bits[cur] & FITS[l][r]:
-                    self._mask = np.logical_and(deal.rows[cur], deal.playable[l][r])
-                else:
-                    self._mask = deal.legal_tiles()
+                self._mask = self.deal.legal_tiles()   # the common case: one ufunc call
                 return self._mask
             mask = np.zeros(self.game.num_actions, dtype=bool)
             if self.current_player is not None:
@@ -226,10 +219,14 @@ class DominoState(ABC):
         else:
             self._sync_tail_step()
 
-    _step_sync = False   # True when the game overrides _sync_tail_step
+    _step_sync = False   # whether the game overrides _sync_tail_step (set by __init_subclass__)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._step_sync = cls._sync_tail_step is not DominoState._sync_tail_step
 
     def _sync_tail_step(self) -> None:
-        """Hook: tail entries that change on ordinary steps (set ``_step_sync`` when overriding)."""
+        """Hook: tail entries that change on ordinary steps."""
 
     @abstractmethod
     def _apply(self, action: int) -> None:

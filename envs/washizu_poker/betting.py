@@ -15,16 +15,10 @@ def raises_allowed(level: int, cap: int, max_raise: int) -> int:
     return max(0, min(max_raise, cap - level))
 
 
-def betting_needed(stacks: Sequence[int], in_hand: Sequence[bool]) -> bool:
-    """No betting round when a player still in has no chip left after the ante,
-    or when fewer than two players are in."""
-    live = [s for s, i in zip(stacks, in_hand) if i]
-    return len(live) >= 2 and min(live) > 0
-
-
 def betting_start(stacks: Sequence[int], in_hand: Sequence[bool]) -> int | None:
     """After the draw: the level cap of the betting round (``level_cap`` before anyone bets),
-    or None when ``betting_needed`` says there is no betting round (one pass over the seats)."""
+    or None when there is no betting round: fewer than two players are in, or one of them
+    has no chip left after the ante."""
     live = [s for s, i in zip(stacks, in_hand) if i]
     if len(live) < 2:
         return None

@@ -134,27 +134,36 @@ class WashizuState:
         self.contrib[p] += amount
         self.pot += amount
 
-    def _sync_seat(self, p: int) -> None:
+    def _seat_row(self, p: int) -> tuple:
+        """Seat ``p``'s ``enc.seat_row`` from the state."""
         d = len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1
-        self.obs.set_seat(p, seat_row(self.alive[p], self.in_hand[p], d, self.stacks[p], self.bets[p], p == self.dealer,
-                                      self.obs.total))
+        return seat_row(self.alive[p], self.in_hand[p], d, self.stacks[p], self.bets[p], p == self.dealer,
+                        self.obs.total)
 
+    def _seat_values(self) -> list[float]:
+        """Every seat's ``_seat_row`` in seat order, flat (``ObsParts.reset_all``/``set_tail``)."""
+        return [x for p in range(self.game.num_players) for x in self._seat_row(p)]
+
+    def _sync_seat(self, p: int) -> None:
+        self.obs.set_seat(p, self._seat_row(p))
+
+    def _table_shared(self) -> list[float]:
+        """The first six ``enc.table_features`` (pot, level, cap, game number, draw phase,
+        betting phase), shared by every observer."""
+        total, phase = self.obs.total, self.phase
+        return [self.pot / total, self.level / total, self.cap_now / total if phase == BET else 0.0,
+                self.game_index / self.game.config.num_games, float(phase == DRAW), float(phase == BET)]
 
     def _sync_table(self) -> None:
         """Every observer's ``enc.table_features`` from the state (steps that change only a few
         of them write those alone: ``_call``, ``_raise``, ``_drop``, ``_draw``, ``apply``)."""
-        total, phase, level, bets = self.obs.total, self.phase, self.level, self.bets
-        shared = [self.pot / total, level / total, self.cap_now / total if phase == BET else 0.0,
-                  self.game_index / self.game.config.num_games, float(phase == DRAW), float(phase == BET)]
-        to_call = [(level - b) / total if phase == BET else 0.0 for b in bets]
-        self.obs.set_table(shared, to_call, self.current_player)
+        total, phase, level = self.obs.total, self.phase, self.level
+        to_call = [(level - b) / total if phase == BET else 0.0 for b in self.bets]
+        self.obs.set_table(self._table_shared(), to_call, self.current_player)
 
     def _rebuild_obs(self) -> None:
         """Recompute every fast-observe part from the state."""
-        rows = [seat_row(self.alive[p], self.in_hand[p], len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1,
-                         self.stacks[p], self.bets[p], p == self.dealer, self.obs.total)
-                for p in range(self.game.num_players)]
-        self.obs.reset_all(self.hands, [x for row in rows for x in row], [0.0] * 6, None)
+        self.obs.reset_all(self.hands, self._seat_values(), [0.0] * 6, None)
         self._sync_table()
         if any(self.discarded) or self.left_view:  # (reset_all cleared them)
             for p in range(self.game.num_players):
@@ -167,9 +176,7 @@ class WashizuState:
         if self.phase == DRAW:
             return self.game.draw_mask
         if self.phase == BET:
-            masks = self.game.bet_masks  # by betting.raises_allowed (inlined: a call per step)
-            k = min(len(masks) - 1, self.cap_now - self.level)
-            return masks[k if k > 0 else 0]
+            return self.game.bet_masks[betting.raises_allowed(self.level, self.cap_now, self.game.config.max_raise)]
         return self.game.no_mask
 
     def cap(self) -> int:
@@ -350,11 +357,7 @@ class WashizuState:
             self.phase = OVER
             self.current_player = None
             # _sync_seat of every seat and _sync_table at once (nothing to call, nobody's turn)
-            total = self.obs.total
-            rows = [seat_row(self.alive[p], self.in_hand[p], len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1,
-                             self.stacks[p], self.bets[p], p == self.dealer, total) for p in range(n)]
-            shared = [self.pot / total, self.level / total, 0.0, self.game_index / self.game.config.num_games, 0.0, 0.0]
-            self.obs.set_tail([x for row in rows for x in row], shared, None)
+            self.obs.set_tail(self._seat_values(), self._table_shared(), None)
             self.stat["final_chips"] = [float(s) for s in self.stacks]
         else:
             self.dealer = next_active(self.dealer, self.alive)

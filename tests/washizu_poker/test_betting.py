@@ -116,7 +116,13 @@ def test_r3_betting_never_asks_an_illegal_phase_action() -> None:
 
 
 def test_betting_start_is_the_cap_before_any_bet_or_none_without_a_betting_round() -> None:
-    from envs.washizu_poker.betting import betting_needed, betting_start, level_cap
+    from envs.washizu_poker.betting import betting_start, level_cap
+
+    def betting_needed(stacks: list[int], in_hand: list[bool]) -> bool:
+        """RULES.md §3: no betting round when a player still in has no chip left after the
+        ante, or when fewer than two players are in."""
+        live = [s for s, i in zip(stacks, in_hand) if i]
+        return len(live) >= 2 and min(live) > 0
 
     rng = np.random.default_rng(0)
     for _ in range(500):
