@@ -80,9 +80,11 @@ def check_guard(game: Any, guard: Mapping[str, float]) -> None:
     check_tolerances(guard)
 
 
-def guarded(game: Any, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float]) -> np.ndarray:
-    """``mask`` narrowed by the game's ``guarded_mask`` (unchanged without a guard)."""
-    return game.guarded_mask(observation, mask, guard) if guard else mask
+def guarded(game: Any, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
+            view: Any = None) -> np.ndarray:
+    """``mask`` narrowed by the game's ``guarded_mask`` (unchanged without a guard);
+    ``view`` is the acting seat's, for guards that judge the board itself."""
+    return game.guarded_mask(observation, mask, guard, view=view) if guard else mask
 
 
 def load_model(path: str) -> Any:
@@ -120,7 +122,7 @@ class PPOAgent:
         pass  # deterministic policy: nothing to reseed
 
     def act(self, observation, action_mask, view, sample_world=None) -> int:
-        mask = guarded(self.game, observation, np.asarray(action_mask, dtype=bool), self.guard)
+        mask = guarded(self.game, observation, np.asarray(action_mask, dtype=bool), self.guard, view)
         obs = {"observation": observation, "action_mask": mask.astype(np.int8)} if self._dict_obs else observation
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
         action = int(np.asarray(action).reshape(-1)[0])

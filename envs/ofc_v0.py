@@ -63,7 +63,11 @@ royalties, row strength, Fantasyland rate, value and preference (1.0 for the
 planner's choice). The block has its own version (`features.FEATURES_VERSION`,
 now 2), which a trained policy's signature records. The game also reads the
 outlook for training: `guarded_mask` (the `action_guard` that drops actions
-riskier than the planner's choice). `stat_estimates` (the potential of
+riskier than the planner's choice). In Pineapple (with or without features) its
+`endgame_foul` guard reads the board itself: once a turn leaves at most four
+free slots, an action whose foul probability under careful play exceeds the
+turn's lowest by more than the tolerance is dropped (`envs.ofc.endgame`: exact
+from two free slots on, the best next placement over 32 draws from four). `stat_estimates` (the potential of
 `shaping_mode: potential`, with or without features) is the hand's foul risk:
 the foul rate of the turn's safest plan over 96 completions filled
 strongest-first (`envs.ofc.rollouts.foul_risk`).

@@ -174,11 +174,12 @@ class PolicyAgent:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
-    def probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        """The policy's masked action probabilities (zero on illegal actions)."""
+    def probabilities(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> np.ndarray:
+        """The policy's masked action probabilities (zero on illegal actions); ``view``
+        (the seat's) for a guard that judges the board."""
         import torch
 
-        mask = guarded(self.game, observation, np.asarray(action_mask, dtype=bool), self.guard)
+        mask = guarded(self.game, observation, np.asarray(action_mask, dtype=bool), self.guard, view)
         if not mask.any():
             raise ValueError("PolicyAgent: no legal action in the mask")
         obs, _ = self.policy.obs_to_tensor(np.asarray(observation, dtype=np.float32))
@@ -189,7 +190,7 @@ class PolicyAgent:
         return probs / probs.sum()
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None, sample_world: Any = None) -> int:
-        probs = self.probabilities(observation, action_mask)
+        probs = self.probabilities(observation, action_mask, view)
         if self.deterministic:
             return int(np.argmax(probs))
         return int(self.rng.choice(probs.size, p=probs))

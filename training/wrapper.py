@@ -28,8 +28,10 @@ game's own rewards.
 
 Optional action guard: ``action_guard={"foul": 0.0}`` narrows ``action_masks()``
 to the actions the game's ``guarded_mask`` keeps (OFC: none whose outlook foul
-rate exceeds the planner's choice by more than the tolerance), a safety shield
-the learner is trained inside; a saved policy carries it and plays with it.
+rate exceeds the planner's choice by more than the tolerance; Pineapple's
+``endgame_foul``: none whose exact endgame foul probability exceeds the turn's
+lowest by more, judged on the learner's view), a safety shield the learner is
+trained inside; a saved policy carries it and plays with it.
 """
 from __future__ import annotations
 
@@ -348,8 +350,10 @@ class SingleAgentEnv(gymnasium.Env):
         True once the episode is over, so a masked distribution is never empty)."""
         if self._done or self._over():
             return np.ones(self.game.num_actions, dtype=bool)
+        if not self.action_guard:
+            return self.raw.action_mask(self._learner_agent).astype(bool)
         return guarded(self.game, self._last_obs, self.raw.action_mask(self._learner_agent).astype(bool),
-                       self.action_guard)
+                       self.action_guard, self.raw.state.view(self.learner))
 
     def render(self) -> str:
         return self.game.render(self.raw.state.view(self.learner))

@@ -14,6 +14,7 @@ from envs.engine.cards import parse_stacked_deck, standard52, validate_deck
 from envs.engine.config import build, check_bool, check_choice, check_int
 from envs.engine.game import ConfigError
 from envs.ofc import encode as _encode
+from envs.ofc import endgame as _endgame
 from envs.ofc import features as _features
 from envs.ofc import render as _render
 from envs.ofc import rollouts as _rollouts
@@ -65,8 +66,11 @@ class OFCGame:
         self.features = config.features
         # part of a trained policy's signature (training.policy.layout_version)
         self.observation_version = _features.FEATURES_VERSION if config.features else None
-        # what guarded_mask() can keep in check (tolerances by name): it reads the feature block
-        self.guarded_stats = ("foul", "opening_foul", "foul_cap") if config.features else ()
+        # what guarded_mask() can keep in check (tolerances by name): the outlook's foul
+        # rates (read off the feature block) and, in Pineapple, the endgame's exact ones
+        self.guarded_stats = (("foul", "opening_foul", "foul_cap") if config.features else ()) + (
+            ("endgame_foul",) if config.variant == "pineapple" else ())
+        self._endgame_judge = _endgame.EndgameJudge()
         self.observation_shape = (self.layout.size + (_features.size(config.num_players) if config.features else 0),)
         self.deck = standard52()
         n = config.num_players
@@ -139,9 +143,18 @@ class OFCGame:
         current = _rollouts.foul_risk(view, _features.turn_key(view))
         return {"foul": (state.stat_foul[player] + current) / self.config.num_hands}
 
-    def guarded_mask(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float]) -> np.ndarray:
-        """``mask`` without the actions the guard finds too risky, judged by the outlook's
-        foul rates (only with ``features=True``: the outlook is read from ``observation``):
+    def guarded_mask(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
+                     view: OFCView | None = None) -> np.ndarray:
+        """``mask`` without the actions the guard finds too risky:
+
+        - ``guard["endgame_foul"]`` (Pineapple; needs ``view``): once the turn leaves at
+          most four free slots, drop an action whose foul probability under careful
+          play (:func:`envs.ofc.endgame.action_risks`: exact from two free slots on,
+          over 32 draws of the next turn's cards from four) exceeds the turn's lowest
+          among the actions the other guards leave by more than the tolerance.
+
+        The others are judged by the outlook's foul rates (only with ``features=True``:
+        the outlook is read from ``observation``):
 
         - ``guard["foul"]``: a tolerance: drop an action whose foul rate exceeds that of
           the planner's choice by more than it;
@@ -150,8 +163,16 @@ class OFCGame:
         - ``guard["foul_cap"]``: a ceiling: drop an action whose foul rate exceeds both
           it and the planner's choice's (the risk a hand may creep up to, step by step).
 
-        The planner's choice always stays, and a decision without an outlook (a
-        Fantasyland turn) keeps every legal action."""
+        The action of lowest risk (the planner's choice for the outlook's) always
+        stays, and a decision the guards do not judge (a Fantasyland turn, an opening)
+        keeps every legal action."""
+        if guard.keys() & {"foul", "opening_foul", "foul_cap"}:
+            mask = self._outlook_guard(observation, mask, guard)
+        if "endgame_foul" in guard:  # after the outlook's: its lowest risk is among the actions left
+            mask = self._endgame_guard(mask, guard["endgame_foul"], view)
+        return mask
+
+    def _outlook_guard(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float]) -> np.ndarray:
         block = _features.block_of(observation, self.config.num_players)
         planned = _features.planned_foul(block[-4 * _features.OUTLOOK:])
         if planned is None:
@@ -165,6 +186,23 @@ class OFCGame:
             ceiling = min(ceiling, max(planned, guard["foul_cap"]))
         risky = (outlook[:, 0] > 0) & (outlook[:, 1] > ceiling + 1e-9)
         return mask & ~risky
+
+    def _endgame_guard(self, mask: np.ndarray, tolerance: float, view: OFCView | None) -> np.ndarray:
+        if view is None:
+            raise ValueError("the endgame_foul guard needs the seat's view: guarded_mask(..., view=state.view(seat))")
+        risks = _endgame.action_risks(view, _features.turn_key(view), self._endgame_judge)
+        if risks is None:
+            return mask
+        allowed = {a: p for a, p in risks.items() if mask[a]}
+        if not allowed:
+            return mask
+        lowest = min(allowed.values())
+        risky = [a for a, p in allowed.items() if p > lowest + tolerance + 1e-12]
+        if not risky:
+            return mask
+        mask = mask.copy()
+        mask[risky] = False
+        return mask
 
     def render(self, view: OFCView) -> str:
         return _render.render(view)

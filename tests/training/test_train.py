@@ -313,33 +313,38 @@ def test_init_config_and_command_line_are_checked(tmp_path: Path, capsys) -> Non
     assert not (tmp_path / "runs").exists()
 
 
+GUARD = {"foul": 0.0, "endgame_foul": 0.0}  # the outlook's guard and the exact endgame one
+
+
 def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tmp_path: Path) -> None:
     from agents.ppo import PPOAgent
     from training.policy import policy_agent_from_zip
     from training.wrapper import PoolEntry, SingleAgentEnv
 
     config = smoke(load_config(str(ROOT / "configs/ofc_pineapple_quick.yaml")), steps=64)
-    config = replace(config, action_guard={"foul": 0.0}, eval=replace(config.eval, baselines=("random",)))
+    config = replace(config, action_guard=GUARD, eval=replace(config.eval, baselines=("random",)))
     path = train(config, start_run(tmp_path, config), progress_bar=False, log=lambda *_: None).model_path
-    assert read_signature(path)["action_guard"] == {"foul": 0.0}
+    assert read_signature(path)["action_guard"] == GUARD
     game = envs.make_game("ofc_v0", **config.options)
     agents = [PPOAgent(game, str(path), env_name="ofc_v0"), policy_agent_from_zip(path, "ofc_v0", game, deterministic=True)]
-    assert [a.guard for a in agents] == [{"foul": 0.0}] * 2
-    guarded_env = SingleAgentEnv("ofc_v0", config.options, [PoolEntry("random")], seed=0, action_guard={"foul": 0.0})
-    narrowed = 0
+    assert [a.guard for a in agents] == [GUARD] * 2
+    guarded_env = SingleAgentEnv("ofc_v0", config.options, [PoolEntry("random")], seed=0, action_guard=GUARD)
+    narrowed = endgame_narrowed = 0
     for _ in range(3):
         obs, _ = guarded_env.reset()
         done = False
         while not done:
             legal = guarded_env.raw.action_mask(guarded_env._learner_agent).astype(bool)
             allowed = guarded_env.action_masks()
+            view = guarded_env.state.view(guarded_env.learner)
             narrowed += int(allowed.sum() < legal.sum())
-            for agent in agents:  # given the full legal mask, each plays inside the guard
-                assert allowed[agent.act(obs, legal, None)]
-            assert (agents[1].probabilities(obs, legal)[~allowed] == 0).all()
-            obs, _, term, trunc, _ = guarded_env.step(agents[0].act(obs, legal, None))
+            endgame_narrowed += int(game.guarded_mask(obs, legal, {"endgame_foul": 0.0}, view=view).sum() < legal.sum())
+            for agent in agents:  # given the full legal mask and the seat's view, each plays inside the guard
+                assert allowed[agent.act(obs, legal, view)]
+            assert (agents[1].probabilities(obs, legal, view)[~allowed] == 0).all()
+            obs, _, term, trunc, _ = guarded_env.step(agents[0].act(obs, legal, view))
             done = term or trunc
-    assert narrowed > 5  # the guard was exercised
+    assert narrowed > 5 and endgame_narrowed > 0  # both guards were exercised
 
 
 def test_parlor_shield_puts_a_trained_policy_inside_a_guard(tmp_path: Path, capsys) -> None:
@@ -373,7 +378,9 @@ def test_action_guard_is_checked() -> None:
         parse_config(__import__("yaml").safe_load(base + "action_guard: {foul: -0.1}\n"))
     from training.wrapper import PoolEntry, SingleAgentEnv
 
-    with pytest.raises(ConfigError, match="cannot guard 'foul'.*allowed values: none"):  # no feature block
+    with pytest.raises(ConfigError, match="cannot guard 'foul'.*allowed values: endgame_foul$"):  # no feature block
         SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, [PoolEntry("random")], action_guard={"foul": 0.0})
+    with pytest.raises(ConfigError, match="cannot guard 'endgame_foul'.*allowed values: none"):  # not Pineapple
+        SingleAgentEnv("ofc_v0", {"variant": "original"}, [PoolEntry("random")], action_guard={"endgame_foul": 0.0})
     with pytest.raises(ConfigError, match="cannot guard 'royalties'.*allowed values: foul, opening_foul, foul_cap"):
         SingleAgentEnv("ofc_v0", {"features": True}, [PoolEntry("random")], action_guard={"royalties": 0.0})
