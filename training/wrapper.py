@@ -22,7 +22,9 @@ so an episode's shaping sums to weight x the final statistic minus the
 potential at the learner's first decision (potential-based shaping, Ng et al.
 1999, with gamma = 1: the best policy stays the same, but a risky placement is
 charged right away instead of through a rare end-of-hand penalty). Where the
-game has no estimate (None) the potential keeps its last value. Only the
+game has no estimate (None) the potential keeps its last value. A name
+``STAT:ESTIMATOR`` pays ``STAT`` with another of the game's estimators
+(``game.estimable_stats()``), e.g. OFC Pineapple's ``foul:endgame``. Only the
 training signal changes: ``info["raw_return"]`` and every evaluation use the
 game's own rewards.
 
@@ -141,6 +143,12 @@ class OpponentPool:
         return entry.agent, self.agent(entry.agent, seat)
 
 
+def stat_of(shaped: str) -> str:
+    """The ``State.stats()`` entry a shaping name pays: ``"foul:endgame"`` -> ``"foul"``
+    (the part after the colon picks the game's estimator for potential shaping)."""
+    return shaped.partition(":")[0]
+
+
 class SingleAgentEnv(gymnasium.Env):
     """The learner's seat of a multi-player game as a Gymnasium env with action masks."""
 
@@ -180,13 +188,13 @@ class SingleAgentEnv(gymnasium.Env):
             fresh = self.game.new_state(np.random.default_rng(0))
             known = sorted(fresh.stats()) if hasattr(fresh, "stats") else []
             for name, weight in self.shaping.items():
-                if name not in known:
+                if stat_of(name) not in known:
                     raise ConfigError(f"shaping: {name!r} is not a statistic of {env_name}; allowed values: "
                                       f"{', '.join(known) or 'none (the game reports no statistics)'}")
                 check_number(f"shaping.{name}", weight)
         check_choice("shaping_mode", shaping_mode, SHAPING_MODES)
         if shaping_mode == "potential":
-            estimable = tuple(getattr(self.game, "estimated_stats", ()))
+            estimable = tuple(self.game.estimable_stats()) if hasattr(self.game, "estimable_stats") else ()
             for name in self.shaping:
                 if name not in estimable:
                     raise ConfigError(f"shaping_mode='potential': {env_name} does not estimate {name!r} during an "
@@ -284,16 +292,16 @@ class SingleAgentEnv(gymnasium.Env):
         if self.shaping_mode == "potential":
             reward += self._shaping_step(info.get("stats"))
         elif self._done and self.shaping:
-            reward += sum(w * info["stats"][name] for name, w in self.shaping.items())
+            reward += sum(w * info["stats"][stat_of(name)] for name, w in self.shaping.items())
         return obs, reward * self.reward_scale, terminated, truncated, info
 
     def _shaping_step(self, final_stats: Mapping[str, float] | None = None) -> float:
         """Moves each shaped statistic's potential to its value now (the final statistic
         once the episode is over) and returns the potentials' total change."""
         if final_stats is not None:
-            now: Mapping[str, float | None] = final_stats
+            now: Mapping[str, float | None] = {name: final_stats[stat_of(name)] for name in self.shaping}
         else:
-            now = self.game.stat_estimates(self.raw.state, self.learner)
+            now = self.game.stat_estimates(self.raw.state, self.learner, tuple(self.shaping))
         change = 0.0
         for name, weight in self.shaping.items():
             value = now.get(name)

@@ -126,22 +126,45 @@ class OFCGame:
             return np.concatenate((state.obs[player], _features.features(state.view(player))))
         return state.obs[player].copy()
 
-    # the State.stats() entries stat_estimates() predicts (training.wrapper's potential shaping)
-    estimated_stats = ("foul",)
+    # the State.stats() entries stat_estimates() predicts (training.wrapper's potential shaping):
+    # "STAT:ESTIMATOR" estimates STAT another way
+    estimated_stats = ("foul", "foul:endgame")
 
-    def stat_estimates(self, state: OFCState, player: int) -> dict[str, float | None]:
+    def stat_estimates(self, state: OFCState, player: int,
+                       names: Sequence[str] = ("foul",)) -> dict[str, float | None]:
         """``player``'s foul rate as ``state.stats()`` will report it at the episode's end,
         expected from what the seat knows now: the fouls of its finished hands plus the
-        current hand's :func:`envs.ofc.rollouts.foul_risk` (the safest plan of the turn,
-        completed strongest-first). Exact once the episode is over; None while the seat
-        has no regular turn to judge (no pending card, or a Fantasyland turn)."""
+        current hand's risk, by the estimators ``names`` asks for:
+
+        - ``foul``: :func:`envs.ofc.rollouts.foul_risk` (the safest plan of the turn,
+          completed strongest-first);
+        - ``foul:endgame`` (Pineapple): the lowest :func:`envs.ofc.endgame.action_risks`
+          of the turn, None while the turn leaves more than four free slots (the
+          potential then stays where it was: 0 before the hand's first judged turn).
+
+        Exact once the episode is over; None while the seat has no regular turn to
+        judge (no pending card, or a Fantasyland turn)."""
         if state.is_terminal():
-            return {"foul": state.stats()["foul"][player]}
+            return dict.fromkeys(names, state.stats()["foul"][player])
         view = state.view(player)
         if not view.pending or view.fantasyland[player]:
-            return {"foul": None}
-        current = _rollouts.foul_risk(view, _features.turn_key(view))
-        return {"foul": (state.stat_foul[player] + current) / self.config.num_hands}
+            return dict.fromkeys(names)
+        out: dict[str, float | None] = {}
+        for name in names:
+            if name == "foul":
+                current: float | None = _rollouts.foul_risk(view, _features.turn_key(view))
+            elif name == "foul:endgame" and self.config.variant == "pineapple":
+                risks = _endgame.action_risks(view, _features.turn_key(view), self._endgame_judge)
+                current = None if risks is None else min(risks.values())
+            else:
+                raise ValueError(f"{self.name} does not estimate {name!r} with these options; allowed values: "
+                                 f"{', '.join(self.estimable_stats())}")
+            out[name] = None if current is None else (state.stat_foul[player] + current) / self.config.num_hands
+        return out
+
+    def estimable_stats(self) -> tuple[str, ...]:
+        """The names :meth:`stat_estimates` takes with these options."""
+        return self.estimated_stats if self.config.variant == "pineapple" else ("foul",)
 
     def guarded_mask(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
                      view: OFCView | None = None) -> np.ndarray:

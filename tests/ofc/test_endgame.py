@@ -196,3 +196,30 @@ def test_endgame_guard_judges_what_the_outlook_guard_leaves() -> None:
             if risks is not None:
                 left = {a: p for a, p in risks.items() if outlook_only[a]}
                 assert {a for a in left if kept[a]} == {a for a, p in left.items() if p <= min(left.values()) + 1e-12}
+
+
+def test_endgame_foul_estimate_is_the_turns_lowest_risk_and_ends_at_the_real_foul() -> None:
+    game = make_game(variant="pineapple", num_hands=2)
+    state = game.new_state(np.random.default_rng(12))
+    rng = np.random.default_rng(5)
+    judged = unjudged = 0
+    while not state.is_terminal():
+        p = state.current_player
+        v = state.view(p)
+        estimate = game.stat_estimates(state, p, ("foul:endgame",))["foul:endgame"]
+        risks = action_risks(v, turn_key(v)) if v.pending else None
+        if risks is None:
+            assert estimate is None
+            unjudged += 1
+        else:  # the finished hands' fouls plus this hand's lowest risk, over the hands
+            assert estimate == pytest.approx((state.stat_foul[p] + min(risks.values())) / 2)
+            judged += 1
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    assert judged >= 30 and unjudged >= 30
+    for p in range(2):
+        assert game.stat_estimates(state, p, ("foul:endgame", "foul")) == dict.fromkeys(
+            ("foul:endgame", "foul"), state.stats()["foul"][p])
+    with pytest.raises(ValueError, match="does not estimate 'foul:endgame'.*allowed values: foul"):
+        original = make_game(variant="original")
+        s = original.new_state(np.random.default_rng(0))
+        original.stat_estimates(s, s.current_player, ("foul:endgame",))

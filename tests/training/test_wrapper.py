@@ -241,8 +241,39 @@ def test_potential_shaping_pays_the_final_statistic_as_its_estimate_moves() -> N
     assert fouls > 0 and early == 8  # fouls happened, and the shaping was paid before the last step
 
 
+def test_potential_shaping_with_the_endgame_estimator_pays_the_final_foul() -> None:
+    # "foul:endgame": no potential before the hand's first judged turn (0), then the
+    # turn's lowest exact risk; the extra rewards telescope to -10 x the final foul flag.
+    options = {"variant": "pineapple"}
+    shaped = SingleAgentEnv("ofc_v0", options, [PoolEntry("heuristic")], seed=6,
+                            shaping={"foul:endgame": -10.0}, shaping_mode="potential")
+    plain = SingleAgentEnv("ofc_v0", options, [PoolEntry("heuristic")], seed=6)
+    fouls = 0
+    for episode in range(8):
+        shaped.reset()
+        plain.reset()
+        assert shaped._potentials["foul:endgame"] == 0.0
+        extras, done = [], False
+        while not done:
+            legal = np.flatnonzero(shaped.action_masks())
+            action = int(legal[-1] if episode % 2 else legal[0])
+            _, ra, term, trunc, ia = shaped.step(action)
+            _, rb, _, _, ib = plain.step(action)
+            done = term or trunc
+            extras.append(ra - rb)
+        assert ia["raw_return"] == ib["raw_return"]
+        assert sum(extras) == pytest.approx(-10.0 * ia["stats"]["foul"], abs=1e-9)
+        assert all(x == 0.0 for x in extras[:5])  # the opening turn is not judged
+        fouls += ia["stats"]["foul"]
+    assert fouls > 0
+    with pytest.raises(ConfigError, match="does not estimate 'foul:endgame'.*allowed values: foul$"):
+        SingleAgentEnv("ofc_v0", {}, [PoolEntry("random")], shaping={"foul:endgame": -1.0}, shaping_mode="potential")
+    with pytest.raises(ConfigError, match="'fouls:endgame' is not a statistic"):
+        SingleAgentEnv("ofc_v0", options, [PoolEntry("random")], shaping={"fouls:endgame": -1.0})
+
+
 def test_potential_shaping_needs_an_estimated_statistic() -> None:
-    with pytest.raises(ConfigError, match="does not estimate 'royalties'.*allowed values: foul"):
+    with pytest.raises(ConfigError, match="does not estimate 'royalties'.*allowed values: foul$"):
         SingleAgentEnv("ofc_v0", {}, [PoolEntry("random")], shaping={"royalties": 1.0}, shaping_mode="potential")
     with pytest.raises(ConfigError, match="shaping_mode='dense'.*'final', 'potential'"):
         SingleAgentEnv("ofc_v0", {}, [PoolEntry("random")], shaping={"foul": -1.0}, shaping_mode="dense")
