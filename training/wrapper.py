@@ -24,7 +24,7 @@ potential at the learner's first decision (potential-based shaping, Ng et al.
 charged right away instead of through a rare end-of-hand penalty). Where the
 game has no estimate (None) the potential keeps its last value. A name
 ``STAT:ESTIMATOR`` pays ``STAT`` with another of the game's estimators
-(``game.estimable_stats()``), e.g. OFC Pineapple's ``foul:endgame``. Only the
+(``game.estimated_stats``), e.g. OFC Pineapple's ``foul:endgame``. Only the
 training signal changes: ``info["raw_return"]`` and every evaluation use the
 game's own rewards.
 
@@ -194,7 +194,7 @@ class SingleAgentEnv(gymnasium.Env):
                 check_number(f"shaping.{name}", weight)
         check_choice("shaping_mode", shaping_mode, SHAPING_MODES)
         if shaping_mode == "potential":
-            estimable = tuple(self.game.estimable_stats()) if hasattr(self.game, "estimable_stats") else ()
+            estimable = tuple(getattr(self.game, "estimated_stats", ()))
             for name in self.shaping:
                 if name not in estimable:
                     raise ConfigError(f"shaping_mode='potential': {env_name} does not estimate {name!r} during an "

@@ -34,8 +34,9 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.engine.hands import rank5_batch
+from envs.engine.hands import rank3, rank5, rank5_batch
 from envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, TOP_RANK, _place, assignments, turn_candidates
+from envs.ofc.scoring import evaluate_board
 from envs.ofc.view import OFCView
 
 ENDGAME_SAMPLES = 32   # draws of the next turn's cards behind a 4-free-slot estimate
@@ -59,12 +60,6 @@ def row_ranks(row: Sequence[int], fills: np.ndarray) -> np.ndarray:
     return rank5_batch(cards).astype(np.int64)
 
 
-def fouls(rows: Rows) -> bool:
-    """Whether a complete board fouls (top over middle or middle over bottom)."""
-    top, mid, bot = (int(row_ranks(rows[r], np.empty((1, 0), dtype=np.int64))[0]) for r in (TOP, MIDDLE, BOTTOM))
-    return top > mid or mid > bot
-
-
 def _row_rank_table(rows: Rows, row: int, unseen: np.ndarray, cache: RankCache):
     """The row's rank if full, else its rank completed by each unseen card ([n]) or
     each pair of unseen cards ([n, n], symmetric); cached per row content."""
@@ -74,7 +69,7 @@ def _row_rank_table(rows: Rows, row: int, unseen: np.ndarray, cache: RankCache):
         free = ROW_SIZES[row] - len(rows[row])
         n = len(unseen)
         if free == 0:
-            table = int(row_ranks(rows[row], np.empty((1, 0), dtype=np.int64))[0])
+            table = rank3(rows[row]) if row == TOP else rank5(rows[row])
         elif free == 1:
             table = row_ranks(rows[row], unseen[:, None])
         else:
@@ -165,7 +160,7 @@ class EndgameJudge:
         if board not in self._memo:
             free = len(free_slots(rows))
             if free == 0:
-                self._memo[board] = float(fouls(rows))
+                self._memo[board] = float(evaluate_board(*rows).fouled)
             elif free == 2:
                 self._memo[board] = foul_after_two(rows, self._unseen, self._ranks)
             elif free == 4:

@@ -71,6 +71,9 @@ class OFCGame:
         self.guarded_stats = (("foul", "opening_foul", "foul_cap") if config.features else ()) + (
             ("endgame_foul",) if config.variant == "pineapple" else ())
         self._endgame_judge = _endgame.EndgameJudge()
+        # the State.stats() entries stat_estimates() predicts (training.wrapper's potential
+        # shaping); "STAT:ESTIMATOR" estimates STAT another way
+        self.estimated_stats = ("foul", "foul:endgame") if config.variant == "pineapple" else ("foul",)
         self.observation_shape = (self.layout.size + (_features.size(config.num_players) if config.features else 0),)
         self.deck = standard52()
         n = config.num_players
@@ -126,10 +129,6 @@ class OFCGame:
             return np.concatenate((state.obs[player], _features.features(state.view(player))))
         return state.obs[player].copy()
 
-    # the State.stats() entries stat_estimates() predicts (training.wrapper's potential shaping):
-    # "STAT:ESTIMATOR" estimates STAT another way
-    estimated_stats = ("foul", "foul:endgame")
-
     def stat_estimates(self, state: OFCState, player: int,
                        names: Sequence[str] = ("foul",)) -> dict[str, float | None]:
         """``player``'s foul rate as ``state.stats()`` will report it at the episode's end,
@@ -153,18 +152,14 @@ class OFCGame:
         for name in names:
             if name == "foul":
                 current: float | None = _rollouts.foul_risk(view, _features.turn_key(view))
-            elif name == "foul:endgame" and self.config.variant == "pineapple":
+            elif name == "foul:endgame" and name in self.estimated_stats:
                 risks = _endgame.action_risks(view, _features.turn_key(view), self._endgame_judge)
                 current = None if risks is None else min(risks.values())
             else:
                 raise ValueError(f"{self.name} does not estimate {name!r} with these options; allowed values: "
-                                 f"{', '.join(self.estimable_stats())}")
+                                 f"{', '.join(self.estimated_stats)}")
             out[name] = None if current is None else (state.stat_foul[player] + current) / self.config.num_hands
         return out
-
-    def estimable_stats(self) -> tuple[str, ...]:
-        """The names :meth:`stat_estimates` takes with these options."""
-        return self.estimated_stats if self.config.variant == "pineapple" else ("foul",)
 
     def guarded_mask(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
                      view: OFCView | None = None) -> np.ndarray:

@@ -10,11 +10,12 @@ import pytest
 from agents.ppo import check_guard
 from envs.engine.cards import parse_cards
 from envs.engine.game import ConfigError
-from envs.ofc.endgame import (EndgameJudge, action_risks, foul_after_four, foul_after_two, fouls, free_slots,
+from envs.ofc.endgame import (EndgameJudge, action_risks, foul_after_four, foul_after_two, free_slots,
                               next_turn_draws)
 from envs.ofc.features import turn_key
 from envs.ofc.rollouts import _place, turn_candidates
 from envs.ofc.rules import make_game
+from envs.ofc.scoring import evaluate_board
 from training.episodes import play_episode
 from agents.ofc_heuristic import OFCHeuristic
 
@@ -34,7 +35,7 @@ def brute_two(rows, unseen) -> float:
             full = [list(r) for r in rows]
             full[slots[0]].append(a)
             full[slots[1]].append(b)
-            if not fouls(full):
+            if not evaluate_board(*full).fouled:
                 ok = True
                 break
         fouled += not ok

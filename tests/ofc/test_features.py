@@ -258,8 +258,8 @@ def foul_risk_of_plan(v: OFCView, plan: list[int]) -> float:
 
 def test_stat_estimates_follow_the_foul_risk_and_end_at_the_real_foul_rate() -> None:
     rich, plain = make_game(variant="pineapple", features=True), make_game(variant="pineapple")
-    assert rich.estimable_stats() == ("foul", "foul:endgame")
-    assert make_game(variant="original").estimable_stats() == ("foul",)
+    assert rich.estimated_stats == ("foul", "foul:endgame")
+    assert make_game(variant="original").estimated_stats == ("foul",)
     state = rich.new_state(np.random.default_rng(8))
     rng = np.random.default_rng(2)
     checked = 0
