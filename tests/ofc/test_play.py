@@ -219,3 +219,21 @@ def test_r1_property_random_play_conserves_cards_and_is_zero_sum(seed, variant, 
             p = s.current_player if s.current_player is not None else 0
             np.testing.assert_array_equal(game.observe(s, p), game.encode(s.view(p)))
     assert total.tolist() == list(s.totals)
+
+
+@pytest.mark.parametrize("variant", ["original", "pineapple"])
+def test_r1_reward_of_a_hand_is_given_when_its_showdown_is_scored(variant):
+    game = make_game(variant=variant, num_players=3, num_hands=3)
+    rng = np.random.default_rng(11)
+    s = game.new_state(rng)
+    paid_hands = 0
+    while not s.is_terminal():
+        done_before = s.hands_done
+        s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()))))
+        earned = s.take_rewards()
+        if s.hands_done == done_before:
+            assert not earned.any()  # nothing is paid while a hand is being placed
+        else:  # the step that completes the hand pays exactly its showdown's points
+            assert earned.tolist() == list(s.view(0).last_points)
+            paid_hands += 1
+    assert paid_hands == 3
