@@ -67,7 +67,11 @@ riskier than the planner's choice). In Pineapple (with or without features) its
 `endgame_foul` guard reads the board itself: once a turn leaves at most four
 free slots, an action whose foul probability under careful play exceeds the
 turn's lowest by more than the tolerance is dropped (`envs.ofc.endgame`: exact
-from two free slots on, the best next placement over 32 draws from four). `stat_estimates` (the potential of
+from two free slots on, the best next placement over 32 draws from four). Its
+`midgame_foul` guard is a cap for the turn that leaves six free slots: an action
+none of whose plans keeps that probability within the cap is dropped (estimated
+over 16 draws of the next turn's cards and 4 of the turn after's; the lowest
+stays when no action is within). `stat_estimates` (the potential of
 `shaping_mode: potential`, with or without features) is the hand's foul risk:
 the foul rate of the turn's safest plan over 96 completions filled
 strongest-first (`envs.ofc.rollouts.foul_risk`).

@@ -6,8 +6,9 @@ it had), so ``PPOAgent`` / ``PolicyAgent`` play it with the game's ``guarded_mas
 wherever it is loaded (``parlor eval``, ``parlor play``, self-play snapshots). The
 network is untouched; the guard is checked against the game the zip was trained on
 (the names ``guarded_mask`` reads, tolerances >= 0). ``--guard NAME=TOLERANCE``
-(repeatable) sets the guard, e.g. ``--guard endgame_foul=0`` for OFC Pineapple's
-exact endgame guard; ``--clear`` removes it.
+(repeatable) sets the guard, e.g. ``--guard endgame_foul=0 --guard midgame_foul=0.02``
+for OFC Pineapple's exact endgame guard and its cap on the first three-card turn;
+``--clear`` removes it.
 """
 from __future__ import annotations
 

@@ -16,6 +16,14 @@ careful play that follows can be computed instead of guessed:
   the turn: common random numbers), the seat places the two that leave the
   smallest exact :func:`foul_after_two`, the average is the estimate.
 
+- 6 free slots (:func:`foul_after_six`): the same one turn further back: over
+  ``MIDGAME_SAMPLES`` draws of the next turn's cards, the best placement's
+  :func:`foul_after_four` over ``MIDGAME_NEXT_SAMPLES`` draws of the turn after.
+  Branch and bound keeps it affordable: a placement's estimate stops once it
+  cannot be the draw's lowest, and a board's once it is sure to exceed a ``cap``
+  (it then returns a lower bound above the cap), so only whether a board is within
+  the cap is paid for in full.
+
 The unseen cards are the seat's own (``OFCView.unseen_cards``): cards another
 seat holds face down count as possible draws, as they must for a seat that
 cannot see them.
@@ -23,7 +31,8 @@ cannot see them.
 :func:`action_risks` gives, per action of the next pending card, the lowest of
 these probabilities over the turn's plans that start with it (None while the
 turn leaves more than four free slots): what ``OFCGame.guarded_mask``'s
-``endgame_foul`` guard reads. The strongest-first rollouts of
+``endgame_foul`` guard reads. :func:`midgame_action_risks` does the same for a turn
+that leaves six free slots, up to a cap: what the ``midgame_foul`` guard reads. The strongest-first rollouts of
 :mod:`envs.ofc.rollouts` route the future cards by a fixed rule and overstate
 the risk a careful seat runs (see the README); this module lets the seat
 choose.
@@ -40,7 +49,10 @@ from envs.ofc.scoring import evaluate_board
 from envs.ofc.view import OFCView
 
 ENDGAME_SAMPLES = 32   # draws of the next turn's cards behind a 4-free-slot estimate
-MAX_FREE = 4           # boards with more free slots are not judged
+MAX_FREE = 4           # boards with more free slots are not judged by action_risks
+MIDGAME_SAMPLES = 16       # draws of the next turn's cards behind a 6-free-slot estimate,
+MIDGAME_NEXT_SAMPLES = 4   # and of the turn after's behind each of its 4-free-slot ones
+MIDGAME_FREE = 6
 
 Rows = Sequence[Sequence[int]]
 RankCache = dict  # (row, cards of the row) -> its rank, or the ranks completed by each unseen card(s)
@@ -113,25 +125,70 @@ def next_turn_draws(n: int, key: int, samples: int = ENDGAME_SAMPLES) -> np.ndar
 
 
 def foul_after_four(rows: Rows, unseen: np.ndarray, draws: np.ndarray,
-                    caches: list[RankCache] | None = None) -> float:
+                    caches: list[RankCache] | None = None, bound: float = 1.0, enough: float = 0.0) -> float:
     """Foul probability of a board with four free slots: over ``draws`` ([S, 3] indices
     into ``unseen``) of the next turn's cards, the mean of the best placement's
     :func:`foul_after_two`. ``caches`` (one per draw) may be shared by boards judged
-    against the same ``unseen`` and ``draws``."""
+    against the same ``unseen`` and ``draws``. Once the mean is sure to exceed
+    ``bound`` the estimate stops and returns a lower bound above it. With ``enough``
+    each draw takes the first placement at most that risky: an upper bound."""
     room = [ROW_SIZES[r] - len(rows[r]) for r in range(3)]
     if sum(room) != 4:
         raise ValueError(f"foul_after_four needs a board with 4 free slots, got {sum(room)}")
     caches = [{} for _ in draws] if caches is None else caches
+    return _best_placement_mean(rows, room, unseen, draws, bound,
+                                lambda board, rest, d, best: foul_after_two(board, rest, caches[d]), enough)
+
+
+def foul_after_six(rows: Rows, unseen: np.ndarray, draws: np.ndarray, next_draws: np.ndarray,
+                   caches: list[list[RankCache]] | None = None, cap: float = 1.0) -> float:
+    """Foul probability of a board with six free slots: over ``draws`` ([S, 3] indices
+    into ``unseen``) of the next turn's cards, the mean of the best placement's
+    :func:`foul_after_four` over ``next_draws`` ([S', 3] indices into the cards each
+    draw leaves). ``caches[s][s']`` may be shared by boards judged against the same
+    cards and draws. Once the mean is sure to exceed ``cap`` the estimate stops and
+    returns a lower bound above it."""
+    room = [ROW_SIZES[r] - len(rows[r]) for r in range(3)]
+    if sum(room) != 6:
+        raise ValueError(f"foul_after_six needs a board with 6 free slots, got {sum(room)}")
+    caches = [[{} for _ in next_draws] for _ in draws] if caches is None else caches
+    if cap < 1.0:  # first try to prove the board within the cap by any good-enough plans
+        quick = _best_placement_mean(
+            rows, room, unseen, draws, cap,
+            lambda board, rest, d, best: foul_after_four(board, rest, next_draws, caches[d], best, cap), cap)
+        if quick <= cap:
+            return quick
+    return _best_placement_mean(
+        rows, room, unseen, draws, cap,
+        lambda board, rest, d, best: foul_after_four(board, rest, next_draws, caches[d], bound=best))
+
+
+def _best_placement_mean(rows: Rows, room: list[int], unseen: np.ndarray, draws: np.ndarray,
+                         bound: float, judge, enough: float = 0.0) -> float:
+    """Mean over ``draws`` of the lowest ``judge(board, cards left, draw index, best so
+    far)`` over the draw's placements (a judge may stop early above the best so far:
+    branch and bound); stops once the mean is sure to exceed ``bound``. With ``enough``
+    a draw takes the first placement judged at most that, so the mean is an upper
+    bound (a strategy no better than the best) rather than the lowest."""
+    limit = bound * len(draws)
     total = 0.0
-    for draw, cache in zip(draws, caches):
+    plans = list(assignments([0, 1, 2], room, 1))  # destinations of a draw's 3 cards (by position)
+    for d, draw in enumerate(draws):
         cards = [int(c) for c in unseen[draw]]
         rest = np.delete(unseen, draw)
-        best = 1.0
-        for dest in assignments(cards, room, 1):
-            best = min(best, foul_after_two(_place(rows, cards, dest), rest, cache))
-            if best == 0.0:
+        best, best_at = 1.0, 0
+        for i, dest in enumerate(plans):
+            p = judge(_place(rows, cards, dest), rest, d, best)
+            if p < best:
+                best, best_at = p, i
+            if best <= enough:
                 break
+        # the last draw's best plan goes first for the next: a safe shape tends to stay safe,
+        # and a clean plan found first ends the search
+        plans.insert(0, plans.pop(best_at))
         total += best
+        if total > limit:
+            break
     return total / len(draws)
 
 
@@ -147,18 +204,24 @@ class EndgameJudge:
         self._ranks: RankCache = {}              # row ranks against the unseen cards
         self._draws = np.empty((0, 3), dtype=np.int64)
         self._draw_ranks: list[RankCache] = []   # row ranks against the unseen cards left by each draw
+        self._midgame: tuple | None = None       # 6-free-slot draws and their rank caches, made on demand
+        self._capped: dict[tuple, tuple[float, float]] = {}  # 6-free-slot board -> (estimate, cap it had)
 
-    def risk(self, rows: Rows, unseen: Sequence[int], key: int) -> float | None:
-        """The board's foul probability (None with more than four free slots)."""
+    def risk(self, rows: Rows, unseen: Sequence[int], key: int, cap: float = 1.0) -> float | None:
+        """The board's foul probability (None with more than six free slots). With six
+        free slots and a ``cap`` below 1 it only tells the side of the cap: within it an
+        upper bound, above it a lower bound (:func:`foul_after_six`)."""
         turn = (key, tuple(unseen))
         if turn != self._turn:
-            self._turn, self._memo, self._ranks = turn, {}, {}
+            self._turn, self._memo, self._ranks, self._midgame, self._capped = turn, {}, {}, None, {}
             self._unseen = np.asarray(unseen, dtype=np.int64)
             self._draws = next_turn_draws(len(self._unseen), key, self.samples)
             self._draw_ranks = [{} for _ in self._draws]
         board = tuple(tuple(sorted(r)) for r in rows)
+        free = len(free_slots(rows))
+        if free == MIDGAME_FREE:
+            return self._midgame_risk(board, rows, key, cap)
         if board not in self._memo:
-            free = len(free_slots(rows))
             if free == 0:
                 self._memo[board] = float(evaluate_board(*rows).fouled)
             elif free == 2:
@@ -169,23 +232,61 @@ class EndgameJudge:
                 return None
         return self._memo[board]
 
+    def _midgame_risk(self, board: tuple, rows: Rows, key: int, cap: float) -> float:
+        known = self._capped.get(board)
+        if known is not None:  # an earlier estimate serves if exact or on a known side of this cap
+            p, had = known
+            if had >= 1.0 or (cap < 1.0 and ((p <= had and p <= cap) or (p > had and p > cap))):
+                return p
+        if self._midgame is None:
+            draws = next_turn_draws(len(self._unseen), key, MIDGAME_SAMPLES)
+            next_draws = next_turn_draws(len(self._unseen) - 3, key + 1, MIDGAME_NEXT_SAMPLES)
+            self._midgame = (draws, next_draws, [[{} for _ in next_draws] for _ in draws])
+        p = foul_after_six(rows, self._unseen, *self._midgame, cap=cap)
+        self._capped[board] = (p, cap)
+        return p
+
+
+def free_after_turn(view: OFCView) -> int | None:
+    """Free slots the seat's current regular turn leaves (None outside one: no pending
+    card, or a Fantasyland turn)."""
+    if not view.pending or view.fantasyland[view.player]:
+        return None
+    return sum(ROW_SIZES) - sum(len(r) for r in view.own_rows) - (len(view.pending) - view.discards_owed)
+
 
 def action_risks(view: OFCView, key: int, judge: EndgameJudge | None = None) -> dict[int, float] | None:
     """Per action of the next pending card, the lowest foul probability over the turn's
     plans starting with it; None unless the turn leaves at most ``MAX_FREE`` free slots
     (or in a Fantasyland turn). ``key`` fixes the draws (constant over one turn, e.g.
     :func:`envs.ofc.features.turn_key`)."""
-    if not view.pending or view.fantasyland[view.player]:
+    left = free_after_turn(view)
+    if left is None or left > MAX_FREE:
         return None
-    board = view.own_rows
-    left = sum(ROW_SIZES) - sum(len(r) for r in board) - (len(view.pending) - view.discards_owed)
-    if left > MAX_FREE:
+    return _per_first_action(view, key, judge or EndgameJudge(), 1.0)
+
+
+
+def midgame_action_risks(view: OFCView, key: int, cap: float,
+                         judge: EndgameJudge | None = None) -> dict[int, float] | None:
+    """Per action of the next pending card, whether the turn's plans starting with it
+    can keep the foul probability (:func:`foul_after_six`) within ``cap``: if one can,
+    an upper bound of its probability at most ``cap``, else a lower bound above it (the
+    lowest probability itself when ``cap`` is 1). None unless the turn leaves six free
+    slots (or in a Fantasyland turn)."""
+    if free_after_turn(view) != MIDGAME_FREE:
         return None
-    judge = judge or EndgameJudge()
-    unseen = view.unseen_cards()
+    return _per_first_action(view, key, judge or EndgameJudge(), cap)
+
+
+def _per_first_action(view: OFCView, key: int, judge: EndgameJudge, cap: float) -> dict[int, float]:
+    """The lowest of the judge's risks over the turn's plans, per first action; below
+    ``cap`` 1 an action's search ends at its first plan within the cap."""
+    board, unseen = view.own_rows, view.unseen_cards()
     risks: dict[int, float] = {}
     for dest in turn_candidates(view):
-        p = judge.risk(_place(board, view.pending, dest), unseen, key)
+        if cap < 1.0 and risks.get(dest[0], 1.0) <= cap:
+            continue  # this action already has a plan within the cap
+        p = judge.risk(_place(board, view.pending, dest), unseen, key, cap)
         risks[dest[0]] = min(risks.get(dest[0], 1.0), p)
     return risks
-

@@ -69,7 +69,7 @@ class OFCGame:
         # what guarded_mask() can keep in check (tolerances by name): the outlook's foul
         # rates (read off the feature block) and, in Pineapple, the endgame's exact ones
         self.guarded_stats = (("foul", "opening_foul", "foul_cap") if config.features else ()) + (
-            ("endgame_foul",) if config.variant == "pineapple" else ())
+            ("endgame_foul", "midgame_foul") if config.variant == "pineapple" else ())
         self._endgame_judge = _endgame.EndgameJudge()
         # the State.stats() entries stat_estimates() predicts (training.wrapper's potential
         # shaping); "STAT:ESTIMATOR" estimates STAT another way
@@ -170,6 +170,12 @@ class OFCGame:
           play (:func:`envs.ofc.endgame.action_risks`: exact from two free slots on,
           over 32 draws of the next turn's cards from four) exceeds the turn's lowest
           among the actions the other guards leave by more than the tolerance.
+        - ``guard["midgame_foul"]`` (Pineapple; needs ``view``): a cap for the turn that
+          leaves six free slots (the first three-card turn): drop an action none of whose
+          plans keeps the foul probability under careful play
+          (:func:`envs.ofc.endgame.midgame_action_risks`: over 16 draws of the next
+          turn's cards and 4 of the turn after's) within the cap; if no action can, the
+          lowest stays.
 
         The others are judged by the outlook's foul rates (only with ``features=True``:
         the outlook is read from ``observation``):
@@ -188,6 +194,8 @@ class OFCGame:
             mask = self._outlook_guard(observation, mask, guard)
         if "endgame_foul" in guard:  # after the outlook's: its lowest risk is among the actions left
             mask = self._endgame_guard(mask, guard["endgame_foul"], view)
+        if "midgame_foul" in guard:  # judges other turns than endgame_foul: the order is free
+            mask = self._midgame_guard(mask, guard["midgame_foul"], view)
         return mask
 
     def _outlook_guard(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float]) -> np.ndarray:
@@ -206,27 +214,47 @@ class OFCGame:
         return mask & ~risky
 
     def _endgame_guard(self, mask: np.ndarray, tolerance: float, view: OFCView | None) -> np.ndarray:
-        if view is None:
-            raise ValueError("the endgame_foul guard needs the seat's view: guarded_mask(..., view=state.view(seat))")
-        risks = _endgame.action_risks(view, _features.turn_key(view), self._endgame_judge)
+        risks = _endgame.action_risks(_needs_view("endgame_foul", view), _features.turn_key(view), self._endgame_judge)
+        return _drop_above(mask, risks, lambda lowest: lowest + tolerance)
+
+    def _midgame_guard(self, mask: np.ndarray, cap: float, view: OFCView | None) -> np.ndarray:
+        key = _features.turn_key(_needs_view("midgame_foul", view))
+        risks = _endgame.midgame_action_risks(view, key, cap, self._endgame_judge)
         if risks is None:
             return mask
-        allowed = {a: p for a, p in risks.items() if mask[a]}
-        if not allowed:
-            return mask
-        lowest = min(allowed.values())
-        risky = [a for a, p in allowed.items() if p > lowest + tolerance + 1e-12]
-        if not risky:
-            return mask
-        mask = mask.copy()
-        mask[risky] = False
-        return mask
+        if not any(p <= cap for a, p in risks.items() if mask[a]):  # none within: the lowest stays
+            return _drop_above(mask, _endgame.midgame_action_risks(view, key, 1.0, self._endgame_judge),
+                               lambda lowest: lowest)
+        return _drop_above(mask, risks, lambda lowest: cap)
 
     def render(self, view: OFCView) -> str:
         return _render.render(view)
 
     def action_name(self, action: int) -> str:
         return _encode.action_name(action)
+
+
+def _needs_view(guard: str, view: OFCView | None) -> OFCView:
+    if view is None:
+        raise ValueError(f"the {guard} guard needs the seat's view: guarded_mask(..., view=state.view(seat))")
+    return view
+
+
+def _drop_above(mask: np.ndarray, risks: dict[int, float] | None, ceiling) -> np.ndarray:
+    """``mask`` without the actions whose risk exceeds ``ceiling(lowest risk among the
+    actions it allows)``; unchanged when the decision is not judged (``risks`` None)."""
+    if risks is None:
+        return mask
+    allowed = {a: p for a, p in risks.items() if mask[a]}
+    if not allowed:
+        return mask
+    limit = ceiling(min(allowed.values()))
+    risky = [a for a, p in allowed.items() if p > limit + 1e-12]
+    if not risky:
+        return mask
+    mask = mask.copy()
+    mask[risky] = False
+    return mask
 
 
 def make_game(**options: Any) -> OFCGame:

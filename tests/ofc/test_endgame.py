@@ -1,5 +1,5 @@
 """Endgame foul probabilities (envs.ofc.endgame) against a hand-worked case and brute force,
-and the ``endgame_foul`` guard of OFCGame.guarded_mask."""
+and the ``endgame_foul`` and ``midgame_foul`` guards of OFCGame.guarded_mask."""
 from __future__ import annotations
 
 import itertools
@@ -10,10 +10,10 @@ import pytest
 from agents.ppo import check_guard
 from envs.engine.cards import parse_cards
 from envs.engine.game import ConfigError
-from envs.ofc.endgame import (EndgameJudge, action_risks, foul_after_four, foul_after_two, free_slots,
-                              next_turn_draws)
+from envs.ofc.endgame import (EndgameJudge, action_risks, foul_after_four, foul_after_six, foul_after_two,
+                              free_after_turn, free_slots, midgame_action_risks, next_turn_draws)
 from envs.ofc.features import turn_key
-from envs.ofc.rollouts import _place, turn_candidates
+from envs.ofc.rollouts import _place, assignments, turn_candidates
 from envs.ofc.rules import make_game
 from envs.ofc.scoring import evaluate_board
 from training.episodes import play_episode
@@ -83,8 +83,6 @@ def test_two_slot_probability_equals_brute_force(same_row: bool) -> None:
 
 
 def test_four_slot_estimate_is_the_best_placement_per_draw() -> None:
-    from envs.ofc.rollouts import assignments
-
     rng = np.random.default_rng(3)
     for _ in range(6):
         rows, unseen = random_board(rng, 4)
@@ -98,6 +96,48 @@ def test_four_slot_estimate_is_the_best_placement_per_draw() -> None:
         assert foul_after_four(rows, unseen, draws) == pytest.approx(np.mean(expected))
 
 
+def capped_agrees(p: float, exact: float, cap: float) -> bool:
+    """A capped estimate says the right side of the cap: within it, an upper bound of the
+    exact value; above it, a lower bound."""
+    return exact <= p + 1e-12 <= cap + 1e-12 if exact <= cap + 1e-12 else cap < p <= exact + 1e-12
+
+
+def test_four_slot_bound_and_enough_keep_the_right_side() -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(8):
+        rows, unseen = random_board(rng, 4)
+        draws = next_turn_draws(len(unseen), 3, samples=6)
+        exact = foul_after_four(rows, unseen, draws)
+        for cap in (0.0, 0.05, 0.2):
+            assert capped_agrees(foul_after_four(rows, unseen, draws, bound=cap), exact, cap)
+            quick = foul_after_four(rows, unseen, draws, enough=cap)  # first placement within cap per draw
+            assert quick >= exact - 1e-12
+
+
+def test_six_slot_estimate_is_the_best_placement_per_draw_of_four_slot_estimates() -> None:
+    rng = np.random.default_rng(6)
+    nonzero = 0
+    for _ in range(30):  # most random boards are clean under careful play: look until some are not
+        if nonzero >= 4:
+            break
+        rows, unseen = random_board(rng, 6)
+        draws = next_turn_draws(len(unseen), 2, samples=3)
+        next_draws = next_turn_draws(len(unseen) - 3, 9, samples=2)
+        room = [3 - len(rows[0]), 5 - len(rows[1]), 5 - len(rows[2])]
+        expected = []
+        for d in draws:
+            cards = [int(c) for c in unseen[d]]
+            rest = np.delete(unseen, d)
+            expected.append(min(foul_after_four(_place(rows, cards, dest), rest, next_draws)
+                                for dest in assignments(cards, room, 1)))
+        exact = foul_after_six(rows, unseen, draws, next_draws)
+        assert exact == pytest.approx(np.mean(expected))
+        nonzero += exact > 0
+        for cap in (0.0, 0.1, 0.3):
+            assert capped_agrees(foul_after_six(rows, unseen, draws, next_draws, cap=cap), exact, cap)
+    assert nonzero >= 4
+
+
 def test_bad_boards_raise() -> None:
     rows, unseen = random_board(np.random.default_rng(0), 4)
     with pytest.raises(ValueError, match="2 free slots"):
@@ -105,6 +145,8 @@ def test_bad_boards_raise() -> None:
     rows, unseen = random_board(np.random.default_rng(0), 2)
     with pytest.raises(ValueError, match="4 free slots"):
         foul_after_four(rows, unseen, next_turn_draws(len(unseen), 0))
+    with pytest.raises(ValueError, match="6 free slots"):
+        foul_after_six(rows, unseen, next_turn_draws(len(unseen), 0), next_turn_draws(len(unseen) - 3, 1))
 
 
 def pineapple_decisions(seed: int, features: bool = False) -> list:
@@ -124,6 +166,22 @@ def pineapple_decisions(seed: int, features: bool = False) -> list:
 
 def pineapple_views(seed: int) -> list:
     return [view for _, _, view in pineapple_decisions(seed)]
+
+
+def judged_decisions(game, guard, seeds, risks_of):
+    """(view, risks, mask of the judged actions) at each decision of seat 0 that
+    ``risks_of`` judges (in heuristic hands of ``seeds``); a decision it does not judge
+    must keep every action under ``guard``."""
+    for seed in seeds:
+        for v in pineapple_views(seed):
+            risks = risks_of(v)
+            legal = np.zeros(game.num_actions, dtype=bool)
+            if risks is None:
+                legal[:] = True
+                assert game.guarded_mask(np.zeros(1), legal, guard, view=v).all()
+                continue
+            legal[list(risks)] = True
+            yield v, risks, legal
 
 
 def test_action_risks_per_turn() -> None:
@@ -158,22 +216,15 @@ def test_endgame_guard_keeps_the_lowest_risk_and_drops_what_exceeds_the_toleranc
     game = make_game(variant="pineapple")
     assert "endgame_foul" in game.guarded_stats
     narrowed = 0
-    for seed in range(6):
-        for v in pineapple_views(seed):
-            legal = np.zeros(game.num_actions, dtype=bool)
-            risks = action_risks(v, turn_key(v))
-            if risks is None:
-                legal[:] = True
-                assert game.guarded_mask(np.zeros(1), legal, {"endgame_foul": 0.0}, view=v).all()
-                continue
-            legal[list(risks)] = True
-            kept = game.guarded_mask(np.zeros(1), legal, {"endgame_foul": 0.0}, view=v)
-            lowest = min(risks.values())
-            assert kept.any()
-            assert {a for a in risks if kept[a]} == {a for a, p in risks.items() if p <= lowest + 1e-12}
-            loose = game.guarded_mask(np.zeros(1), legal, {"endgame_foul": 1.0}, view=v)
-            assert loose.tolist() == legal.tolist()
-            narrowed += int(kept.sum() < legal.sum())
+    for v, risks, legal in judged_decisions(game, {"endgame_foul": 0.0}, range(6),
+                                            lambda v: action_risks(v, turn_key(v))):
+        kept = game.guarded_mask(np.zeros(1), legal, {"endgame_foul": 0.0}, view=v)
+        lowest = min(risks.values())
+        assert kept.any()
+        assert {a for a in risks if kept[a]} == {a for a, p in risks.items() if p <= lowest + 1e-12}
+        loose = game.guarded_mask(np.zeros(1), legal, {"endgame_foul": 1.0}, view=v)
+        assert loose.tolist() == legal.tolist()
+        narrowed += int(kept.sum() < legal.sum())
     assert narrowed >= 1
 
 
@@ -224,3 +275,52 @@ def test_endgame_foul_estimate_is_the_turns_lowest_risk_and_ends_at_the_real_fou
         original = make_game(variant="original")
         s = original.new_state(np.random.default_rng(0))
         original.stat_estimates(s, s.current_player, ("foul:endgame",))
+
+
+def test_midgame_risks_judge_only_the_turn_leaving_six_slots_and_say_the_side_of_the_cap() -> None:
+    judged = 0
+    for seed in (5, 8):
+        for v in pineapple_views(seed):
+            exact = midgame_action_risks(v, turn_key(v), 1.0)
+            if free_after_turn(v) != 6:
+                assert exact is None
+                continue
+            judged += 1
+            cands = turn_candidates(v)
+            assert set(exact) == {d[0] for d in cands}
+            judge = EndgameJudge()
+            for a, p in exact.items():  # the lowest over the plans starting with the action
+                assert p == pytest.approx(min(judge.risk(_place(v.own_rows, v.pending, d), v.unseen_cards(), turn_key(v))
+                                              for d in cands if d[0] == a))
+            shared = EndgameJudge()  # its memo serves later caps only from the known side of each
+            for cap in (0.03, 0.0, 0.01, 1.0):
+                capped = midgame_action_risks(v, turn_key(v), cap, shared)
+                assert set(capped) == set(exact)
+                assert all((capped[a] <= cap) == (exact[a] <= cap + 1e-12) for a in exact)
+            assert capped == pytest.approx(exact)
+    assert judged == 6  # the first three-card turn of two hands, 3 cards each
+
+
+def test_midgame_guard_keeps_the_actions_with_a_plan_within_the_cap_or_else_the_lowest() -> None:
+    game = make_game(variant="pineapple")
+    assert "midgame_foul" in game.guarded_stats
+    narrowed = fallback = 0
+    for v, risks, legal in judged_decisions(game, {"midgame_foul": 0.0}, range(2),
+                                            lambda v: midgame_action_risks(v, turn_key(v), 1.0)):
+        kept = game.guarded_mask(np.zeros(1), legal, {"midgame_foul": 0.0}, view=v)
+        within = {a for a, p in risks.items() if p == 0.0}
+        lowest = min(risks.values())
+        assert {a for a in risks if kept[a]} == (within or {a for a, p in risks.items() if p <= lowest + 1e-12})
+        assert game.guarded_mask(np.zeros(1), legal, {"midgame_foul": 1.0}, view=v).tolist() == legal.tolist()
+        narrowed += int(kept.sum() < legal.sum())
+        if within and len(within) < len(risks):  # another guard left no action within the cap:
+            legal[list(within)] = False          # the lowest of those it left stays
+            kept = game.guarded_mask(np.zeros(1), legal, {"midgame_foul": 0.0}, view=v)
+            lowest = min(p for a, p in risks.items() if legal[a])
+            assert {a for a in risks if kept[a]} == {a for a, p in risks.items() if legal[a] and p <= lowest + 1e-12}
+            fallback += 1
+    assert narrowed >= 1 and fallback >= 1
+    with pytest.raises(ValueError, match="midgame_foul guard needs the seat's view"):
+        game.guarded_mask(np.zeros(1), np.ones(4, dtype=bool), {"midgame_foul": 0.0})
+    with pytest.raises(ConfigError, match="cannot guard 'midgame_foul'"):
+        check_guard(make_game(variant="original"), {"midgame_foul": 0.0})

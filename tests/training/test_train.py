@@ -378,7 +378,7 @@ def test_action_guard_is_checked() -> None:
         parse_config(__import__("yaml").safe_load(base + "action_guard: {foul: -0.1}\n"))
     from training.wrapper import PoolEntry, SingleAgentEnv
 
-    with pytest.raises(ConfigError, match="cannot guard 'foul'.*allowed values: endgame_foul$"):  # no feature block
+    with pytest.raises(ConfigError, match="cannot guard 'foul'.*allowed values: endgame_foul, midgame_foul$"):  # no feature block
         SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, [PoolEntry("random")], action_guard={"foul": 0.0})
     with pytest.raises(ConfigError, match="cannot guard 'endgame_foul'.*allowed values: none"):  # not Pineapple
         SingleAgentEnv("ofc_v0", {"variant": "original"}, [PoolEntry("random")], action_guard={"endgame_foul": 0.0})
