@@ -21,6 +21,16 @@ def test_the_three_task_policies_are_shipped() -> None:
     assert {"ofc_pineapple.zip", "buffalo_bill_solitaire.zip", "buki_betting.zip"} <= set(SHIPPED)
 
 
+def test_the_safe_ofc_policy_plays_inside_the_endgame_guard_and_the_midgame_cap() -> None:
+    # the README's foul result is this policy with these guards (parlor shield)
+    sig = read_signature(PRETRAINED / "ofc_pineapple_safe.zip")
+    assert sig["action_guard"] == {"endgame_foul": 0.0, "midgame_foul": 0.02}
+    assert sig["env"] == "ofc_v0" and sig["options"]["variant"] == "pineapple"
+    agent = make_agent(f"ppo:{PRETRAINED / 'ofc_pineapple_safe.zip'}", envs.make_game("ofc_v0", **sig["options"]),
+                       env_name="ofc_v0")
+    assert agent.guard == sig["action_guard"]
+
+
 @pytest.fixture
 def policy_check():
     """parlor eval's signature check, installed for this test only (it is process-wide)."""
