@@ -32,8 +32,9 @@ Optional action guard: ``action_guard={"foul": 0.0}`` narrows ``action_masks()``
 to the actions the game's ``guarded_mask`` keeps (OFC: none whose outlook foul
 rate exceeds the planner's choice by more than the tolerance; Pineapple's
 ``endgame_foul``: none whose exact endgame foul probability exceeds the turn's
-lowest by more, judged on the learner's view), a safety shield the learner is
-trained inside; a saved policy carries it and plays with it.
+lowest by more; ``midgame_foul``: a cap on that probability for the first
+three-card turn; both judged on the learner's view), a safety shield the learner
+is trained inside; a saved policy carries it and plays with it.
 """
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.engine.hands import rank3, rank5, rank5_batch
-from envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, TOP_RANK, _place, assignments, turn_candidates
+from envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, TOP_RANK, _place, assignments, room_of, turn_candidates
 from envs.ofc.scoring import evaluate_board
 from envs.ofc.view import OFCView
 
@@ -132,9 +132,7 @@ def foul_after_four(rows: Rows, unseen: np.ndarray, draws: np.ndarray,
     against the same ``unseen`` and ``draws``. Once the mean is sure to exceed
     ``bound`` the estimate stops and returns a lower bound above it. With ``enough``
     each draw takes the first placement at most that risky: an upper bound."""
-    room = [ROW_SIZES[r] - len(rows[r]) for r in range(3)]
-    if sum(room) != 4:
-        raise ValueError(f"foul_after_four needs a board with 4 free slots, got {sum(room)}")
+    room = _room_with(rows, 4, "foul_after_four")
     caches = [{} for _ in draws] if caches is None else caches
     return _best_placement_mean(rows, room, unseen, draws, bound,
                                 lambda board, rest, d, best: foul_after_two(board, rest, caches[d]), enough)
@@ -148,9 +146,7 @@ def foul_after_six(rows: Rows, unseen: np.ndarray, draws: np.ndarray, next_draws
     draw leaves). ``caches[s][s']`` may be shared by boards judged against the same
     cards and draws. Once the mean is sure to exceed ``cap`` the estimate stops and
     returns a lower bound above it."""
-    room = [ROW_SIZES[r] - len(rows[r]) for r in range(3)]
-    if sum(room) != 6:
-        raise ValueError(f"foul_after_six needs a board with 6 free slots, got {sum(room)}")
+    room = _room_with(rows, 6, "foul_after_six")
     caches = [[{} for _ in next_draws] for _ in draws] if caches is None else caches
     if cap < 1.0:  # first try to prove the board within the cap by any good-enough plans
         quick = _best_placement_mean(
@@ -161,6 +157,14 @@ def foul_after_six(rows: Rows, unseen: np.ndarray, draws: np.ndarray, next_draws
     return _best_placement_mean(
         rows, room, unseen, draws, cap,
         lambda board, rest, d, best: foul_after_four(board, rest, next_draws, caches[d], bound=best))
+
+
+def _room_with(rows: Rows, free: int, judge: str) -> list[int]:
+    """The rows' free slots (:func:`room_of`), checked to total ``free``."""
+    room = room_of(rows)
+    if sum(room) != free:
+        raise ValueError(f"{judge} needs a board with {free} free slots, got {sum(room)}")
+    return room
 
 
 def _best_placement_mean(rows: Rows, room: list[int], unseen: np.ndarray, draws: np.ndarray,
@@ -252,7 +256,7 @@ def free_after_turn(view: OFCView) -> int | None:
     card, or a Fantasyland turn)."""
     if not view.pending or view.fantasyland[view.player]:
         return None
-    return sum(ROW_SIZES) - sum(len(r) for r in view.own_rows) - (len(view.pending) - view.discards_owed)
+    return sum(room_of(view.own_rows)) - (len(view.pending) - view.discards_owed)
 
 
 def action_risks(view: OFCView, key: int, judge: EndgameJudge | None = None) -> dict[int, float] | None:

@@ -128,11 +128,14 @@ def assignments(pending: Sequence[int], room: list[int], discards: int):
     yield from rec(0, list(room), discards, [])
 
 
+def room_of(rows: Sequence[Sequence[int]]) -> list[int]:
+    """Free slots per row (top, middle, bottom)."""
+    return [ROW_SIZES[r] - len(rows[r]) for r in range(3)]
+
+
 def turn_candidates(view: OFCView) -> list[list[int]]:
     """Every destination list for the view's pending cards."""
-    board = view.own_rows
-    room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
-    return list(assignments(view.pending, room, view.discards_owed))
+    return list(assignments(view.pending, room_of(view.own_rows), view.discards_owed))
 
 
 def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generator,
@@ -147,8 +150,7 @@ def _completed_turn(view: OFCView, cands: list[list[int]], noise: Callable[[np.n
     row of ``noise(pool)`` ([R, len(pool)] sort keys for the ascending unseen ``pool``),
     the first ``routed`` share of them strongest-first (:func:`_route`)."""
     board = view.own_rows
-    room = [ROW_SIZES[r] - len(board[r]) for r in range(3)]
-    free = sum(room) - (len(view.pending) - view.discards_owed)
+    free = sum(room_of(board)) - (len(view.pending) - view.discards_owed)
     pool = np.asarray(view.unseen_cards(), dtype=np.int64)
     future = _route(pool[np.argsort(noise(pool), axis=1)[:, :free]], routed)
     return completed_stats([_place(board, view.pending, dest) for dest in cands], future, view)
