@@ -65,7 +65,10 @@ def free_slots(rows: Rows) -> list[int]:
 
 def row_ranks(row: Sequence[int], fills: np.ndarray) -> np.ndarray:
     """Rank of ``row`` completed by each line of ``fills`` [N, k] (3 cards: top-row rank)."""
-    cards = np.concatenate([np.broadcast_to(np.asarray(row, dtype=np.int64), (len(fills), len(row))), fills], axis=1)
+    k = len(row)
+    cards = np.empty((len(fills), k + fills.shape[1]), dtype=np.int64)
+    cards[:, :k] = row  # (broadcast over the fills)
+    cards[:, k:] = fills
     if cards.shape[1] == 3:
         t = np.sort(cards >> 2, axis=1)
         return TOP_RANK[t[:, 0], t[:, 1], t[:, 2]]
@@ -85,7 +88,7 @@ def _row_rank_table(rows: Rows, row: int, unseen: np.ndarray, cache: RankCache):
         elif free == 1:
             table = row_ranks(rows[row], unseen[:, None])
         else:
-            i, j = np.triu_indices(n, 1)
+            i, j = _pairs(n)
             table = np.zeros((n, n), dtype=np.int64)
             table[i, j] = table[j, i] = row_ranks(rows[row], np.stack([unseen[i], unseen[j]], axis=1))
         cache[key] = table
@@ -108,14 +111,34 @@ def foul_after_two(rows: Rows, unseen: np.ndarray, cache: RankCache | None = Non
         first, second = slots
         ranks[first] = ranks[first][:, None]
         ranks[second] = ranks[second][None, :]
-        fouled = np.broadcast_to((ranks[TOP] > ranks[MIDDLE]) | (ranks[MIDDLE] > ranks[BOTTOM]), (n, n))
+        fouled = (ranks[TOP] > ranks[MIDDLE]) | (ranks[MIDDLE] > ranks[BOTTOM])  # [n, 1] and [1, n] meet: [n, n]
         both_ways = fouled & fouled.T
     else:
-        both_ways = np.broadcast_to((ranks[TOP] > ranks[MIDDLE]) | (ranks[MIDDLE] > ranks[BOTTOM]), (n, n))
-    g = both_ways.astype(np.float64)
-    np.fill_diagonal(g, 0.0)
-    triangles = float(((g @ g) * g).sum()) / 6.0
+        both_ways = (ranks[TOP] > ranks[MIDDLE]) | (ranks[MIDDLE] > ranks[BOTTOM])  # that row's table: [n, n]
+    g = (both_ways & _off_diagonal(n)).astype(np.float64)
+    # trace(G^3) as one dot product of G^2 with G (G symmetric); the counts are integers, exact in float64
+    triangles = float((g @ g).ravel() @ g.ravel()) / 6.0
     return triangles / (n * (n - 1) * (n - 2) / 6.0)
+
+
+_PAIRS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+_OFF_DIAGONAL: dict[int, np.ndarray] = {}
+
+
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(n, 1)``, built once per ``n`` (the judge's hot path)."""
+    pairs = _PAIRS.get(n)
+    if pairs is None:
+        pairs = _PAIRS[n] = np.triu_indices(n, 1)
+    return pairs
+
+
+def _off_diagonal(n: int) -> np.ndarray:
+    """bool[n, n], False on the diagonal (a card pairs with no copy of itself), built once per ``n``."""
+    mask = _OFF_DIAGONAL.get(n)
+    if mask is None:
+        mask = _OFF_DIAGONAL[n] = ~np.eye(n, dtype=bool)
+    return mask
 
 
 def next_turn_draws(n: int, key: int, samples: int = ENDGAME_SAMPLES) -> np.ndarray:
