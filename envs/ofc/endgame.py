@@ -39,6 +39,7 @@ choose.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -121,23 +122,19 @@ def foul_after_two(rows: Rows, unseen: np.ndarray, cache: RankCache | None = Non
     return triangles / (n * (n - 1) * (n - 2) / 6.0)
 
 
-_PAIRS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-_OFF_DIAGONAL: dict[int, np.ndarray] = {}
-
-
+@lru_cache(maxsize=None)
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``np.triu_indices(n, 1)``, built once per ``n`` (the judge's hot path)."""
-    pairs = _PAIRS.get(n)
-    if pairs is None:
-        pairs = _PAIRS[n] = np.triu_indices(n, 1)
-    return pairs
+    """``np.triu_indices(n, 1)``, built once per ``n`` (the judge's hot path); read-only."""
+    i, j = np.triu_indices(n, 1)
+    i.flags.writeable = j.flags.writeable = False
+    return i, j
 
 
+@lru_cache(maxsize=None)
 def _off_diagonal(n: int) -> np.ndarray:
-    """bool[n, n], False on the diagonal (a card pairs with no copy of itself), built once per ``n``."""
-    mask = _OFF_DIAGONAL.get(n)
-    if mask is None:
-        mask = _OFF_DIAGONAL[n] = ~np.eye(n, dtype=bool)
+    """bool[n, n], False on the diagonal (a card pairs with no copy of itself), built once per ``n``; read-only."""
+    mask = ~np.eye(n, dtype=bool)
+    mask.flags.writeable = False
     return mask
 
 
