@@ -20,6 +20,7 @@ demo: $(STAMP)
 	$(VENV)/bin/parlor demo
 
 test: $(STAMP)
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -n 2 tests
 
 bench: $(STAMP)

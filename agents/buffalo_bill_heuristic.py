@@ -31,14 +31,15 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from agents.base import RandomAgent, SeededAgent, legal_actions
-from envs.buffalo_bill.categories import CARD_VALUE, FACE_RANKS, NUMBER_RANKS
-from envs.buffalo_bill.encode import EXCHANGE_POSITIONS, HAND_SIZE, NUM_EXCHANGES, exchange_action, score_action
-from envs.buffalo_bill.features import FeatureBlock, line_pars
+from parlor.agents.base import RandomAgent, SeededAgent, legal_actions
+from parlor.envs.buffalo_bill.categories import CARD_VALUE, FACE_RANKS, NUMBER_RANKS
+from parlor.envs.buffalo_bill.encode import EXCHANGE_POSITIONS, HAND_SIZE, NUM_EXCHANGES, exchange_action, score_action
+from parlor.envs.buffalo_bill.features import FeatureBlock, line_pars
 
 PAIR_LINES = {"four of a kind", "full house", "three of a kind", "two pair", "one pair"}
 SUIT_LINES = {"straight flush", "flush", "four flush", "big bobtail", "little bobtail", "bobtail", "flush or gang"}
@@ -177,7 +178,7 @@ class BuffaloBillMonteCarlo(_Base):
 # ---------------------------------------------------------------- evaluation
 def play_solitaire(agent_factory, games: int, sheet: str = "standard", seed0: int = 0) -> np.ndarray:
     """Final totals of ``games`` solitaire games (seeds seed0..), one agent per game seed."""
-    from envs.buffalo_bill.rules import make_game
+    from parlor.envs.buffalo_bill.rules import make_game
 
     game = make_game(num_players=1, sheet=sheet)
     totals = np.zeros(games)

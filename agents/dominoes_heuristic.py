@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from agents.base import RandomAgent, SeededAgent, legal_actions
-from envs.dominoes.buki_features import next_active_seat, tile_score
-from envs.dominoes.rules import PASS, PLAY_ACTIONS, TILES
+from parlor.agents.base import RandomAgent, SeededAgent, legal_actions
+from parlor.envs.dominoes.buki_features import next_active_seat, tile_score
+from parlor.envs.dominoes.rules import PASS, PLAY_ACTIONS, TILES
 
 BREAK_EVEN = 2.0 / 7.0  # Buki: a bet b wins 2.5 b or loses b
 
@@ -115,7 +116,7 @@ class DominoesHeuristic(SeededAgent):
 
     # ------------------------------------------------------------ Pulle
     def choose_buy_back(self, view: Any) -> int:
-        from envs.dominoes.pulle import BUY, NO_BUY
+        from parlor.envs.dominoes.pulle import BUY, NO_BUY
 
         total = view.totals[view.player]
         return BUY if total >= 70 and total - view.buy_back_value >= 15 else NO_BUY
@@ -141,7 +142,7 @@ class DeadlineBettor(DominoesHeuristic):
     the Buki training's warm start (configs/buki_betting.yaml)."""
 
     def choose_bet(self, view: Any, legal: np.ndarray) -> int:
-        from envs.dominoes.buki_features import win_estimate
+        from parlor.envs.dominoes.buki_features import win_estimate
 
         g = self.game
         amounts = [int(a) for a in legal if a < g.LATER]
@@ -164,7 +165,7 @@ class AlwaysMaxBettor(_FixedBettor):
 # ---------------------------------------------------------------- evaluation
 def play_buki(subject: str, episodes: int, seed: int = 0, **options: Any) -> np.ndarray:
     """Chips per deal of ``subject`` in each episode (non-banker seat, rotating; the rest heuristic)."""
-    from envs.dominoes.buki import make_game
+    from parlor.envs.dominoes.buki import make_game
 
     game = make_game(**options)
     makers = {"random": RandomAgent, "heuristic": DominoesHeuristic,
@@ -194,8 +195,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     episodes = max(1, args.deals // 8)
-    print(f"| subject (non-banker) | chips per deal | 95% CI | deals |")
-    print(f"|---|---|---|---|")
+    print("| subject (non-banker) | chips per deal | 95% CI | deals |")
+    print("|---|---|---|---|")
     for subject in ("random", "heuristic", "always_min", "always_max"):
         res = play_buki(subject, episodes, args.seed)
         half = 1.96 * res.std(ddof=1) / math.sqrt(episodes) if episodes > 1 else float("nan")

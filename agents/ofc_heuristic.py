@@ -34,17 +34,30 @@ import argparse
 import itertools
 import math
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from agents.base import SeededAgent
-from envs.engine.hands import CATEGORY_SHIFT, rank3, rank5_batch
-from envs.ofc.features import turn_key
-from envs.ofc.rollouts import (BOT_ROYALTY, BOTTOM, DISCARD, FL_BONUS, MID_ROYALTY, MIDDLE, SAMPLES, TOP,
-                               evaluate_turn, row_royalty, sampled_turn, turn_candidates)
-from envs.ofc.scoring import BoardResult, fl_stays, top_royalty
-from envs.ofc.view import OFCView
+from parlor.agents.base import SeededAgent
+from parlor.envs.engine.hands import CATEGORY_SHIFT, rank3, rank5_batch
+from parlor.envs.ofc.features import turn_key
+from parlor.envs.ofc.rollouts import (
+    BOT_ROYALTY,
+    BOTTOM,
+    DISCARD,
+    FL_BONUS,
+    MID_ROYALTY,
+    MIDDLE,
+    SAMPLES,
+    TOP,
+    evaluate_turn,
+    row_royalty,
+    sampled_turn,
+    turn_candidates,
+)
+from parlor.envs.ofc.scoring import BoardResult, fl_stays, top_royalty
+from parlor.envs.ofc.view import OFCView
 
 
 def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES) -> list[int]:
@@ -180,8 +193,8 @@ def duplicate_match(hands: int, seed: int = 0, variant: str = "original") -> dic
 
     Per deck the two games are averaged (the duplicate pair is the sample unit).
     """
-    from agents.base import RandomAgent
-    from envs.ofc.rules import make_game
+    from parlor.agents.base import RandomAgent
+    from parlor.envs.ofc.rules import make_game
 
     game = make_game(variant=variant, num_players=2)
     rng = np.random.default_rng(seed)

@@ -18,12 +18,13 @@ from __future__ import annotations
 import json
 import os
 import zipfile
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
-from envs.engine.config import check_number
-from envs.engine.game import ConfigError
+from parlor.envs.engine.config import check_number
+from parlor.envs.engine.game import ConfigError
 
 META_MEMBER = "parlor.json"  # the training pipeline's metadata inside a policy zip
 MetadataCheck = Callable[[str, Any, str], None]  # (path, game, env_name); raises on a mismatch

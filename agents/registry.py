@@ -19,24 +19,24 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from agents.base import RandomAgent
+from parlor.agents.base import RandomAgent
 
 HEURISTICS: dict[str, str] = {
-    "ofc_v0": "agents.ofc_heuristic:OFCHeuristic",
-    "buffalo_bill_v0": "agents.buffalo_bill_heuristic:BuffaloBillHeuristic",
-    "washizu_poker_v0": "agents.washizu_heuristic:WashizuHeuristic",
-    "buki_v0": "agents.dominoes_heuristic:DominoesHeuristic",
-    "pulle_v0": "agents.dominoes_heuristic:DominoesHeuristic",
-    "austrian_dominoes_v0": "agents.dominoes_heuristic:DominoesHeuristic",
-    "tonk_v0": "agents.tonk_heuristic:TonkHeuristic",
+    "ofc_v0": "parlor.agents.ofc_heuristic:OFCHeuristic",
+    "buffalo_bill_v0": "parlor.agents.buffalo_bill_heuristic:BuffaloBillHeuristic",
+    "washizu_poker_v0": "parlor.agents.washizu_heuristic:WashizuHeuristic",
+    "buki_v0": "parlor.agents.dominoes_heuristic:DominoesHeuristic",
+    "pulle_v0": "parlor.agents.dominoes_heuristic:DominoesHeuristic",
+    "austrian_dominoes_v0": "parlor.agents.dominoes_heuristic:DominoesHeuristic",
+    "tonk_v0": "parlor.agents.tonk_heuristic:TonkHeuristic",
 }
 
 EXTRAS: dict[str, dict[str, str]] = {
     "buki_v0": {
-        "always_min": "agents.dominoes_heuristic:AlwaysMinBettor",
-        "always_max": "agents.dominoes_heuristic:AlwaysMaxBettor",
+        "always_min": "parlor.agents.dominoes_heuristic:AlwaysMinBettor",
+        "always_max": "parlor.agents.dominoes_heuristic:AlwaysMaxBettor",
     },
-    "buffalo_bill_v0": {"montecarlo": "agents.buffalo_bill_heuristic:BuffaloBillMonteCarlo"},
+    "buffalo_bill_v0": {"montecarlo": "parlor.agents.buffalo_bill_heuristic:BuffaloBillMonteCarlo"},
 }
 
 DEFAULT_SEARCH_BUDGET = 64
@@ -86,7 +86,7 @@ def make_agent(spec: str, game: Any, env_name: str | None = None, seed: int | No
     if spec == "random":
         return RandomAgent(game, seed=seed)
     if spec.startswith("ppo:"):
-        from agents.ppo import PPOAgent
+        from parlor.agents.ppo import PPOAgent
 
         return PPOAgent(game, spec[len("ppo:"):], env_name=env_name, seed=seed)
     if spec == "search" or spec.startswith("search:"):
@@ -111,7 +111,7 @@ def search_defaults(env_name: str) -> tuple[int, str, str, int | None]:
 
 
 def _make_search(spec: str, game: Any, env_name: str, seed: int | None) -> Any:
-    from agents.search import HORIZONS, AgentRollout, SearchAgent
+    from parlor.agents.search import HORIZONS, AgentRollout, SearchAgent
 
     parts = spec.split(":")
     if len(parts) > 4:

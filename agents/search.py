@@ -21,11 +21,12 @@ worlds ``sample_world`` draws from it, so it knows no more than its seat.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import numpy as np
 
-from agents.base import legal_actions
+from parlor.agents.base import legal_actions
 
 ALLOCATIONS = ("halving", "uniform")
 MIN_CHECK_WORLDS = 6  # fewer paired samples give a standard error too noisy to trust

@@ -35,11 +35,21 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import SeededAgent
-from envs.engine.melds import SPREADS, VALUES, accepts, mask_of, spreads_in
-from envs.tonk.view import (
-    DECLARE_49, DISCARD_BASE, DRAW_STOCK, DROP, END_LAYING, HIT_BASE, LAY_BASE, MAX_SLOTS, SIDE_JOIN,
-    SIDE_PASS, TAKE_DISCARD, TonkView,
+from parlor.agents.base import SeededAgent
+from parlor.envs.engine.melds import SPREADS, VALUES, accepts, mask_of, spreads_in
+from parlor.envs.tonk.view import (
+    DECLARE_49,
+    DISCARD_BASE,
+    DRAW_STOCK,
+    DROP,
+    END_LAYING,
+    HIT_BASE,
+    LAY_BASE,
+    MAX_SLOTS,
+    SIDE_JOIN,
+    SIDE_PASS,
+    TAKE_DISCARD,
+    TonkView,
 )
 
 
@@ -168,8 +178,8 @@ def play_hands(hands: int, seed: int = 0, **options: Any) -> tuple[np.ndarray, n
 
     Returns the heuristic's stake result per hand and the mean random seat's result per hand.
     """
-    from agents.base import RandomAgent
-    from envs.tonk.rules import make_game
+    from parlor.agents.base import RandomAgent
+    from parlor.envs.tonk.rules import make_game
 
     game = make_game(**options)
     n = game.num_players

@@ -42,10 +42,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import SeededAgent
-from envs.engine.cards import JOKER_BASE, rank_of, suit_of
-from envs.engine.hands import rank5, rank5_batch
-from envs.washizu_poker.deck import full_deck
+from parlor.agents.base import SeededAgent
+from parlor.envs.engine.cards import JOKER_BASE, rank_of, suit_of
+from parlor.envs.engine.hands import rank5, rank5_batch
+from parlor.envs.washizu_poker.deck import full_deck
 
 DRAW_SAMPLES = 128  # replacement draws per discard choice (shared by all choices)
 WORLD_SAMPLES = 120  # sampled opponent hands for the win chance
@@ -181,8 +181,8 @@ class WashizuHeuristic(SeededAgent):
 # -------------------------------------------------------------------- evaluation
 def play_matches(matches: int, seed: int = 0, **options: Any) -> dict[str, Any]:
     """``matches`` matches, the heuristic in seat ``i % n`` of match ``i`` against random agents."""
-    from agents.base import RandomAgent
-    from envs.washizu_poker.rules import make_game
+    from parlor.agents.base import RandomAgent
+    from parlor.envs.washizu_poker.rules import make_game
 
     game = make_game(**options)
     n = game.num_players

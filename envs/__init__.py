@@ -25,7 +25,7 @@ def load(name: str) -> ModuleType:
     """The entry module of environment ``name``."""
     if name not in ENVS:
         raise ValueError(f"unknown environment {name!r}; available: {', '.join(ENVS) or 'none'}")
-    return importlib.import_module(f"envs.{name}")
+    return importlib.import_module(f"parlor.envs.{name}")
 
 
 def make(name: str, **options: Any):
@@ -45,8 +45,8 @@ def make_game(name: str, **options: Any):
 
 def load_env_config(path: str) -> tuple[str, dict[str, Any]]:
     """Read a YAML env config ``{env: NAME, options: {...}}`` strictly and validate it."""
-    from envs.engine.config import load_yaml
-    from envs.engine.game import ConfigError
+    from parlor.envs.engine.config import load_yaml
+    from parlor.envs.engine.game import ConfigError
 
     data = load_yaml(path)
     unknown = sorted(set(data) - {"env", "options"})

@@ -7,7 +7,8 @@ import this module.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -16,8 +17,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from envs.engine.config import check_choice, check_number
-from envs.engine.game import Game, IllegalActionError
+from parlor.envs.engine.config import check_choice, check_number
+from parlor.envs.engine.game import Game, IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 RENDER_MODES = ("ansi", "human")
@@ -249,7 +250,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
 
-    def agent_iter(self, max_iter: int = 2**63) -> "AgentIterator":
+    def agent_iter(self, max_iter: int = 2**63) -> AgentIterator:
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
         return AgentIterator(self, max_iter)
@@ -274,7 +275,7 @@ class AgentIterator:
     def __init__(self, wrapper: OrderEnforcing, max_iter: int):
         self.wrapper, self.raw, self.left = wrapper, wrapper.env, max_iter
 
-    def __iter__(self) -> "AgentIterator":
+    def __iter__(self) -> AgentIterator:
         return self
 
     def __next__(self) -> str:

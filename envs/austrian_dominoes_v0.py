@@ -47,8 +47,8 @@ seat 0 gets the first `hand_size`, seat 1 the next, ...; the rest is the boneyar
 **Version History**
 - v0: first release.
 """
-from envs.aec import entry_points
-from envs.dominoes.austrian import make_game
+from parlor.envs.aec import entry_points
+from parlor.envs.dominoes.austrian import make_game
 
 PRESETS = {
     "default": {},

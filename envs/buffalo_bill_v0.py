@@ -113,8 +113,8 @@ Version History:
   (``features.FEATURES_VERSION``, part of a trained policy's signature): 256
   draws per exchange (version 1: 64).
 """
-from envs.aec import entry_points
-from envs.buffalo_bill.rules import make_game
+from parlor.envs.aec import entry_points
+from parlor.envs.buffalo_bill.rules import make_game
 
 PRESETS = {
     "default": {},

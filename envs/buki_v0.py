@@ -101,8 +101,8 @@ for the first deal or `{"decks": [...]}` one per deal: seat 0 gets the first
 - v0: first release.
 - v0 (additive): option `features` (default False: the observation is unchanged).
 """
-from envs.aec import entry_points
-from envs.dominoes.buki import make_game
+from parlor.envs.aec import entry_points
+from parlor.envs.dominoes.buki import make_game
 
 PRESETS = {
     "default": {},

@@ -116,8 +116,8 @@ others before the showdown, the deck order.
   outlook plans the whole turn and adds value and preference (version 1
   judged the next card alone).
 """
-from envs.aec import entry_points
-from envs.ofc.rules import make_game
+from parlor.envs.aec import entry_points
+from parlor.envs.ofc.rules import make_game
 
 PRESETS = {
     "default": {},

@@ -58,8 +58,8 @@ first 7 tiles go to the first seat still in, the next 7 to the next, ...
 **Version History**
 - v0: first release.
 """
-from envs.aec import entry_points
-from envs.dominoes.pulle import make_game
+from parlor.envs.aec import entry_points
+from parlor.envs.dominoes.pulle import make_game
 
 PRESETS = {
     "default": {},

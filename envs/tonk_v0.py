@@ -101,8 +101,8 @@ Decisions (RULES.md silent or ambiguous):
 Version History:
 - v0: initial release.
 """
-from envs.aec import entry_points
-from envs.tonk.rules import make_game
+from parlor.envs.aec import entry_points
+from parlor.envs.tonk.rules import make_game
 
 PRESETS = {
     "default": {},

@@ -80,8 +80,8 @@ discard but one's own, the deck order.
 **Version History**
 - v0: first release.
 """
-from envs.aec import entry_points
-from envs.washizu_poker.rules import make_game
+from parlor.envs.aec import entry_points
+from parlor.envs.washizu_poker.rules import make_game
 
 PRESETS = {
     "default": {},

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs
-from envs.engine.game import ConfigError, IllegalActionError
+from parlor import envs
+from parlor.envs.engine.game import ConfigError, IllegalActionError
 from tests.harness.cases import KUHN_ENV, KUHN_RAW_ENV
 
 

@@ -1,5 +1,6 @@
-"""DESIGN.md's one-way dependencies: engine and rules are framework-free, envs never
-imports agents or training, agents never import training."""
+"""DESIGN.md's one-way dependencies: engine and rules are framework-free, parlor.envs never
+imports parlor.agents or parlor.training, parlor.agents never imports parlor.training, and
+every import of the project's own code goes through the ``parlor`` namespace."""
 from __future__ import annotations
 
 import ast
@@ -11,15 +12,33 @@ ROOT = Path(__file__).resolve().parents[1]
 FRAMEWORKS = {"gymnasium", "pettingzoo", "stable_baselines3", "sb3_contrib", "torch"}
 
 
-def imported_roots(path: Path) -> set[str]:
+PROJECT_ROOTS = {"envs", "agents", "training"}
+
+
+def imported_modules(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    roots: set[str] = set()
+    modules: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            roots.update(a.name.split(".")[0] for a in node.names)
+            modules.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            roots.add(node.module.split(".")[0])
-    return roots
+            modules.add(node.module)
+            if node.module == "parlor":  # ``from parlor import envs``
+                modules.update(f"parlor.{a.name}" for a in node.names)
+    return modules
+
+
+def imported_roots(path: Path) -> set[str]:
+    return {name.split(".")[0] for name in imported_modules(path)}
+
+
+def imported_layers(path: Path) -> set[str]:
+    """The parlor sub-packages (``envs``, ``agents``, ``training``) a file imports."""
+    return {name.split(".")[1] for name in imported_modules(path) if name.startswith("parlor.")}
+
+
+def project_files() -> list[Path]:
+    return sorted(p for top in (*PROJECT_ROOTS, "tests") for p in (ROOT / top).rglob("*.py"))
 
 
 def framework_free_files() -> list[Path]:
@@ -40,9 +59,14 @@ def test_engine_and_rules_import_no_rl_framework(path: Path) -> None:
 
 @pytest.mark.parametrize("path", sorted((ROOT / "envs").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
 def test_envs_never_import_agents_or_training(path: Path) -> None:
-    assert not imported_roots(path) & {"agents", "training"}
+    assert not imported_layers(path) & {"agents", "training"}
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "agents").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
 def test_agents_never_import_training(path: Path) -> None:
-    assert "training" not in imported_roots(path)
+    assert "training" not in imported_layers(path)
+
+
+@pytest.mark.parametrize("path", project_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_project_code_is_imported_through_the_parlor_namespace(path: Path) -> None:
+    assert not imported_roots(path) & PROJECT_ROOTS

@@ -1,5 +1,5 @@
 import sys
 
-from training.cli import main
+from parlor.training.cli import main
 
 sys.exit(main())

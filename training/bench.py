@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
-import envs
-from training.rollout import play_random_episode
+from parlor import envs
+from parlor.training.rollout import play_random_episode
 
 TARGET_RATIO = {"ofc_v0": 10.0}
 DEFAULT_TARGET = 5.0
@@ -55,12 +55,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'environment':24s} {'steps/s':>10s} {'texas_holdem_v4':>16s} {'ratio':>7s} {'target':>7s}")
     for name in names:
         reference = steps_per_second(reference_env, args.seconds)
-        rate = steps_per_second(lambda: envs.make(name), args.seconds)
+        rate = steps_per_second(lambda name=name: envs.make(name), args.seconds)
         target = TARGET_RATIO.get(name, DEFAULT_TARGET)
         verdict = "ok" if rate / reference >= target else "SLOW"
         print(f"{name:24s} {rate:10,.0f} {reference:16,.0f} {rate / reference:6.1f}x {target:6.0f}x {verdict}")
     if not args.skip_hands:
-        from training.bench_hands import main as bench_hands_main
+        from parlor.training.bench_hands import main as bench_hands_main
 
         print()
         bench_hands_main([str(args.seconds)])

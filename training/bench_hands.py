@@ -17,12 +17,12 @@ from __future__ import annotations
 import sys
 import time
 import warnings
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from envs.engine.cards import format_card
-from envs.engine.hands import rank5, rank5_batch
+from parlor.envs.engine.cards import format_card
+from parlor.envs.engine.hands import rank5, rank5_batch
 
 BATCH_N = 1_000_000
 SCALAR_N = 20_000

@@ -11,13 +11,13 @@ import importlib
 import sys
 
 SUBCOMMANDS = {
-    "list": ("training.commands", "list environments, their presets and agents"),
-    "demo": ("training.demo", "the main job: what `make demo` runs"),
-    "play": ("training.play", "play a game in the terminal against agents"),
-    "eval": ("training.evaluate", "tournaments with duplicate deals, CIs and Elo"),
-    "train": ("training.train", "train a MaskablePPO policy from a YAML config"),
-    "shield": ("training.shield", "put a trained policy inside an action guard (a deployment shield)"),
-    "bench": ("training.bench", "speed: hand evaluator and random-play steps/s vs texas_holdem_v4"),
+    "list": ("parlor.training.commands", "list environments, their presets and agents"),
+    "demo": ("parlor.training.demo", "the main job: what `make demo` runs"),
+    "play": ("parlor.training.play", "play a game in the terminal against agents"),
+    "eval": ("parlor.training.evaluate", "tournaments with duplicate deals, CIs and Elo"),
+    "train": ("parlor.training.train", "train a MaskablePPO policy from a YAML config"),
+    "shield": ("parlor.training.shield", "put a trained policy inside an action guard (a deployment shield)"),
+    "bench": ("parlor.training.bench", "speed: hand evaluator and random-play steps/s vs texas_holdem_v4"),
 }
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-import envs
+from parlor import envs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
             for preset, options in module.PRESETS.items():
                 print(f"    {preset:20s} {options}")
     try:
-        from agents.registry import agent_names
+        from parlor.agents.registry import agent_names
     except ImportError:
         return 0
     print("\nagents:", ", ".join(agent_names()))

@@ -27,13 +27,14 @@ with the engine's ``check_*`` helpers (the error names the field).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
-from agents.ppo import check_tolerances
-from envs.engine.game import ConfigError
-from training.wrapper import SELF, SHAPING_MODES, PoolEntry
+from parlor.agents.ppo import check_tolerances
+from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
+from parlor.envs.engine.game import ConfigError
+from parlor.training.wrapper import SELF, SHAPING_MODES, PoolEntry
 
 VEC_ENVS = ("dummy", "subproc")
 ACTIVATIONS = ("tanh", "relu")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from training.game_options import option_flags
+from parlor.training.game_options import option_flags
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK_CONFIG = ROOT / "configs" / "ofc_pineapple_quick.yaml"
@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def eval_argv(policy: Path, games: int, workers: int, out: str) -> list[str]:
     """``parlor eval`` arguments for ``policy`` against heuristic and random, in the
     env and with the options the policy was trained with (read from its signature)."""
-    from training.policy import read_signature
+    from parlor.training.policy import read_signature
 
     signature = read_signature(policy)
     return ["eval", signature["env"], *option_flags(signature["options"]), "--agents", f"ppo:{policy},heuristic,random",
@@ -37,7 +37,7 @@ def eval_argv(policy: Path, games: int, workers: int, out: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.cli import main
+    from parlor.training.cli import main
 
     if not args.skip_training:
         print(f"== 1/2 quick training run: parlor train {QUICK_CONFIG.relative_to(ROOT)}", flush=True)

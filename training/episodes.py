@@ -7,8 +7,9 @@ get ``sample_world = lambda rng: state.determinize(player, rng)``.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -22,10 +22,11 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
-from training.game_options import add_game_option_arguments, game_options, option_flags
+from parlor.training.game_options import add_game_option_arguments, game_options, option_flags
 
 EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "field", "seats")
 
@@ -44,8 +45,8 @@ class EvalConfig:
     seats: tuple[int, ...] | None = None  # the seats the agents take against the field
 
     def __post_init__(self) -> None:
-        from envs.engine.config import check_int
-        from envs.engine.game import ConfigError
+        from parlor.envs.engine.config import check_int
+        from parlor.envs.engine.game import ConfigError
 
         if not self.agents:
             raise ConfigError("agents: give at least one agent name, e.g. heuristic,search,random")
@@ -90,8 +91,8 @@ _worker: dict[str, Any] = {}
 
 def install_policy_check() -> None:
     """``ppo:<zip>`` agents: refuse zips trained for another env (training.policy's signature)."""
-    from agents.ppo import set_metadata_check
-    from training.policy import check_signature, read_signature, signature
+    from parlor.agents.ppo import set_metadata_check
+    from parlor.training.policy import check_signature, read_signature, signature
 
     set_metadata_check(lambda path, game, env_name: check_signature(read_signature(path), signature(env_name, game), path))
 
@@ -101,7 +102,7 @@ def build_game(config: EvalConfig, make_game: Callable[..., Any] | None = None) 
     registry, e.g. for a test-only game."""
     if make_game is not None:
         return make_game(**config.options)
-    import envs
+    from parlor import envs
 
     return envs.make_game(config.env, **config.options)
 
@@ -116,7 +117,7 @@ def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None)
 
 def seat_agent(agent_index: int, seat: int) -> Any:
     """One agent instance per (agent, seat) per process, built on first use."""
-    from agents.registry import make_agent
+    from parlor.agents.registry import make_agent
 
     key = (agent_index, seat)
     cache = _worker["agents"]
@@ -129,7 +130,7 @@ def seat_agent(agent_index: int, seat: int) -> Any:
 
 
 def run_job(job: Any) -> list[dict]:
-    from training.tournament import run_job as play
+    from parlor.training.tournament import run_job as play
 
     return play(_worker["game"], seat_agent, job, _worker["config"].seed)
 
@@ -154,9 +155,9 @@ def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., A
 def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = None,
              make_game: Callable[..., Any] | None = None) -> dict:
     """Play the tournament of ``config``; returns the summary plus the episode records."""
-    from agents.registry import make_agent
-    from envs.engine.game import ConfigError
-    from training.tournament import field_schedule, paired_differences, schedule, stacks_decks, summarize
+    from parlor.agents.registry import make_agent
+    from parlor.envs.engine.game import ConfigError
+    from parlor.training.tournament import field_schedule, paired_differences, schedule, stacks_decks, summarize
 
     game = build_game(config, make_game)
     install_policy_check()
@@ -205,9 +206,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> EvalConfig:
-    import envs
-    from envs.engine.config import load_yaml
-    from envs.engine.game import ConfigError
+    from parlor import envs
+    from parlor.envs.engine.config import load_yaml
+    from parlor.envs.engine.game import ConfigError
 
     data: dict[str, Any] = {}
     if args.config:
@@ -265,8 +266,8 @@ def default_run_dir(config: EvalConfig) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from envs.engine.game import ConfigError
-    from training import report
+    from parlor.envs.engine.game import ConfigError
+    from parlor.training import report
 
     try:
         config = config_from_args(args)

@@ -3,7 +3,8 @@ shared by ``parlor eval`` and ``parlor play``."""
 from __future__ import annotations
 
 import argparse
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 
 def add_game_option_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,8 +18,8 @@ def game_options(env_name: str, preset: str | None, items: Sequence[str],
     """``base`` updated by the preset's options, then by each ``KEY=VALUE`` (values are YAML)."""
     import yaml
 
-    import envs
-    from envs.engine.game import ConfigError
+    from parlor import envs
+    from parlor.envs.engine.game import ConfigError
 
     options = dict(base or {})
     if preset:

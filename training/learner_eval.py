@@ -11,13 +11,14 @@ deals: the reference lines the learner must beat.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from training.episodes import play_episode
-from training.stats import mean_ci
-from training.tournament import deal_for
+from parlor.training.episodes import play_episode
+from parlor.training.stats import mean_ci
+from parlor.training.tournament import deal_for
 
 SOLO = "solo"  # the "opponent" label of a one-player game
 MAX_STAT_PANELS = 3

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Sequence, TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
-from training.game_options import add_game_option_arguments, game_options
+from parlor.training.game_options import add_game_option_arguments, game_options
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
@@ -98,7 +99,7 @@ def play(game: Any, opponents: Sequence[Any], labels: Sequence[str], seat: int, 
     """Play one episode with the human at ``seat``; returns 0 when finished, 1 when abandoned."""
     import numpy as np
 
-    from training.episodes import play_episode
+    from parlor.training.episodes import play_episode
 
     n = game.num_players
     human = HumanAgent(game, stdin, stdout)
@@ -149,9 +150,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
     """(game, opponent agents, their labels) from the command line; ValueError on bad input."""
-    import envs
-    from agents.registry import make_agent
-    from training.evaluate import install_policy_check
+    from parlor import envs
+    from parlor.agents.registry import make_agent
+    from parlor.training.evaluate import install_policy_check
 
     if args.game not in envs.ENVS:
         raise ValueError(f"unknown environment {args.game!r}; available: {', '.join(envs.ENVS)}")

@@ -17,12 +17,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
-from agents.ppo import META_MEMBER, check_guard, guarded, read_action_guard
+from parlor.agents.ppo import META_MEMBER, check_guard, guarded, read_action_guard
 
 SIGNATURE_MEMBER = META_MEMBER
 SIGNATURE_FORMAT = 1
@@ -136,7 +137,7 @@ def load_policy(path: str | Path, env_name: str, options: Mapping[str, Any] | No
     ``game``); raises :class:`PolicyMismatchError` if it was trained on another env,
     other options or another observation layout."""
     if game is None:
-        from training.wrapper import make_raw_env  # also knows envs registered for tests
+        from parlor.training.wrapper import make_raw_env  # also knows envs registered for tests
 
         game = make_raw_env(env_name, options).game
     check_signature(read_signature(path), signature(env_name, game), path)

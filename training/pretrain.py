@@ -15,12 +15,13 @@ the teacher against the configured opponents. Imported only by
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from training.wrapper import SingleAgentEnv, make_agent
+from parlor.training.wrapper import SingleAgentEnv, make_agent
 
 
 @dataclass

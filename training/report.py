@@ -8,8 +8,9 @@ import csv
 import json
 import math
 import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 

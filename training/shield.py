@@ -17,10 +17,10 @@ import shutil
 import sys
 from pathlib import Path
 
-from agents.ppo import check_guard
-from envs.engine.config import check_number
-from envs.engine.game import ConfigError
-from training.policy import read_signature, write_signature
+from parlor.agents.ppo import check_guard
+from parlor.envs.engine.config import check_number
+from parlor.envs.engine.game import ConfigError
+from parlor.training.policy import read_signature, write_signature
 
 
 def parse_guard(items: list[str]) -> dict[str, float]:
@@ -41,7 +41,7 @@ def parse_guard(items: list[str]) -> dict[str, float]:
 def shield(source: str | Path, dest: str | Path, guard: dict[str, float]) -> Path:
     """Copy the policy zip ``source`` to ``dest`` with ``guard`` as its action guard
     ({} removes it); raises ConfigError for a guard the policy's game cannot apply."""
-    from training.wrapper import make_raw_env  # also knows envs registered for tests
+    from parlor.training.wrapper import make_raw_env  # also knows envs registered for tests
 
     saved = read_signature(source)
     game = make_raw_env(saved["env"], saved.get("options", {})).game

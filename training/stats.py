@@ -6,7 +6,7 @@ samples and the Cornish-Fisher expansion beyond it.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

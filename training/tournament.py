@@ -27,13 +27,14 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-from training.episodes import play_episode
-from training.stats import elo_ratings, mean_ci
+from parlor.training.episodes import play_episode
+from parlor.training.stats import elo_ratings, mean_ci
 
 EPISODE_LENGTH_FIELDS = ("num_hands", "num_deals", "num_games", "num_rounds", "max_deals")
 UNBOUNDED_DEALS = 64  # decks pre-sampled when a game's episode has no fixed number of deals

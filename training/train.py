@@ -28,8 +28,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from training.configs import TrainConfig, config_dict, load_config
-from training.policy import export_policy, load_policy, save_policy  # noqa: F401  (load_policy: the public loader)
+from parlor.training.configs import TrainConfig, config_dict, load_config
+from parlor.training.policy import export_policy, load_policy, save_policy
 
 CHECKPOINTS, SNAPSHOTS, LATEST = "checkpoints", "snapshots", "latest.zip"
 LIBRARIES = ("numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "yaml")
@@ -114,7 +114,7 @@ def make_vec_env(config: TrainConfig):
 
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    from training.wrapper import SingleAgentEnv
+    from parlor.training.wrapper import SingleAgentEnv
 
     fns = [partial(SingleAgentEnv, **env_kwargs(config, rank)) for rank in range(config.n_envs)]
     if config.vec_env == "subproc" and config.n_envs > 1:
@@ -140,8 +140,8 @@ def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
 # ------------------------------------------------------------------ training
 def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
     """Behaviour cloning of ``config.pretrain.teacher`` (see training.pretrain); writes pretrain.json."""
-    from training.pretrain import clone, collect
-    from training.wrapper import SingleAgentEnv
+    from parlor.training.pretrain import clone, collect
+    from parlor.training.wrapper import SingleAgentEnv
 
     p = config.pretrain
     start = time.perf_counter()
@@ -163,7 +163,7 @@ def initialise(config: TrainConfig, model: Any, run_dir: Path, log: Any = print)
     ``model``; the architectures must match. Writes init.json."""
     import hashlib
 
-    from envs.engine.game import ConfigError
+    from parlor.envs.engine.game import ConfigError
 
     source = load_policy(config.init, config.env, config.options)  # refuses another env's policy
     try:
@@ -183,7 +183,7 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     """Train (or continue) the run in ``run_dir``; the config files must already be there."""
     import torch
 
-    from training.callbacks import ParlorCallback
+    from parlor.training.callbacks import ParlorCallback
 
     torch.set_num_threads(1)  # a shared 2-core machine: one thread per process
     start = time.perf_counter()
@@ -231,7 +231,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from envs.engine.game import ConfigError
+    from parlor.envs.engine.game import ConfigError
 
     command = shlex.join(getattr(sys, "orig_argv", sys.argv))  # the whole command line, interpreter included
     try:
@@ -256,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
             config = replace(config, init=args.init)
             if not Path(args.init).is_file():
                 raise FileNotFoundError(f"--init {args.init}: no such file")
-        from training.wrapper import make_raw_env
+        from parlor.training.wrapper import make_raw_env
 
         make_raw_env(config.env, config.options)  # the env and its options, checked before any folder is made
     except (ConfigError, FileNotFoundError) as exc:
@@ -269,7 +269,7 @@ def run(args: argparse.Namespace) -> int:
         run_dir = new_run_dir(args.out, args.config)
         write_run_files(run_dir, config, Path(args.config).read_text(encoding="utf-8"), command)
     print(f"run folder: {run_dir}")
-    from training.policy import PolicyMismatchError
+    from parlor.training.policy import PolicyMismatchError
 
     try:
         result = train(config, run_dir, resume=bool(args.resume), progress_bar=not args.no_progress)

@@ -38,17 +38,18 @@ is trained inside; a saved policy carries it and plays with it.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
 
-import envs
-from agents.base import RandomAgent
-from agents.ppo import check_guard, guarded
-from envs.engine.config import check_choice, check_number
-from envs.engine.game import ConfigError
+from parlor import envs
+from parlor.agents.base import RandomAgent
+from parlor.agents.ppo import check_guard, guarded
+from parlor.envs.engine.config import check_choice, check_number
+from parlor.envs.engine.game import ConfigError
 
 MAX_EMPTY_EPISODES = 100  # resets in a row allowed to end before the learner decides
 SELF = "self"  # the pool entry played by frozen snapshots of the learner
@@ -92,7 +93,7 @@ def make_agent(spec: str, game: Any, env_name: str, seed: int | None, factories:
     if factories and spec in factories:
         return factories[spec](game, seed=seed)
     try:
-        from agents.registry import make_agent as registry_make_agent
+        from parlor.agents.registry import make_agent as registry_make_agent
     except ImportError:  # the registry is optional: plain names still work
         registry_make_agent = None
     if registry_make_agent is not None:
@@ -222,7 +223,7 @@ class SingleAgentEnv(gymnasium.Env):
         """Add the policy saved at ``path`` (a zip from ``save_policy``) to the ``self`` entry."""
         import torch
 
-        from training.policy import policy_agent_from_zip
+        from parlor.training.policy import policy_agent_from_zip
 
         torch.set_num_threads(1)  # opponents' forward passes: one thread per env process
         self.pool.add_snapshot(policy_agent_from_zip(path, self.env_name, self.game, seed=int(self._rng.integers(2**31))))

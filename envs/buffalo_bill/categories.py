@@ -20,9 +20,9 @@ line for a hand, one hand at a time (``values``) or a numpy batch of hands
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement, product
 from math import comb
-from typing import Callable, Sequence
 
 import numpy as np
 

@@ -12,11 +12,11 @@ clockwise, ...). Every entry lies in [0, 1].
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from envs.buffalo_bill.categories import MAX_VALUE
+from parlor.envs.buffalo_bill.categories import MAX_VALUE
 
 HAND_SIZE = 5
 NUM_EXCHANGES = (1 << HAND_SIZE) - 1  # 31 non-empty subsets of the 5 positions

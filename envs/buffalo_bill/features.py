@@ -40,12 +40,12 @@ paired over 1,000 games; 512 draws add about one more point at twice the cost.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from envs.buffalo_bill.categories import MAX_VALUE
-from envs.buffalo_bill.encode import EXCHANGE_POSITIONS, HAND_SIZE, NUM_EXCHANGES
+from parlor.envs.buffalo_bill.categories import MAX_VALUE
+from parlor.envs.buffalo_bill.encode import EXCHANGE_POSITIONS, HAND_SIZE, NUM_EXCHANGES
 
 SAMPLES = 256  # 64 draws left the block's choice ~5 points a game below this (noise, measured vs Monte Carlo(48))
 FEATURES_VERSION = 2  # bump when the block changes (part of a trained policy's signature)

@@ -1,7 +1,7 @@
 """Buffalo Bill: ansi text of a View (hands with suit symbols, the score sheets)."""
 from __future__ import annotations
 
-from envs.engine.cards import format_cards
+from parlor.envs.engine.cards import format_cards
 
 
 def render_view(view) -> str:

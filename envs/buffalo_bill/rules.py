@@ -6,19 +6,20 @@ text view in ``render.py``.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluator, canonical_name
-from envs.buffalo_bill.features import FEATURES_VERSION, FeatureBlock
-from envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
-from envs.buffalo_bill.render import render_view
-from envs.buffalo_bill.state import BuffaloBillState, BuffaloBillView
-from envs.engine.cards import make_deck, parse_stacked_deck
-from envs.engine.config import build, check_bool, check_choice, check_int
-from envs.engine.game import ConfigError
+from parlor.envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluator, canonical_name
+from parlor.envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
+from parlor.envs.buffalo_bill.features import FEATURES_VERSION, FeatureBlock
+from parlor.envs.buffalo_bill.render import render_view
+from parlor.envs.buffalo_bill.state import BuffaloBillState, BuffaloBillView
+from parlor.envs.engine.cards import make_deck, parse_stacked_deck
+from parlor.envs.engine.config import build, check_bool, check_choice, check_int
+from parlor.envs.engine.game import ConfigError
 
 DECKS = ("standard52", "short32")
 REWARDS = ("score", "margin", "win")

@@ -10,18 +10,25 @@ dealer ``(n - 1 + r) % n``, so seat 0 acts first in round 0.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.buffalo_bill.categories import MAX_VALUE
-from envs.buffalo_bill.encode import _VALUE, EXCHANGE_POSITIONS, FIRST_SCORE, HAND_SIZE, NUM_CARD_IDS, NUM_EXCHANGES
-from envs.engine.chips import Ledger
-from envs.engine.game import IllegalActionError
+from parlor.envs.buffalo_bill.categories import MAX_VALUE
+from parlor.envs.buffalo_bill.encode import (
+    _VALUE,
+    EXCHANGE_POSITIONS,
+    FIRST_SCORE,
+    HAND_SIZE,
+    NUM_EXCHANGES,
+)
+from parlor.envs.engine.chips import Ledger
+from parlor.envs.engine.game import IllegalActionError
 
 if TYPE_CHECKING:
-    from envs.buffalo_bill.rules import BuffaloBillGame
+    from parlor.envs.buffalo_bill.rules import BuffaloBillGame
 
 EMPTY = -1  # an unwritten sheet line
 _VALUES = _VALUE.tolist()  # float32 line values / MAX_VALUE as exact Python floats, for item writes
@@ -72,7 +79,7 @@ def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
 
 
 class BuffaloBillState:
-    def __init__(self, game: "BuffaloBillGame", rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
+    def __init__(self, game: BuffaloBillGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         n, lines = game.num_players, len(game.lines)
         self.game = game
         self.rng = rng
@@ -355,7 +362,7 @@ class BuffaloBillState:
             deck_size=len(game.deck),
         )
 
-    def clone(self) -> "BuffaloBillState":
+    def clone(self) -> BuffaloBillState:
         new = copy.copy(self)
         new.rng = _copy_rng(self.rng)
         new.hands = [list(h) for h in self.hands]
@@ -374,7 +381,7 @@ class BuffaloBillState:
         new._masks = self._masks.copy()
         return new
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "BuffaloBillState":
+    def determinize(self, player: int, rng: np.random.Generator) -> BuffaloBillState:
         """Hands, sheets, chips and discards are public; only the stock order, the
         future deals (stacked or random) and the random generator are resampled."""
         new = self.clone()

@@ -7,16 +7,17 @@ Action ids: 0..71 tile plays, 72 draw (draw game, while allowed) or pass.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from envs.dominoes.encode import CORE_SIZE
-from envs.dominoes.rules import N_TILES
-from envs.dominoes.state import DominoGame, DominoState, DominoView
-from envs.engine.config import build, check_choice, check_int
-from envs.engine.game import ConfigError
+from parlor.envs.dominoes.encode import CORE_SIZE
+from parlor.envs.dominoes.rules import N_TILES
+from parlor.envs.dominoes.state import DominoGame, DominoState, DominoView
+from parlor.envs.engine.config import build, check_choice, check_int
+from parlor.envs.engine.game import ConfigError
 
 MODES = ("block", "draw")
 # tiles per player: default first, alternatives after (RULES.md §4c; draw 4p = 6 is a Decision)
@@ -57,7 +58,7 @@ class AustrianView(DominoView):
 
 
 class AustrianState(DominoState):
-    def __init__(self, game: "AustrianGame", rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
+    def __init__(self, game: AustrianGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         super().__init__(game, rng, decks)
         self.cfg = game.config
         self._start(None)

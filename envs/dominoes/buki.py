@@ -9,21 +9,22 @@ bets on the table sit in its pot. Action ids: 0..71 tile plays, 72 pass,
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from envs.dominoes import buki_features
-from envs.dominoes import encode as _encode
-from envs.dominoes.encode import CORE_SIZE
-from envs.dominoes.rules import FIRST_GAME_ACTION
-from envs.dominoes.state import ACCEPT, BET, TILE, DominoGame, DominoState, DominoView
-from envs.engine.chips import Ledger, exact
-from envs.engine.config import build, check_bool, check_choice, check_int
-from envs.engine.game import ConfigError
+from parlor.envs.dominoes import buki_features
+from parlor.envs.dominoes import encode as _encode
+from parlor.envs.dominoes.encode import CORE_SIZE
+from parlor.envs.dominoes.rules import FIRST_GAME_ACTION
+from parlor.envs.dominoes.state import ACCEPT, BET, TILE, DominoGame, DominoState, DominoView
+from parlor.envs.engine.chips import Ledger, exact
+from parlor.envs.engine.config import build, check_bool, check_choice, check_int
+from parlor.envs.engine.game import ConfigError
 
 NUM_PLAYERS = 4
 PAYOUT = Fraction(5, 2)
@@ -80,7 +81,7 @@ class BukiView(DominoView):
 
 
 class BukiState(DominoState):
-    def __init__(self, game: "BukiGame", rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
+    def __init__(self, game: BukiGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         super().__init__(game, rng, decks)
         cfg = game.config
         self.cfg = cfg
@@ -243,7 +244,7 @@ class BukiState(DominoState):
     def _num_deals(self) -> int:
         return self.cfg.num_deals
 
-    def _copy_extra(self, new: "BukiState") -> None:
+    def _copy_extra(self, new: BukiState) -> None:
         new.ledger = self.ledger.copy()
         new.bets, new.carried = list(self.bets), list(self.carried)
         new.must_bet_first, new.mark = list(self.must_bet_first), list(self.mark)

@@ -7,17 +7,18 @@ plays, 72 pass, 73 buy back, 74 no buy-back.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from envs.dominoes.encode import squash
-from envs.dominoes.rules import FIRST_GAME_ACTION
-from envs.dominoes.state import BUY_BACK, TILE, DominoGame, DominoState, DominoView
-from envs.engine.chips import Ledger
-from envs.engine.config import build, check_bool, check_int, check_number
+from parlor.envs.dominoes.encode import squash
+from parlor.envs.dominoes.rules import FIRST_GAME_ACTION
+from parlor.envs.dominoes.state import BUY_BACK, TILE, DominoGame, DominoState, DominoView
+from parlor.envs.engine.chips import Ledger
+from parlor.envs.engine.config import build, check_bool, check_int, check_number
 
 NUM_PLAYERS = 4
 HAND_SIZE = 7
@@ -59,7 +60,7 @@ class DebtLedger(Ledger):
             raise ValueError(f"negative amount {amount}")
         self.balances[player] -= amount
 
-    def copy(self) -> "DebtLedger":
+    def copy(self) -> DebtLedger:
         new = DebtLedger(list(self.balances), self.pot, self.removed)
         new.total = self.total
         return new
@@ -81,7 +82,7 @@ class PulleView(DominoView):
 
 
 class PulleState(DominoState):
-    def __init__(self, game: "PulleGame", rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
+    def __init__(self, game: PulleGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         super().__init__(game, rng, decks)
         cfg = self.cfg = game.config
         self.ledger = DebtLedger.equal(NUM_PLAYERS, cfg.chips)
@@ -195,7 +196,7 @@ class PulleState(DominoState):
     def _num_deals(self) -> int:
         return self.cfg.max_deals
 
-    def _copy_extra(self, new: "PulleState") -> None:
+    def _copy_extra(self, new: PulleState) -> None:
         new.ledger = self.ledger.copy()
         new.totals, new.out, new.committed = list(self.totals), list(self.out), list(self.committed)
         new.queue, new.pool_won, new.buy_backs = list(self.queue), list(self.pool_won), list(self.buy_backs)

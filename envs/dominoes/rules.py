@@ -14,11 +14,11 @@ Action ids shared by the three games: ``2 * tile + end`` plays ``tile`` on
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from envs.engine.dominoes import BUKI_SET, Line
+from parlor.envs.engine.dominoes import BUKI_SET, Line
 
 TILES = BUKI_SET
 N_TILES = TILES.size          # 36
@@ -316,7 +316,7 @@ class Deal:
         return self.winner if self.winner is not None else int(self.last_player)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ copies
-    def copy(self) -> "Deal":
+    def copy(self) -> Deal:
         new = Deal.__new__(Deal)
         for name in Deal.__slots__:
             setattr(new, name, getattr(self, name))

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.dominoes import encode as _encode
-from envs.dominoes import render as _render
-from envs.dominoes.rules import N_TILES, PLAY_ACTIONS, TILES, Deal
-from envs.engine.game import IllegalActionError
+from parlor.envs.dominoes import encode as _encode
+from parlor.envs.dominoes import render as _render
+from parlor.envs.dominoes.rules import N_TILES, PLAY_ACTIONS, TILES, Deal
+from parlor.envs.engine.game import IllegalActionError
 
 TILE, BET, ACCEPT, BUY_BACK, OVER = "tile", "bet", "accept", "buy_back", "over"
 
@@ -101,7 +102,7 @@ class DominoGame:
     def encode(self, view: DominoView) -> np.ndarray:
         return _encode.encode(self, view)
 
-    def observe(self, state: "DominoState", player: int) -> np.ndarray:
+    def observe(self, state: DominoState, player: int) -> np.ndarray:
         """Fast path: equals ``encode(state.view(player))``."""
         return _encode.observe(self, state, player)
 
@@ -284,7 +285,7 @@ class DominoState(ABC):
         return self.rewards
 
     # ------------------------------------------------------------ copies
-    def clone(self) -> "DominoState":
+    def clone(self) -> DominoState:
         new = copy.copy(self)
         new.rng = copy.deepcopy(self.rng)
         new.decks = list(self.decks)
@@ -298,10 +299,10 @@ class DominoState(ABC):
         self._copy_extra(new)
         return new
 
-    def _copy_extra(self, new: "DominoState") -> None:
+    def _copy_extra(self, new: DominoState) -> None:
         """Hook: copy the subclass's mutable fields into ``new``."""
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "DominoState":
+    def determinize(self, player: int, rng: np.random.Generator) -> DominoState:
         """Other hands and the stock redealt consistently with ``player``'s view; later deals
         (stacked or not) come from a generator seeded by ``rng``."""
         new = self.clone()

@@ -13,7 +13,7 @@ paths vectorizable; jokers have rank and suit -1.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 

@@ -8,9 +8,9 @@ every chip game asserts after each step.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Sequence
 
 Amount = Fraction
 
@@ -54,10 +54,10 @@ class Ledger:
         self.total = exact(sum(self.balances) + self.pot + self.removed)
 
     @classmethod
-    def equal(cls, players: int, chips: int | Fraction) -> "Ledger":
+    def equal(cls, players: int, chips: int | Fraction) -> Ledger:
         return cls([exact(chips)] * players)
 
-    def copy(self) -> "Ledger":
+    def copy(self) -> Ledger:
         new = Ledger(list(self.balances), self.pot, self.removed)
         new.total = self.total
         return new

@@ -8,9 +8,10 @@ keys. Errors name the field and the allowed values.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Collection, Mapping, TypeVar
+from collections.abc import Collection, Mapping
+from typing import Any, TypeVar
 
-from envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError
 
 C = TypeVar("C")
 

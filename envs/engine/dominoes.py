@@ -11,7 +11,7 @@ Framework-free.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -134,7 +134,7 @@ class Line:
             self.ends[end] = other
         self.placed.append((tile, end))
 
-    def copy(self) -> "Line":
+    def copy(self) -> Line:
         new = Line(self.tileset)
         new.ends = list(self.ends)
         new.placed = list(self.placed)

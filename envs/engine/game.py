@@ -6,7 +6,8 @@ training only talk to games through these two protocols. Framework-free.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -31,7 +32,7 @@ def _describable(action: int, describe: Callable[[int], str]) -> bool:
     try:
         describe(action)
         return True
-    except Exception:  # noqa: BLE001 - an out-of-range id simply has no meaning
+    except Exception:
         return False
 
 
@@ -63,10 +64,10 @@ class State(Protocol):
     def view(self, player: int) -> Any:
         """Frozen dataclass: exactly what ``player`` knows now, nothing hidden."""
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent deep copy, random generator included (plays on identically)."""
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "State":
+    def determinize(self, player: int, rng: np.random.Generator) -> State:
         """A copy where everything ``player`` cannot see is resampled consistently."""
 
     def check_invariants(self) -> None:

@@ -74,12 +74,12 @@ chunks of rows (jokers and double-deck ids work there too).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import Iterable, Sequence
 
 import numpy as np
 
-from envs.engine.cards import JOKER_BASE, NUM_IDS, RANK_CHARS
+from parlor.envs.engine.cards import JOKER_BASE, NUM_IDS, RANK_CHARS
 
 
 class Category(IntEnum):

@@ -21,13 +21,13 @@ Framework-free (numpy only).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable
 
 import numpy as np
 
-from envs.engine.cards import NUM_RANKS, NUM_SUITS, RANK_ACE, card
+from parlor.envs.engine.cards import NUM_RANKS, NUM_SUITS, RANK_ACE, card
 
 SET = "set"
 RUN = "run"

@@ -1,7 +1,7 @@
 """Seats and turn order: next seat, next active seat, dealer/start rotation."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def next_seat(seat: int, num_players: int) -> int:

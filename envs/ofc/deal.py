@@ -2,10 +2,10 @@
 the deck-capacity rule, and the order of the turns of a hand."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from envs.engine.table import order_from
-from envs.ofc.scoring import BOARD_SIZE
+from parlor.envs.engine.table import order_from
+from parlor.envs.ofc.scoring import BOARD_SIZE
 
 
 def regular_deal(variant: str) -> list[tuple[int, int]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.ofc.view import OFCView
+from parlor.envs.ofc.view import OFCView
 
 NUM_CARDS = 52
 BOARD_CELLS = 3 * NUM_CARDS       # one-hot card per row: top, middle, bottom

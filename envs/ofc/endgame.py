@@ -39,15 +39,25 @@ choose.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Sequence
+from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
-from envs.engine.hands import rank3, rank5, rank5_batch
-from envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, TOP_RANK, _place, assignments, room_of, turn_candidates
-from envs.ofc.scoring import evaluate_board
-from envs.ofc.view import OFCView
+from parlor.envs.engine.hands import rank3, rank5, rank5_batch
+from parlor.envs.ofc.rollouts import (
+    BOTTOM,
+    MIDDLE,
+    ROW_SIZES,
+    TOP,
+    TOP_RANK,
+    _place,
+    assignments,
+    room_of,
+    turn_candidates,
+)
+from parlor.envs.ofc.scoring import evaluate_board
+from parlor.envs.ofc.view import OFCView
 
 ENDGAME_SAMPLES = 32   # draws of the next turn's cards behind a 4-free-slot estimate
 MAX_FREE = 4           # boards with more free slots are not judged by action_risks
@@ -122,7 +132,7 @@ def foul_after_two(rows: Rows, unseen: np.ndarray, cache: RankCache | None = Non
     return triangles / (n * (n - 1) * (n - 2) / 6.0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     """``np.triu_indices(n, 1)``, built once per ``n`` (the judge's hot path); read-only."""
     i, j = np.triu_indices(n, 1)
@@ -130,7 +140,7 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
-@lru_cache(maxsize=None)
+@cache
 def _off_diagonal(n: int) -> np.ndarray:
     """bool[n, n], False on the diagonal (a card pairs with no copy of itself), built once per ``n``; read-only."""
     mask = ~np.eye(n, dtype=bool)

@@ -38,13 +38,13 @@ cards; the plain card one-hots stay in the observation in front of the block.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from envs.engine.hands import category, rank3, rank5, rank_values
-from envs.ofc.rollouts import FOUL_COST, evaluate_turn_plans
-from envs.ofc.view import OFCView
+from parlor.envs.engine.hands import category, rank3, rank5, rank_values
+from parlor.envs.ofc.rollouts import FOUL_COST, evaluate_turn_plans
+from parlor.envs.ofc.view import OFCView
 
 ROW_SIZES = (3, 5, 5)
 MAX_CATEGORY = 9.0          # five of a kind cannot occur in OFC; straight flush = 8

@@ -1,9 +1,9 @@
 """Text rendering of an OFC view (suit symbols ♠♥♦♣)."""
 from __future__ import annotations
 
-from envs.engine.cards import format_card
-from envs.ofc.scoring import ROW_NAMES, ROW_SIZES
-from envs.ofc.view import OFCView
+from parlor.envs.engine.cards import format_card
+from parlor.envs.ofc.scoring import ROW_NAMES, ROW_SIZES
+from parlor.envs.ofc.view import OFCView
 
 
 def _row_text(row: tuple[int, ...], size: int) -> str:

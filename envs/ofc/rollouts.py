@@ -18,14 +18,14 @@ weigh itself). Reads only the View: nothing hidden.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from typing import Callable, Sequence
 
 import numpy as np
 
-from envs.engine.hands import CATEGORY_SHIFT, rank3, rank5, rank5_batch
-from envs.ofc.scoring import BoardResult, fl_entry_cards, top_royalty
-from envs.ofc.view import OFCView
+from parlor.envs.engine.hands import CATEGORY_SHIFT, rank3, rank5, rank5_batch
+from parlor.envs.ofc.scoring import BoardResult, fl_entry_cards, top_royalty
+from parlor.envs.ofc.view import OFCView
 
 ROW_SIZES = (3, 5, 5)
 TOP, MIDDLE, BOTTOM, DISCARD = 0, 1, 2, 3
@@ -71,7 +71,7 @@ class TurnStats:
     fantasyland: np.ndarray  # share of clean completions whose top earns Fantasyland
     value: np.ndarray      # the weighed value: royalties + ROW_WEIGHT*strength (+ FL_BONUS), -FOUL_COST if fouled
 
-    def take(self, index: Sequence[int]) -> "TurnStats":
+    def take(self, index: Sequence[int]) -> TurnStats:
         """The statistics of the candidates at ``index``, in that order."""
         return TurnStats(*(getattr(self, f.name)[list(index)] for f in fields(self)))
 

@@ -5,23 +5,24 @@ showdown arithmetic in ``scoring.py``. Framework-free (numpy only).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from envs.engine.cards import parse_stacked_deck, standard52, validate_deck
-from envs.engine.config import build, check_bool, check_choice, check_int
-from envs.engine.game import ConfigError
-from envs.ofc import encode as _encode
-from envs.ofc import endgame as _endgame
-from envs.ofc import features as _features
-from envs.ofc import render as _render
-from envs.ofc import rollouts as _rollouts
-from envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
-from envs.ofc.deal import deal_plan
-from envs.ofc.state import OFCState
-from envs.ofc.view import OFCView
+from parlor.envs.engine.cards import parse_stacked_deck, standard52, validate_deck
+from parlor.envs.engine.config import build, check_bool, check_choice, check_int
+from parlor.envs.engine.game import ConfigError
+from parlor.envs.ofc import encode as _encode
+from parlor.envs.ofc import endgame as _endgame
+from parlor.envs.ofc import features as _features
+from parlor.envs.ofc import render as _render
+from parlor.envs.ofc import rollouts as _rollouts
+from parlor.envs.ofc.deal import deal_plan
+from parlor.envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
+from parlor.envs.ofc.state import OFCState
+from parlor.envs.ofc.view import OFCView
 
 VARIANTS = ("original", "pineapple")
 MAX_PLAYERS = {"original": 4, "pineapple": 3}

@@ -6,11 +6,12 @@ so the 3-card top row compares directly with the 5-card middle row).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from functools import cache
+from typing import NamedTuple
 
-from envs.engine.cards import RANK_QUEEN
-from envs.engine.hands import Category, category, is_royal, rank3, rank5, rank_values
+from parlor.envs.engine.cards import RANK_QUEEN
+from parlor.envs.engine.hands import Category, category, is_royal, rank3, rank5, rank_values
 
 TOP, MIDDLE, BOTTOM = 0, 1, 2
 ROW_NAMES = ("top", "middle", "bottom")
@@ -41,7 +42,7 @@ FL_PROGRESSIVE_PAIR = {RANK_QUEEN: 14, RANK_QUEEN + 1: 15, RANK_QUEEN + 2: 16}
 FL_PROGRESSIVE_TRIPS = 17
 
 
-@lru_cache(maxsize=None)
+@cache
 def top_royalty(rank: int) -> int:
     cat = category(rank)
     if cat == Category.TRIPS:
@@ -51,14 +52,14 @@ def top_royalty(rank: int) -> int:
     return 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def middle_royalty(rank: int) -> int:
     if is_royal(rank):
         return MIDDLE_ROYAL_FLUSH
     return MIDDLE_ROYALTY.get(category(rank), 0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def bottom_royalty(rank: int) -> int:
     if is_royal(rank):
         return BOTTOM_ROYAL_FLUSH
@@ -126,7 +127,7 @@ def fl_entry_cards(result: BoardResult, fl_cards: str) -> int:
     return 0 if result.fouled else _fl_entry_by_top(result.ranks[0], fl_cards)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fl_entry_by_top(top: int, fl_cards: str) -> int:
     cat = category(top)
     if cat == Category.TRIPS:

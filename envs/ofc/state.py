@@ -15,10 +15,18 @@ import copy
 
 import numpy as np
 
-from envs.engine.game import IllegalActionError
-from envs.ofc import encode as enc
-from envs.ofc.scoring import BOARD_SIZE, FL_STAY_CARDS, ROW_SIZES, evaluate_board, fl_entry_cards, fl_stays, score_hand
-from envs.ofc.view import OFCView
+from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.ofc import encode as enc
+from parlor.envs.ofc.scoring import (
+    BOARD_SIZE,
+    FL_STAY_CARDS,
+    ROW_SIZES,
+    evaluate_board,
+    fl_entry_cards,
+    fl_stays,
+    score_hand,
+)
+from parlor.envs.ofc.view import OFCView
 
 DISCARD = enc.ACTION_DISCARD
 
@@ -315,7 +323,7 @@ class OFCState:
         )
 
     # ------------------------------------------------------------ copies
-    def clone(self) -> "OFCState":
+    def clone(self) -> OFCState:
         new = OFCState.__new__(OFCState)
         for name in OFCState.__slots__:
             setattr(new, name, getattr(self, name))
@@ -349,7 +357,7 @@ class OFCState:
         slots += [(self.stock, i) for i in range(self.stock_pos, len(self.stock))]
         return slots
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "OFCState":
+    def determinize(self, player: int, rng: np.random.Generator) -> OFCState:
         """A copy where the cards ``player`` cannot see (others' pending cards and
         discards, hidden Fantasyland boards, the stock, later stacked decks) are
         redealt from ``rng``; the result depends only on his view and ``rng``."""

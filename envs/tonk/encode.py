@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.tonk.view import MAX_SLOTS, PHASES, TonkView
+from parlor.envs.tonk.view import MAX_SLOTS, PHASES, TonkView
 
 TOP, PILE, OUT, SLOTS = 0, 52, 104, 156
 CARDS_W = SLOTS + 52 * MAX_SLOTS

@@ -1,9 +1,9 @@
 """Text rendering of a Tonk View (suit symbols ♣♦♥♠)."""
 from __future__ import annotations
 
-from envs.engine.cards import format_card
-from envs.engine.melds import RUN, card_value
-from envs.tonk.view import TonkView
+from parlor.envs.engine.cards import format_card
+from parlor.envs.engine.melds import RUN, card_value
+from parlor.envs.tonk.view import TonkView
 
 
 def _cards(cards) -> str:

@@ -6,20 +6,21 @@ Framework-free (numpy only).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from envs.engine.cards import parse_stacked_deck, shuffled, standard52
-from envs.engine.game import ConfigError
-from envs.engine.config import build, check_bool, check_choice, check_int, check_number
-from envs.engine.melds import SPREAD_SIZE
-from envs.tonk import encode as enc
-from envs.tonk.render import render_view
-from envs.tonk.settle import natural_prize
-from envs.tonk.state import TonkState
-from envs.tonk.view import NUM_ACTIONS, TonkView, action_name
+from parlor.envs.engine.cards import parse_stacked_deck, shuffled, standard52
+from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number
+from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.melds import SPREAD_SIZE
+from parlor.envs.tonk import encode as enc
+from parlor.envs.tonk.render import render_view
+from parlor.envs.tonk.settle import natural_prize
+from parlor.envs.tonk.state import TonkState
+from parlor.envs.tonk.view import NUM_ACTIONS, TonkView, action_name
 
 NATURALS = ("none", "49_50", "50_auto_49_turn")
 LOW_NATURALS = ("none", "13_double", "9_triple_13_double")

@@ -6,7 +6,7 @@ is zero-sum.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 Outcome = tuple[list[int], tuple[int, ...], str]
 

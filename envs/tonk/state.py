@@ -11,19 +11,46 @@ import copy
 
 import numpy as np
 
-from envs.engine.game import IllegalActionError
-from envs.engine.melds import SPREADS, mask_count
-from envs.tonk import settle
-from envs.tonk.encode import (
-    HAND_SCALE, PILE, S_DEALER, S_SIZE, S_STAKES, S_TO_ACT, SEAT_W, STOCK_SCALE, T_HAND, T_PHASE, T_STOCK,
-    T_TURN, TOP, buffer_parts,
+from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.engine.melds import SPREADS, mask_count
+from parlor.envs.tonk import settle
+from parlor.envs.tonk.encode import (
+    HAND_SCALE,
+    PILE,
+    S_DEALER,
+    S_SIZE,
+    S_STAKES,
+    S_TO_ACT,
+    SEAT_W,
+    STOCK_SCALE,
+    T_HAND,
+    T_PHASE,
+    T_STOCK,
+    T_TURN,
+    TOP,
+    buffer_parts,
 )
-from envs.tonk.view import (
-    DECLARE_49, DISCARD, DISCARD_BASE, DRAW_STOCK, DROP, END_LAYING, LAY, LAY_BASE, MAX_SLOTS,
-    NUM_ACTIONS, OVER, SIDE, SIDE_JOIN, SIDE_PASS, START, TAKE_DISCARD, HandResult,
+from parlor.envs.tonk.turns import NO_LAYS, TurnSteps
+from parlor.envs.tonk.view import (
+    DECLARE_49,
+    DISCARD,
+    DISCARD_BASE,
+    DRAW_STOCK,
+    DROP,
+    END_LAYING,
+    LAY,
+    LAY_BASE,
+    MAX_SLOTS,
+    NUM_ACTIONS,
+    OVER,
+    SIDE,
+    SIDE_JOIN,
+    SIDE_PASS,
+    START,
+    TAKE_DISCARD,
+    HandResult,
 )
-from envs.tonk.turns import NO_LAYS, TurnSteps
-from envs.tonk.views import build_view, determinize_state
+from parlor.envs.tonk.views import build_view, determinize_state
 
 STAT_KEYS = ("drop", "caught", "tonk", "out", "won")
 
@@ -258,7 +285,7 @@ class TonkState(TurnSteps):
     def view(self, player: int):
         return build_view(self, player)
 
-    def clone(self) -> "TonkState":
+    def clone(self) -> TonkState:
         new = copy.copy(self)
         for name in ("decks", "stakes", "hands", "pile", "history", "stock", "slot_owner", "slot_kind",
                      "slot_key", "slot_lo", "slot_hi", "slot_mask", "slot_accept", "slot_live", "blocked",
@@ -273,7 +300,7 @@ class TonkState(TurnSteps):
         new.rng = copy.deepcopy(self.rng)
         return new
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "TonkState":
+    def determinize(self, player: int, rng: np.random.Generator) -> TonkState:
         return determinize_state(self, player, rng)
 
     def counts(self) -> list[int]:

@@ -7,15 +7,38 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.engine.melds import RUN, SET, SPREADS, accepts, cards_of, extend_run, mask_count, spreads_in
-from envs.tonk import settle
-from envs.tonk.encode import (
-    BLOCK_SCALE, HAND_SCALE, OUT, PILE, S_BLOCK_FLAG, S_BLOCKED, S_DISC, S_JOINED, S_SIZE, S_SPADE, S_TAKEN,
-    SLOTS, STOCK_SCALE, T_STOCK, TOP,
+from parlor.envs.engine.melds import RUN, SET, SPREADS, accepts, cards_of, extend_run, mask_count, spreads_in
+from parlor.envs.tonk import settle
+from parlor.envs.tonk.encode import (
+    BLOCK_SCALE,
+    HAND_SCALE,
+    OUT,
+    PILE,
+    S_BLOCK_FLAG,
+    S_BLOCKED,
+    S_DISC,
+    S_JOINED,
+    S_SIZE,
+    S_SPADE,
+    S_TAKEN,
+    SLOTS,
+    STOCK_SCALE,
+    T_STOCK,
+    TOP,
 )
-from envs.tonk.view import (
-    DECLARE_49, DISCARD, DISCARD_BASE, DRAW_STOCK, DROP, END_LAYING, HIT_BASE, LAY, LAY_BASE, MAX_SLOTS,
-    SIDE, TAKE_DISCARD,
+from parlor.envs.tonk.view import (
+    DECLARE_49,
+    DISCARD,
+    DISCARD_BASE,
+    DRAW_STOCK,
+    DROP,
+    END_LAYING,
+    HIT_BASE,
+    LAY,
+    LAY_BASE,
+    MAX_SLOTS,
+    SIDE,
+    TAKE_DISCARD,
 )
 
 SPADES_HIGH_FIRST = [r * 4 + 3 for r in range(12, -1, -1)]

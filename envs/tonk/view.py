@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envs.engine.cards import format_card
-from envs.engine.melds import NUM_SPREADS, SPREADS
+from parlor.envs.engine.cards import format_card
+from parlor.envs.engine.melds import NUM_SPREADS, SPREADS
 
 DROP, DRAW_STOCK, TAKE_DISCARD = 0, 1, 2
 LAY_BASE = 3

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.engine.melds import cards_of, mask_count
-from envs.tonk.view import LAY, PHASES, TableSpread, TonkView
+from parlor.envs.engine.melds import cards_of, mask_count
+from parlor.envs.tonk.view import LAY, PHASES, TableSpread, TonkView
 
 
 def build_view(state, player: int) -> TonkView:

@@ -1,7 +1,7 @@
 """Pure betting rules of the single betting round (RULES.md §3 step 4)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def level_cap(stacks: Sequence[int], bets: Sequence[int], in_hand: Sequence[bool]) -> int:

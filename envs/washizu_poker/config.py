@@ -4,9 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from envs.engine.cards import NUM_SUITS, SUIT_CHARS, format_cards, parse_cards, suit_of
-from envs.engine.config import check_choice, check_int
-from envs.engine.game import ConfigError
+from parlor.envs.engine.cards import NUM_SUITS, SUIT_CHARS, format_cards, parse_cards, suit_of
+from parlor.envs.engine.config import check_choice, check_int
+from parlor.envs.engine.game import ConfigError
 
 WASHIZU_MODES = ("none", "suit", "random13", "extra_deck")
 

@@ -1,12 +1,13 @@
 """Deck composition, the per-episode Washizu set, and stacked-deck parsing."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from envs.engine.cards import NUM_IDS, NUM_SUITS, make_deck, parse_cards, validate_deck
-from envs.washizu_poker.config import WashizuConfig
+from parlor.envs.engine.cards import NUM_IDS, NUM_SUITS, make_deck, parse_cards, validate_deck
+from parlor.envs.washizu_poker.config import WashizuConfig
 
 HAND_SIZE = 5
 

@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.washizu_poker.deck import full_deck
-from envs.washizu_poker.state import OVER, sort_hand
+from parlor.envs.washizu_poker.deck import full_deck
+from parlor.envs.washizu_poker.state import OVER, sort_hand
 
 if TYPE_CHECKING:
-    from envs.washizu_poker.state import WashizuState
+    from parlor.envs.washizu_poker.state import WashizuState
 
 
 def _take(perm: list[int], count: int, allowed) -> list[int]:
@@ -48,7 +48,7 @@ def _take(perm: list[int], count: int, allowed) -> list[int]:
     return out
 
 
-def determinize(state: "WashizuState", p: int, rng: np.random.Generator) -> "WashizuState":
+def determinize(state: WashizuState, p: int, rng: np.random.Generator) -> WashizuState:
     new = state.clone()
     new.rng = np.random.default_rng(int(rng.integers(2**63)))
     new.decks = []  # stacked decks (deck order) are unknown to p; later games shuffle from rng

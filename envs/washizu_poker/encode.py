@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.engine.cards import BASE, JOKER_BASE, NUM_IDS, RANK, SUIT, format_cards
+from parlor.envs.engine.cards import BASE, JOKER_BASE, NUM_IDS, RANK, SUIT, format_cards
 
 SLOT = 19
 SEAT = 7

@@ -15,9 +15,9 @@ from array import array
 
 import numpy as np
 
-from envs.engine.cards import BASE, JOKER_BASE
-from envs.washizu_poker import encode as enc
-from envs.washizu_poker.deck import washizu_mask
+from parlor.envs.engine.cards import BASE, JOKER_BASE
+from parlor.envs.washizu_poker import encode as enc
+from parlor.envs.washizu_poker.deck import washizu_mask
 
 BASE_ID = BASE.tolist()
 NO_HAND = (-1,) * 5  # an eliminated seat: id -1 is the all-zero row of ``feat_pad``
@@ -37,7 +37,7 @@ class WashizuTables:
         self.wvec[[BASE_ID[c] for c in washizu_ids]] = 1.0
         self._blanks: dict[int, np.ndarray] = {}
 
-    def blank(self, layout: "RowLayout") -> np.ndarray:
+    def blank(self, layout: RowLayout) -> np.ndarray:
         """Read-only observer rows without cards: only the Washizu set (built once per seat count)."""
         blank = self._blanks.get(layout.n)
         if blank is None:
@@ -112,7 +112,7 @@ class ObsParts:
         self.hand_rows = list(self.hand_block)
         self.tail = self.rows[:, self.layout.seat_at:]  # seat rows and table
 
-    def copy(self) -> "ObsParts":
+    def copy(self) -> ObsParts:
         new = copy.copy(self)
         new.rows = self.rows.copy()
         new._bind()
@@ -136,7 +136,7 @@ class ObsParts:
         seat order, flat) and the table (``set_table`` with nothing to call) at once (a new game,
         a determinized world); left view and discards are cleared (``set_left``,
         ``set_discards`` restore them)."""
-        n, rows, cells, wbase, layout = self.n, self.rows, self.cells, self.t.wbase, self.layout
+        rows, cells, wbase, layout = self.rows, self.cells, self.t.wbase, self.layout
         rows[...] = self.blank  # (in place: the views stay bound)
         # (take is faster than fancy indexing; "wrap" sends NO_HAND's -1 to the zero row)
         self.t.feat_pad.take([h or NO_HAND for h in hands], axis=0, out=self.hand_block, mode="wrap")

@@ -1,9 +1,9 @@
 """Text rendering of a Washizu poker View (suit symbols; Washizu cards in brackets)."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from envs.engine.cards import format_card
+from parlor.envs.engine.cards import format_card
 
 
 def card_text(c: int, washizu: frozenset[int] | set[int]) -> str:

@@ -9,18 +9,19 @@ many; 32 drop; 33 call; 33 + k raise by k (k = 1..max_raise).
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from envs.engine.config import build
-from envs.engine.table import next_active, order_from
-from envs.washizu_poker import encode as enc
-from envs.washizu_poker import render as rnd
-from envs.washizu_poker.config import WashizuConfig
-from envs.washizu_poker.deck import full_deck, parse_deck
-from envs.washizu_poker.features import WashizuTables
-from envs.washizu_poker.state import CALL, DROP, NUM_DISCARDS, RAISE_BASE, SORT_KEY, WashizuState
+from parlor.envs.engine.config import build
+from parlor.envs.engine.table import next_active, order_from
+from parlor.envs.washizu_poker import encode as enc
+from parlor.envs.washizu_poker import render as rnd
+from parlor.envs.washizu_poker.config import WashizuConfig
+from parlor.envs.washizu_poker.deck import full_deck, parse_deck
+from parlor.envs.washizu_poker.features import WashizuTables
+from parlor.envs.washizu_poker.state import CALL, DROP, NUM_DISCARDS, RAISE_BASE, SORT_KEY, WashizuState
 
 
 class WashizuGame:

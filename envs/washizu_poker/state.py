@@ -10,24 +10,25 @@ as an ``engine.chips.Ledger``).
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.engine.cards import BASE, JOKER_BASE
-from envs.engine.chips import Ledger, split_evenly
-from envs.engine.game import IllegalActionError
-from envs.engine.hands import rank5
-from envs.engine.table import next_active
-from envs.washizu_poker import betting
-from envs.washizu_poker.deck import HAND_SIZE, choose_washizu, full_deck
-from envs.washizu_poker.encode import seat_row
-from envs.washizu_poker.features import ObsParts
-from envs.washizu_poker.view import GameResult, WashizuView
+from parlor.envs.engine.cards import BASE, JOKER_BASE
+from parlor.envs.engine.chips import Ledger, split_evenly
+from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.engine.hands import rank5
+from parlor.envs.engine.table import next_active
+from parlor.envs.washizu_poker import betting
+from parlor.envs.washizu_poker.deck import HAND_SIZE, choose_washizu, full_deck
+from parlor.envs.washizu_poker.encode import seat_row
+from parlor.envs.washizu_poker.features import ObsParts
+from parlor.envs.washizu_poker.view import GameResult, WashizuView
 
 if TYPE_CHECKING:
-    from envs.washizu_poker.rules import WashizuGame
+    from parlor.envs.washizu_poker.rules import WashizuGame
 
 DRAW, BET, OVER = 0, 1, 2
 PHASE_NAMES = ("draw", "bet", "over")
@@ -45,7 +46,7 @@ def sort_hand(cards: list[int]) -> list[int]:
 
 
 class WashizuState:
-    def __init__(self, game: "WashizuGame", rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
+    def __init__(self, game: WashizuGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         cfg = game.config
         n = cfg.num_players
         self.game = game
@@ -410,7 +411,7 @@ class WashizuState:
         return {k: list(v) for k, v in self.stat.items()}
 
     # ---------------------------------------------------------------- copies and checks
-    def clone(self) -> "WashizuState":
+    def clone(self) -> WashizuState:
         new = copy.copy(self)
         bits = type(self.rng.bit_generator)()
         bits.state = self.rng.bit_generator.state
@@ -428,8 +429,8 @@ class WashizuState:
         new.decks = list(self.decks)
         return new
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "WashizuState":
-        from envs.washizu_poker.determinize import determinize
+    def determinize(self, player: int, rng: np.random.Generator) -> WashizuState:
+        from parlor.envs.washizu_poker.determinize import determinize
 
         return determinize(self, player, rng)
 

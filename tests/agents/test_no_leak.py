@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs
-from agents.registry import agent_names, make_agent
+from parlor import envs
+from parlor.agents.registry import agent_names, make_agent
+from parlor.training.episodes import observation
 from tests.harness import kuhn
-from training.episodes import observation
 
 SEARCH_SPEC = "search:4"  # small budget: the point is what the agent sees, not how well it plays
 DECISIONS = 3              # decision points per game where the twins are compared
@@ -80,5 +80,5 @@ def test_the_twin_check_detects_an_agent_that_sees_hidden_cards() -> None:
         state.apply(1)
         agent = make_agent("search:16:random", game, env_name="kuhn_test", seed=3)
         view = state.view(1)
-        actions.add(agent.act(game.encode(view), state.legal_mask().astype(np.int8), view, sample_world=lambda rng: state.clone()))
+        actions.add(agent.act(game.encode(view), state.legal_mask().astype(np.int8), view, sample_world=lambda rng, state=state: state.clone()))
     assert actions == {0, 1}

@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import envs
-from agents.registry import make_agent
-from training.episodes import play_episode
-from training.evaluate import install_policy_check
-from training.policy import read_signature
+from parlor import envs
+from parlor.agents.registry import make_agent
+from parlor.training.episodes import play_episode
+from parlor.training.evaluate import install_policy_check
+from parlor.training.policy import read_signature
 
 PRETRAINED = Path(__file__).resolve().parents[2] / "agents" / "pretrained"
 SHIPPED = tuple(sorted(p.name for p in PRETRAINED.glob("*.zip")))
@@ -34,7 +34,7 @@ def test_the_safe_ofc_policy_plays_inside_the_endgame_guard_and_the_midgame_cap(
 @pytest.fixture
 def policy_check():
     """parlor eval's signature check, installed for this test only (it is process-wide)."""
-    from agents.ppo import set_metadata_check
+    from parlor.agents.ppo import set_metadata_check
 
     previous = set_metadata_check(None)
     install_policy_check()

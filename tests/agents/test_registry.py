@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs
-from agents import registry
-from agents.base import RandomAgent
-from agents.search import AgentRollout, RandomRollout, SearchAgent
+from parlor import envs
+from parlor.agents import registry
+from parlor.agents.base import RandomAgent
+from parlor.agents.search import AgentRollout, RandomRollout, SearchAgent
 from tests.agents.kuhn_agents import KuhnRule
 from tests.harness import kuhn
 
@@ -53,7 +53,7 @@ def test_extra_names_only_exist_for_their_game() -> None:
 
 
 def test_a_missing_game_module_breaks_only_its_own_names(monkeypatch) -> None:
-    monkeypatch.setitem(registry.HEURISTICS, "kuhn_test", "agents.no_such_module:Nothing")
+    monkeypatch.setitem(registry.HEURISTICS, "kuhn_test", "parlor.agents.no_such_module:Nothing")
     with pytest.raises(ModuleNotFoundError):
         registry.make_agent("heuristic", GAME, env_name="kuhn_test")
     assert isinstance(registry.make_agent("random", GAME, env_name="kuhn_test"), RandomAgent)
@@ -103,7 +103,7 @@ def _tiny_policy(tmp_path, obs_dim: int, n_actions: int):
 
 
 def test_ppo_zip_plays_only_legal_actions_and_checks_metadata(tmp_path) -> None:
-    from agents import ppo
+    from parlor.agents import ppo
 
     path = _tiny_policy(tmp_path, GAME.observation_shape[0], GAME.num_actions)
     seen = []
@@ -119,7 +119,7 @@ def test_ppo_zip_plays_only_legal_actions_and_checks_metadata(tmp_path) -> None:
 
 
 def test_ppo_zip_for_another_game_is_refused(tmp_path) -> None:
-    from agents import ppo
+    from parlor.agents import ppo
 
     path = _tiny_policy(tmp_path, 5, GAME.num_actions)
     previous = ppo.set_metadata_check(None)  # the space check alone (another test may have installed parlor eval's)
@@ -133,7 +133,7 @@ def test_ppo_zip_for_another_game_is_refused(tmp_path) -> None:
 
 
 def test_a_failing_metadata_check_stops_the_load(tmp_path) -> None:
-    from agents import ppo
+    from parlor.agents import ppo
 
     path = _tiny_policy(tmp_path, GAME.observation_shape[0], GAME.num_actions)
 

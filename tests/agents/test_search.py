@@ -4,11 +4,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.search import AgentRollout, RandomRollout, SearchAgent, rollout
+from parlor.agents.base import RandomAgent
+from parlor.agents.search import AgentRollout, RandomRollout, SearchAgent, rollout
+from parlor.training.episodes import play_episode
 from tests.agents.kuhn_agents import KuhnRule
 from tests.harness import kuhn
-from training.episodes import play_episode
 
 GAME = kuhn.make_game()
 

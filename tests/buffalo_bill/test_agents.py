@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import Agent, RandomAgent
-from agents.buffalo_bill_heuristic import BuffaloBillHeuristic, BuffaloBillMonteCarlo, play_solitaire
-from envs.buffalo_bill.rules import make_game
+from parlor.agents.base import Agent, RandomAgent
+from parlor.agents.buffalo_bill_heuristic import BuffaloBillHeuristic, BuffaloBillMonteCarlo, play_solitaire
+from parlor.envs.buffalo_bill.rules import make_game
 
 
 @pytest.mark.parametrize("options", [

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.buffalo_bill.categories import CARD_VALUE, CATEGORIES, EXTENDED, LineEvaluator, canonical_name
-from envs.engine.cards import parse_cards, short32, standard52
+from parlor.envs.buffalo_bill.categories import CARD_VALUE, CATEGORIES, EXTENDED, LineEvaluator, canonical_name
+from parlor.envs.engine.cards import parse_cards, short32, standard52
 
 ALL = LineEvaluator(CATEGORIES)
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs import buffalo_bill_v0
-from envs.buffalo_bill.encode import score_action
-from envs.engine.cards import format_cards, parse_cards
+from parlor.envs import buffalo_bill_v0
+from parlor.envs.buffalo_bill.encode import score_action
+from parlor.envs.engine.cards import format_cards, parse_cards
 
 
 def full_deck(top: str) -> str:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs import buffalo_bill_v0
-from envs.buffalo_bill.encode import exchange_action, score_action
-from envs.buffalo_bill.features import GAIN_SCALE, PAR_SCALE, line_pars
-from envs.buffalo_bill.rules import make_game
-from envs.engine.cards import parse_cards
-from envs.engine.game import ConfigError
+from parlor.envs import buffalo_bill_v0
+from parlor.envs.buffalo_bill.encode import exchange_action, score_action
+from parlor.envs.buffalo_bill.features import GAIN_SCALE, PAR_SCALE, line_pars
+from parlor.envs.buffalo_bill.rules import make_game
+from parlor.envs.engine.cards import parse_cards
+from parlor.envs.engine.game import ConfigError
 
 STANDARD = ("straight flush", "four of a kind", "full house", "flush", "straight",
             "three of a kind", "two pair", "one pair", "high card")
@@ -117,7 +117,7 @@ def test_block_ignores_the_stock_order_and_is_deterministic():
 
 
 def test_argmax_agent_follows_the_preferences_and_plays_legal_moves():
-    from agents.buffalo_bill_heuristic import FeatureArgmaxAgent
+    from parlor.agents.buffalo_bill_heuristic import FeatureArgmaxAgent
 
     game, state = start("As Ah Ad Ks Kh")
     agent = FeatureArgmaxAgent(game, seed=0)

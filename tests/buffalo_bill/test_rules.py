@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.buffalo_bill.encode import exchange_action, score_action
-from envs.buffalo_bill.rules import make_game
-from envs.engine.cards import format_card, parse_cards
-from envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.buffalo_bill.encode import exchange_action, score_action
+from parlor.envs.buffalo_bill.rules import make_game
+from parlor.envs.engine.cards import format_card, parse_cards
+from parlor.envs.engine.game import ConfigError, IllegalActionError
 
 
 def stacked(game, top: str) -> tuple[int, ...]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.dominoes_heuristic import AlwaysMaxBettor, AlwaysMinBettor, DominoesHeuristic, play_buki
-from envs.dominoes import austrian, buki, pulle
+from parlor.agents.dominoes_heuristic import AlwaysMaxBettor, AlwaysMinBettor, DominoesHeuristic, play_buki
+from parlor.envs.dominoes import austrian, buki, pulle
 from tests.dominoes.helpers import BLOCK_LINE, BUKI_BLOCK_SEAT2, play
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.dominoes.austrian import HAND_SIZES, make_game
-from envs.dominoes.rules import PASS, Deal
-from envs.engine.game import ConfigError
+from parlor.envs.dominoes.austrian import HAND_SIZES, make_game
+from parlor.envs.dominoes.rules import PASS, Deal
+from parlor.envs.engine.game import ConfigError
 from tests.dominoes.helpers import deck, legal, play
 
 DRAW_2P = deck("0-1 7-8 2-4 2-5 2-6 2-7 2-8 3-4",

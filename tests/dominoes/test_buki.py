@@ -6,11 +6,17 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from envs.dominoes.buki import make_game
-from envs.dominoes.rules import PASS
-from envs.engine.game import ConfigError, IllegalActionError
-from tests.dominoes.helpers import (BLOCK_LINE, BUKI_BLOCK_BANKER, BUKI_BLOCK_DRAW, BUKI_BLOCK_SEAT2, legal,
-                                    pass_until_done, play)
+from parlor.envs.dominoes.buki import make_game
+from parlor.envs.dominoes.rules import PASS
+from parlor.envs.engine.game import ConfigError, IllegalActionError
+from tests.dominoes.helpers import (
+    BLOCK_LINE,
+    BUKI_BLOCK_BANKER,
+    BUKI_BLOCK_DRAW,
+    BUKI_BLOCK_SEAT2,
+    legal,
+    pass_until_done,
+)
 
 
 def new(decks, **options):

@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from envs.dominoes import buki_features as bf
-from envs.dominoes.buki import make_game
-from envs.dominoes.rules import TILES
-from envs.engine.game import ConfigError
+from parlor.envs.dominoes import buki_features as bf
+from parlor.envs.dominoes.buki import make_game
+from parlor.envs.dominoes.rules import TILES
+from parlor.envs.engine.game import ConfigError
 from tests.dominoes.helpers import BLOCK_LINE, BUKI_BLOCK_SEAT2, play
 
 BASE = 342   # core 294 + Buki tail 48: the block starts here
@@ -118,7 +118,7 @@ def test_features_see_only_the_observers_view():
 
 
 def test_deadline_bettor_waits_then_bets_by_the_win_estimate():
-    from agents.dominoes_heuristic import DeadlineBettor
+    from parlor.agents.dominoes_heuristic import DeadlineBettor
 
     game, state = new(features=True)
     agent = DeadlineBettor(game, seed=0)

@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.dominoes import austrian, buki, pulle
-from envs.dominoes.rules import HEAVINESS, TILES
+from parlor.envs.dominoes import austrian, buki, pulle
+from parlor.envs.dominoes.rules import HEAVINESS, TILES
 
 GAMES = [
     (buki.make_game, {"num_deals": 2}),
@@ -76,8 +76,8 @@ def test_determinize_respects_voids_and_the_heaviest_tile_lead(which, seed, step
 
 
 def test_determinize_keeps_a_drawn_fitting_tile_and_hides_which():
-    from tests.dominoes.test_austrian import DRAW_2P
     from tests.dominoes.helpers import play
+    from tests.dominoes.test_austrian import DRAW_2P
 
     game = austrian.make_game(mode="draw", num_players=2)
     state = game.new_state(np.random.default_rng(0), [game.parse_deck(DRAW_2P)])

@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.dominoes.austrian import make_game as austrian
-from envs.dominoes.buki import make_game as buki
-from envs.dominoes.rules import PASS, PLAYABLE, TILES, Deal
-from envs.engine.dominoes import Line, TileSet
+from parlor.envs.dominoes.austrian import make_game as austrian
+from parlor.envs.dominoes.buki import make_game as buki
+from parlor.envs.dominoes.rules import PASS, PLAYABLE, TILES, Deal
+from parlor.envs.engine.dominoes import Line, TileSet
 from tests.dominoes.helpers import BLOCK_LINE, BUKI_BLOCK_SEAT2, deck, legal, pass_until_done, pips, play
 
 # 2 players, block game, 11 tiles each: seat 0 holds 7-8 (leads) and 0-1; every other tile with
@@ -129,6 +129,6 @@ def test_r4_passes_reveal_voids_in_the_observation():
     view = state.view(2)
     assert view.void[0] == (0,) and view.ends == (0, 0)
     obs = game.encode(view)
-    from envs.dominoes.encode import VOID
+    from parlor.envs.dominoes.encode import VOID
     rel = (0 - 2) % 4
     assert obs[VOID + 9 * rel] == 1.0 and obs[VOID + 9 * rel + 1:VOID + 9 * rel + 9].sum() == 0

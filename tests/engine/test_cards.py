@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from envs.engine import cards as C
+from parlor.envs.engine import cards as C
 
 
 def test_standard_deck_has_52_distinct_cards_of_13_ranks_and_4_suits() -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from envs.engine.chips import Ledger, split_evenly, zero_sum
+from parlor.envs.engine.chips import Ledger, split_evenly, zero_sum
 
 
 def test_split_of_seven_chips_between_two_winners_removes_one() -> None:

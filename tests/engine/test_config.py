@@ -1,12 +1,14 @@
 """Option validation and strict config loading (envs/engine/config.py)."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import pytest
+import yaml
 
-from envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
-from envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
+from parlor.envs.engine.game import ConfigError, IllegalActionError
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -39,7 +41,7 @@ def test_bad_values_name_the_field_and_allowed_values() -> None:
 
 def test_config_is_frozen() -> None:
     cfg = build(SampleConfig, {"players": 3})
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         cfg.players = 4  # type: ignore[misc]
 
 
@@ -49,7 +51,7 @@ def test_yaml_is_loaded_safely(tmp_path) -> None:
     assert build(SampleConfig, load_yaml(str(good))) == SampleConfig(variant="b", players=3)
     evil = tmp_path / "evil.yaml"
     evil.write_text("players: !!python/object/apply:os.system ['echo hi']\n")
-    with pytest.raises(Exception):
+    with pytest.raises(yaml.YAMLError):
         load_yaml(str(evil))
     listy = tmp_path / "list.yaml"
     listy.write_text("- 1\n- 2\n")

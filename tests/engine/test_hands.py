@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.engine import hands as H
-from envs.engine.cards import parse_cards, short32, format_cards
-from envs.engine.hands import Category, category, is_royal, rank3, rank5, rank5_batch, rank_values
+from parlor.envs.engine import hands as H
+from parlor.envs.engine.cards import format_cards, parse_cards, short32
+from parlor.envs.engine.hands import Category, category, is_royal, rank3, rank5, rank5_batch, rank_values
 
 
 def r5(text: str) -> int:

@@ -10,8 +10,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.engine.cards import JOKER_BASE, double104, format_cards, make_deck
-from envs.engine.hands import Category, category, rank3, rank5, rank5_batch, rank_values
+from parlor.envs.engine.cards import JOKER_BASE, double104, format_cards, make_deck
+from parlor.envs.engine.hands import Category, category, rank3, rank5, rank5_batch, rank_values
 
 STRAIGHTS = [(top, set(range(top - 4, top + 1))) for top in range(12, 3, -1)] + [(3, {12, 0, 1, 2, 3})]
 
@@ -144,7 +144,7 @@ def test_second_copy_ranks_like_the_first() -> None:
 
 
 def test_rank3_batch_agrees_with_rank3() -> None:
-    from envs.engine.hands import rank3_batch
+    from parlor.envs.engine.hands import rank3_batch
 
     rng = np.random.default_rng(8)
     rows = random_hands(rng, make_deck("double104", jokers=3), 5000, size=3)

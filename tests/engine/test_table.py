@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from envs.engine.table import next_active, next_seat, order_from, relative_seat
+from parlor.envs.engine.table import next_active, next_seat, order_from, relative_seat
 
 
 def test_next_seat_wraps_clockwise() -> None:

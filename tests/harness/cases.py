@@ -2,11 +2,12 @@
 plus the test-only Kuhn game (so the adapter is exercised whatever has landed)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-import envs
-from envs.aec import entry_points
+from parlor import envs
+from parlor.envs.aec import entry_points
 from tests.harness import kuhn
 
 KUHN_ENV, KUHN_RAW_ENV = entry_points("kuhn_test", kuhn.make_game)

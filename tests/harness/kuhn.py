@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.engine.config import build, check_int
-from envs.engine.game import IllegalActionError
+from parlor.envs.engine.config import build, check_int
+from parlor.envs.engine.game import IllegalActionError
 
 CARD_NAMES = "JQK"
 
@@ -33,7 +33,7 @@ class KuhnView:
 
 
 class KuhnState:
-    def __init__(self, game: "KuhnGame", cards: list[int]):
+    def __init__(self, game: KuhnGame, cards: list[int]):
         self.game = game
         self.cards = cards
         self.history: list[int] = []
@@ -84,7 +84,7 @@ class KuhnState:
         shown = (self.cards[0], self.cards[1]) if self._done and self.history[-1] == 1 or self.history == [0, 0] else None
         return KuhnView(player, self.cards[player], tuple(self.history), shown)
 
-    def clone(self) -> "KuhnState":
+    def clone(self) -> KuhnState:
         new = KuhnState(self.game, list(self.cards))
         new.history = list(self.history)
         new.current_player = self.current_player
@@ -92,7 +92,7 @@ class KuhnState:
         new._done = self._done
         return new
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "KuhnState":
+    def determinize(self, player: int, rng: np.random.Generator) -> KuhnState:
         new = self.clone()
         if self.view(player).showdown_cards is None:
             unseen = sorted(set(range(3)) - {self.cards[player]})

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.engine.game import ConfigError, IllegalActionError
 from tests.harness.cases import CASES, EnvCase, playouts_per_case
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")

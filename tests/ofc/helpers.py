@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.engine.cards import parse_cards
-from envs.ofc.rules import make_game
+from parlor.envs.engine.cards import parse_cards
+from parlor.envs.ofc.rules import make_game
 
 DEST = {"t": 0, "m": 1, "b": 2, "x": 3}
 

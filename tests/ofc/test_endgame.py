@@ -7,17 +7,26 @@ import itertools
 import numpy as np
 import pytest
 
-from agents.ppo import check_guard
-from envs.engine.cards import parse_cards
-from envs.engine.game import ConfigError
-from envs.ofc.endgame import (EndgameJudge, action_risks, foul_after_four, foul_after_six, foul_after_two,
-                              free_after_turn, free_slots, midgame_action_risks, next_turn_draws)
-from envs.ofc.features import turn_key
-from envs.ofc.rollouts import _place, assignments, turn_candidates
-from envs.ofc.rules import make_game
-from envs.ofc.scoring import evaluate_board
-from training.episodes import play_episode
-from agents.ofc_heuristic import OFCHeuristic
+from parlor.agents.ofc_heuristic import OFCHeuristic
+from parlor.agents.ppo import check_guard
+from parlor.envs.engine.cards import parse_cards
+from parlor.envs.engine.game import ConfigError
+from parlor.envs.ofc.endgame import (
+    EndgameJudge,
+    action_risks,
+    foul_after_four,
+    foul_after_six,
+    foul_after_two,
+    free_after_turn,
+    free_slots,
+    midgame_action_risks,
+    next_turn_draws,
+)
+from parlor.envs.ofc.features import turn_key
+from parlor.envs.ofc.rollouts import _place, assignments, turn_candidates
+from parlor.envs.ofc.rules import make_game
+from parlor.envs.ofc.scoring import evaluate_board
+from parlor.training.episodes import play_episode
 
 
 def board(top: str, mid: str, bot: str) -> list[list[int]]:

@@ -6,10 +6,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.engine.cards import parse_cards as P
-from envs.ofc.encode import Layout
+from parlor.envs.engine.cards import parse_cards as P
+from parlor.envs.ofc.encode import Layout
 from tests.ofc.helpers import (
-    FOULER, LOSER, OTHER_FOULER, PLAIN_B, WINNER, fl_seq, hand_script, new_state, run, seq,
+    FOULER,
+    LOSER,
+    OTHER_FOULER,
+    PLAIN_B,
+    WINNER,
+    fl_seq,
+    hand_script,
+    new_state,
+    run,
+    seq,
 )
 
 OPP = seq("3d 4h 5h", "Jc Jd 7h 8h Th", "Ts Js Qd Kd 9s")       # plain: straight bottom 2

@@ -6,12 +6,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from envs.engine.cards import parse_cards
-from envs.engine.game import ConfigError
-from envs.ofc import features as F
-from envs.ofc.rules import make_game
-from envs.ofc.rollouts import RISK_SAMPLES, _completed_turn, foul_risk, turn_candidates
-from envs.ofc.view import OFCView
+from parlor.envs.engine.cards import parse_cards
+from parlor.envs.engine.game import ConfigError
+from parlor.envs.ofc import features as F
+from parlor.envs.ofc.rollouts import RISK_SAMPLES, _completed_turn, foul_risk, turn_candidates
+from parlor.envs.ofc.rules import make_game
+from parlor.envs.ofc.view import OFCView
 
 
 def view(own: tuple[str, str, str], opp: tuple[str, str, str], pending: str, discards: str = "") -> OFCView:
@@ -172,7 +172,7 @@ def test_turn_key_is_the_same_for_every_card_of_a_turn() -> None:
 def test_outlook_planner_plays_the_preferred_action_on_every_card() -> None:
     # the planner (the behaviour-cloning teacher) and the outlook agree card by card,
     # so a policy reading the block can follow it exactly
-    from agents.ofc_heuristic import OutlookPlanner
+    from parlor.agents.ofc_heuristic import OutlookPlanner
 
     game = make_game(variant="pineapple", features=True)
     for seed in range(3):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.ofc_heuristic import OFCHeuristic, duplicate_match, plan_fantasyland
-from envs import ofc_v0
-from envs.engine.cards import parse_cards as P
-from envs.ofc.scoring import evaluate_board
+from parlor.agents.base import RandomAgent
+from parlor.agents.ofc_heuristic import OFCHeuristic, duplicate_match, plan_fantasyland
+from parlor.envs import ofc_v0
+from parlor.envs.engine.cards import parse_cards as P
+from parlor.envs.ofc.scoring import evaluate_board
 from tests.ofc.helpers import hand_script, new_state, run, seq
 
 

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from envs import ofc_v0
-from envs.engine.cards import format_cards, parse_cards as P
-from envs.engine.game import ConfigError, IllegalActionError
-from envs.ofc.encode import Layout
-from envs.ofc.rules import make_game
+from parlor.envs import ofc_v0
+from parlor.envs.engine.cards import format_cards
+from parlor.envs.engine.cards import parse_cards as P
+from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.ofc.encode import Layout
+from parlor.envs.ofc.rules import make_game
 from tests.ofc.helpers import FOULER, LOSER, OTHER_FOULER, WINNER, hand_script, new_state, run, seq
+
 
 def legal(state) -> list[int]:
     return np.flatnonzero(state.legal_mask()).tolist()

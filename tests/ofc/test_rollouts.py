@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.ofc.rollouts import board_stats, completed_stats
-from envs.ofc.rules import make_game
+from parlor.envs.ofc.rollouts import board_stats, completed_stats
+from parlor.envs.ofc.rules import make_game
 
 
 def _reference(boards, future, fl_next_hand):
@@ -13,7 +13,11 @@ def _reference(boards, future, fl_next_hand):
     tops, mids, bots = [], [], []
     for top, mid, bot in boards:
         fb, fm, ft = 5 - len(bot), 5 - len(mid), 3 - len(top)
-        fill = lambda fixed, drawn: np.concatenate([np.broadcast_to(np.asarray(fixed, dtype=np.int64), (len(future), len(fixed))), drawn], axis=1)
+
+        def fill(fixed, drawn):
+            fixed = np.broadcast_to(np.asarray(fixed, dtype=np.int64), (len(future), len(fixed)))
+            return np.concatenate([fixed, drawn], axis=1)
+
         bots.append(fill(bot, future[:, :fb]))
         mids.append(fill(mid, future[:, fb:fb + fm]))
         tops.append(fill(top, future[:, fb + fm:fb + fm + ft]))

@@ -3,12 +3,18 @@ from __future__ import annotations
 
 import pytest
 
-from envs.engine.cards import parse_cards as P
-from envs.engine.hands import rank3, rank5
-from envs.ofc.deal import fl_deal_sizes
-from envs.ofc.scoring import (
-    bottom_royalty, evaluate_board, fl_entry_cards, fl_stays, middle_royalty, pair_points,
-    score_hand, top_royalty,
+from parlor.envs.engine.cards import parse_cards as P
+from parlor.envs.engine.hands import rank3, rank5
+from parlor.envs.ofc.deal import fl_deal_sizes
+from parlor.envs.ofc.scoring import (
+    bottom_royalty,
+    evaluate_board,
+    fl_entry_cards,
+    fl_stays,
+    middle_royalty,
+    pair_points,
+    score_hand,
+    top_royalty,
 )
 
 # a safe middle and bottom to put under any top in the tests below

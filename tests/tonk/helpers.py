@@ -3,11 +3,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.engine.cards import parse_card, parse_cards
-from envs.engine.melds import spread_id
-from envs.tonk.rules import make_game
-from envs.tonk.view import (
-    DECLARE_49, DISCARD_BASE, DRAW_STOCK, DROP, END_LAYING, LAY_BASE, SIDE_JOIN, SIDE_PASS, TAKE_DISCARD,
+from parlor.envs.engine.cards import parse_card, parse_cards
+from parlor.envs.engine.melds import spread_id
+from parlor.envs.tonk.rules import make_game
+from parlor.envs.tonk.view import (
+    DECLARE_49,
+    DISCARD_BASE,
+    DRAW_STOCK,
+    DROP,
+    END_LAYING,
+    LAY_BASE,
+    SIDE_JOIN,
+    SIDE_PASS,
+    TAKE_DISCARD,
     hit_action,
 )
 

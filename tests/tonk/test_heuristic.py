@@ -4,11 +4,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import Agent
-from agents.tonk_heuristic import TonkHeuristic, confidence, play_hands
-from envs.tonk.view import DECLARE_49, DRAW_STOCK, DROP, TAKE_DISCARD
-from envs.tonk.rules import make_game
-from envs.tonk_v0 import PRESETS
+from parlor.agents.base import Agent
+from parlor.agents.tonk_heuristic import TonkHeuristic, confidence, play_hands
+from parlor.envs.tonk.rules import make_game
+from parlor.envs.tonk.view import DECLARE_49, DRAW_STOCK, DROP, TAKE_DISCARD
+from parlor.envs.tonk_v0 import PRESETS
 from tests.tonk.helpers import discard, lay, new
 
 MID = "8h Jc Qd 7s 6s"

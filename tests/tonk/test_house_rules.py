@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.tonk.view import DECLARE_49, DROP, SIDE_JOIN, SIDE_PASS, START
+from parlor.envs.tonk.view import DECLARE_49, DROP, SIDE_JOIN, SIDE_PASS, START
 from tests.tonk.helpers import lay, new, turn
 
 LOW = "Ad 2c 2d 3c 3d"        # 11

@@ -6,8 +6,8 @@ import itertools
 import numpy as np
 import pytest
 
-from envs.engine.cards import parse_card, parse_cards
-from envs.engine import melds
+from parlor.envs.engine import melds
+from parlor.envs.engine.cards import parse_card, parse_cards
 
 
 def fits(text: str, spread: str, sets_allowed: bool = True) -> bool:

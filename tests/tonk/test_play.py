@@ -3,13 +3,23 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from envs.engine.cards import format_card, parse_card, parse_cards
-from envs.engine.game import ConfigError, IllegalActionError
-from envs.tonk.rules import make_game
-from envs.tonk.view import (
-    DISCARD, DRAW_STOCK, DROP, END_LAYING, LAY, MAX_SLOTS, NUM_ACTIONS, START, TAKE_DISCARD, action_name,
+from parlor.envs.engine.cards import format_card, parse_card, parse_cards
+from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.tonk.rules import make_game
+from parlor.envs.tonk.view import (
+    DISCARD,
+    DRAW_STOCK,
+    DROP,
+    END_LAYING,
+    LAY,
+    MAX_SLOTS,
+    NUM_ACTIONS,
+    START,
+    TAKE_DISCARD,
+    action_name,
 )
 from tests.tonk.helpers import deck, discard, hit, lay, new, turn
 
@@ -253,7 +263,7 @@ def test_stakes_sum_to_zero_every_hand_and_cards_are_conserved(seed, n, hand_siz
 
 
 def test_env_deals_a_stacked_deck_given_at_reset():
-    from envs import tonk_v0
+    from parlor.envs import tonk_v0
 
     env = tonk_v0.env(render_mode="ansi")
     env.reset(seed=1, options={"deck": " ".join(format_card(c) for c in deck("Ac Ad 2c 2d 3c", MID, HIGH, start="Qh"))})

@@ -1,9 +1,9 @@
 """RULES.md §5 Settlement: every row, with scripted stacked-deck hands through the real state."""
 from __future__ import annotations
 
-from envs.tonk import settle
-from envs.engine.cards import format_card
-from envs.tonk.view import DRAW_STOCK, DROP, END_LAYING
+from parlor.envs.engine.cards import format_card
+from parlor.envs.tonk import settle
+from parlor.envs.tonk.view import DRAW_STOCK, DROP, END_LAYING
 from tests.tonk.helpers import discard, lay, new, turn
 
 P0_TRIPS_AND_RUN = "5c 5d 5h 9s Ts"
@@ -102,7 +102,7 @@ def test_r5_stock_exhaustion_ends_the_turn_that_drew_the_last_card_lowest_paid_o
     # five players x 9 cards, no start card: 45 dealt, 7 in the stock
     game, s = new([], num_players=5, hand_size=9, start_discard=False, natural="none")
     assert len(s.stock) == 7 and s.counts()[0] == 24
-    for i in range(7):
+    for _ in range(7):
         c = s.stock[-1]
         turn(s, throw=format_card(c))
     assert s.is_terminal() and s.last_result.reason == "stock_out" and s.last_result.winners == (0,)
@@ -113,7 +113,7 @@ def test_r5_stock_exhaustion_with_tied_lowest_is_a_draw():
     game, s = new(_five_player_deck_hands(tie=True), num_players=5, hand_size=9, start_discard=False,
                   natural="none")
     assert s.counts()[:2] == [25, 25]
-    for i in range(7):
+    for _ in range(7):
         c = s.stock[-1]
         turn(s, throw=format_card(c))
     assert s.is_terminal() and s.last_result.reason == "draw_stock_out"
@@ -122,7 +122,7 @@ def test_r5_stock_exhaustion_with_tied_lowest_is_a_draw():
 
 def test_r5_last_stock_card_drawn_play_continues_to_the_end_of_that_turn():
     game, s = new([], num_players=5, hand_size=9, start_discard=False, natural="none")
-    for i in range(6):
+    for _ in range(6):
         c = s.stock[-1]
         turn(s, throw=format_card(c))
     assert s.current_player == 1

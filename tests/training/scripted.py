@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.aec import entry_points
-from envs.engine.config import build, check_int
-from envs.engine.game import IllegalActionError
+from parlor.envs.aec import entry_points
+from parlor.envs.engine.config import build, check_int
+from parlor.envs.engine.game import IllegalActionError
+from parlor.training.wrapper import register_env
 from tests.harness import kuhn
-from training.wrapper import register_env
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,7 +35,7 @@ class LedgerView:
 
 
 class LedgerState:
-    def __init__(self, game: "LedgerGame"):
+    def __init__(self, game: LedgerGame):
         self.game = game
         self.history: list[int] = []
         self.current_player: int | None = 0
@@ -69,12 +69,12 @@ class LedgerState:
     def view(self, player: int) -> LedgerView:
         return LedgerView(player, len(self.history), tuple(self.history))
 
-    def clone(self) -> "LedgerState":
+    def clone(self) -> LedgerState:
         new = LedgerState(self.game)
         new.history, new.current_player, new._rewards = list(self.history), self.current_player, self._rewards.copy()
         return new
 
-    def determinize(self, player: int, rng: np.random.Generator) -> "LedgerState":
+    def determinize(self, player: int, rng: np.random.Generator) -> LedgerState:
         return self.clone()
 
     def check_invariants(self) -> None:

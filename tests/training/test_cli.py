@@ -4,8 +4,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import envs
-from training.cli import SUBCOMMANDS, build_parser, main
+from parlor import envs
+from parlor.training.cli import SUBCOMMANDS, build_parser, main
 
 
 def test_every_subcommand_is_in_the_help() -> None:
@@ -23,7 +23,7 @@ def test_list_prints_every_registered_env(capsys) -> None:
 
 def test_demo_evaluates_the_shipped_ofc_policy(tmp_path, capsys) -> None:
     # the quick training run of the demo is the smoke test of tests/training/test_train.py
-    from training.demo import SHIPPED_POLICY
+    from parlor.training.demo import SHIPPED_POLICY
 
     assert main(["demo", "--skip-training", "--games", "2", "--workers", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out

@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-import envs
+from parlor import envs
+from parlor.training.cli import main
+from parlor.training.evaluate import EvalConfig, evaluate
 from tests.harness import kuhn
-from training.cli import main
-from training.evaluate import EvalConfig, evaluate
 
 RULE = "tests.agents.kuhn_agents:KuhnRule"
 BET = "tests.agents.kuhn_agents:AlwaysBet"

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-import envs
-from agents.base import RandomAgent
+from parlor import envs
+from parlor.agents.base import RandomAgent
+from parlor.training import play as play_mod
+from parlor.training.play import HumanAgent, play
 from tests.harness import kuhn
-from training import play as play_mod
-from training.play import HumanAgent, play
 
 GAME = kuhn.make_game()
 

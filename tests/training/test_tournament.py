@@ -6,10 +6,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-import envs
-from agents.base import RandomAgent
-from training import tournament
-from training.tournament import Job, deal_for, lineups_for, matchups_for, run_job, schedule, summarize
+from parlor import envs
+from parlor.agents.base import RandomAgent
+from parlor.training import tournament
+from parlor.training.tournament import Job, deal_for, lineups_for, matchups_for, run_job, schedule, summarize
 
 
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 6])

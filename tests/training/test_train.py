@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import envs
-from envs.engine.game import ConfigError
+from parlor import envs
+from parlor.envs.engine.game import ConfigError
+from parlor.training.cli import main
+from parlor.training.configs import load_config, parse_config
+from parlor.training.policy import PolicyMismatchError, load_policy, read_signature
+from parlor.training.train import train, write_run_files
 from tests.training.scripted import register
-from training.cli import main
-from training.configs import load_config, parse_config
-from training.policy import PolicyMismatchError, load_policy, read_signature
-from training.train import train, write_run_files
 
 register()
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +49,7 @@ def start_run(tmp_path: Path, config, text: str = "") -> Path:
 
 
 def legal_predictions(model, env_name: str, options: dict, episodes: int = 2) -> None:
-    from training.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.wrapper import PoolEntry, SingleAgentEnv
 
     env = SingleAgentEnv(env_name, options, [PoolEntry("random")], seed=0)
     for _ in range(episodes):
@@ -144,7 +144,7 @@ def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
 def test_feature_block_version_is_part_of_the_signature(env_name: str, options: dict) -> None:
     # a policy trained on an older feature block must not load into the new one, even
     # when the shapes happen to agree
-    from training.policy import check_signature, signature
+    from parlor.training.policy import check_signature, signature
 
     game = envs.make_game(env_name, **options, features=True)
     version = game.observation_version
@@ -160,15 +160,15 @@ def test_feature_block_version_is_part_of_the_signature(env_name: str, options: 
 def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
     if "ofc_v0" not in envs.ENVS:
         pytest.skip("ofc_v0 not registered")
-    from agents.registry import make_agent
-    from training.evaluate import install_policy_check
+    from parlor.agents.registry import make_agent
+    from parlor.training.evaluate import install_policy_check
 
     config = smoke(load_config(str(ROOT / "configs/ofc_pineapple_quick.yaml")), steps=64)
     config = replace(config, eval=replace(config.eval, baselines=("random",), opponents=("random",)),
                      opponents=(config.opponents[0].__class__("random"),))
     run_dir = start_run(tmp_path, config)
     path = train(config, run_dir, progress_bar=False, log=lambda *_: None).model_path
-    from agents.ppo import set_metadata_check
+    from parlor.agents.ppo import set_metadata_check
 
     previous = set_metadata_check(None)
     install_policy_check()  # process-wide: restored below so other tests see no check
@@ -224,8 +224,8 @@ def test_pretrain_clones_the_teacher_before_ppo(tmp_path: Path) -> None:
     teacher's action, and the critic learns the teacher's returns."""
     import json
 
-    from training.policy import PolicyAgent
-    from training.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.policy import PolicyAgent
+    from parlor.training.wrapper import PoolEntry, SingleAgentEnv
 
     text = KUHN.replace("total_steps: 256", "total_steps: 64") + (
         "pretrain: {teacher: 'tests.agents.kuhn_agents:KuhnRule', episodes: 300, epochs: 30, batch_size: 64, "
@@ -269,7 +269,7 @@ def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path) -> None:
     with a fresh step count; init.json names the source."""
     import json
 
-    from training.train import initialise, make_model, make_vec_env
+    from parlor.training.train import initialise, make_model, make_vec_env
 
     config = parse_config(__import__("yaml").safe_load(KUHN))
     source = train(config, start_run(tmp_path / "a", config, KUHN), progress_bar=False, log=lambda *_: None)
@@ -317,9 +317,9 @@ GUARD = {"foul": 0.0, "endgame_foul": 0.0}  # the outlook's guard and the exact 
 
 
 def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tmp_path: Path) -> None:
-    from agents.ppo import PPOAgent
-    from training.policy import policy_agent_from_zip
-    from training.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.agents.ppo import PPOAgent
+    from parlor.training.policy import policy_agent_from_zip
+    from parlor.training.wrapper import PoolEntry, SingleAgentEnv
 
     config = smoke(load_config(str(ROOT / "configs/ofc_pineapple_quick.yaml")), steps=64)
     config = replace(config, action_guard=GUARD, eval=replace(config.eval, baselines=("random",)))
@@ -348,7 +348,7 @@ def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tm
 
 
 def test_parlor_shield_puts_a_trained_policy_inside_a_guard(tmp_path: Path, capsys) -> None:
-    from agents.ppo import PPOAgent, read_action_guard
+    from parlor.agents.ppo import PPOAgent, read_action_guard
 
     source = ROOT / "agents/pretrained/ofc_pineapple.zip"
     dest = tmp_path / "shielded.zip"
@@ -376,7 +376,7 @@ def test_action_guard_is_checked() -> None:
     base = "env: ofc_v0\noptions: {variant: pineapple, features: true}\n"
     with pytest.raises(ConfigError, match="action_guard.foul=-0.1"):
         parse_config(__import__("yaml").safe_load(base + "action_guard: {foul: -0.1}\n"))
-    from training.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.wrapper import PoolEntry, SingleAgentEnv
 
     with pytest.raises(ConfigError, match="cannot guard 'foul'.*allowed values: endgame_foul, midgame_foul$"):  # no feature block
         SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, [PoolEntry("random")], action_guard={"foul": 0.0})

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.training.wrapper import SELF, OpponentPool, PoolEntry, SingleAgentEnv
 from tests.training.scripted import FixedAgent, register
-from training.wrapper import SELF, OpponentPool, PoolEntry, SingleAgentEnv
 
 register()
 FACTORIES = {"fixed": FixedAgent, "lowest": lambda game, seed=None: FixedAgent(game, seed, lowest=True)}
@@ -30,7 +30,9 @@ def play(env: SingleAgentEnv, choose) -> tuple[list[float], dict]:
 
 def test_learner_in_seat_0_gets_only_its_own_rewards_between_its_decisions() -> None:
     env = ledger_env(learner_seats=[0])
-    lowest = lambda m: int(np.flatnonzero(m)[0])  # learner: 0, 1, 0; fixed opponent: 2, 3, 2
+    def lowest(m):  # learner: 0, 1, 0; fixed opponent: 2, 3, 2
+        return int(np.flatnonzero(m)[0])
+
     rewards, info = play(env, lowest)
     # each step: own move +a, then the opponent's reply costs the learner 10 * b
     assert rewards == [0 - 20, 1 - 30, 0 - 20]
@@ -40,7 +42,9 @@ def test_learner_in_seat_0_gets_only_its_own_rewards_between_its_decisions() -> 
 
 def test_learner_in_seat_1_is_paid_what_it_earned_before_its_first_decision() -> None:
     env = ledger_env(learner_seats=[1])
-    highest = lambda m: int(np.flatnonzero(m)[-1])  # opponent 2, learner 2, opponent 3, learner 3, opponent 2, learner 2
+    def highest(m):  # opponent 2, learner 2, opponent 3, learner 3, opponent 2, learner 2
+        return int(np.flatnonzero(m)[-1])
+
     rewards, info = play(env, highest)
     assert rewards == [-20 + 2 - 30, 3 - 20, 2]
     assert info["raw_return"] == sum(rewards) == 2 + 3 + 2 - 10 * (2 + 3 + 2)
@@ -171,9 +175,10 @@ def test_masks_reach_maskable_ppo_predict() -> None:
 
 
 def test_subproc_vec_env_passes_the_learners_masks() -> None:
-    import envs
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
     from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    from parlor import envs
 
     if "buki_v0" not in envs.ENVS:
         pytest.skip("buki_v0 not registered")
@@ -197,7 +202,7 @@ def test_shaping_adds_weight_times_a_statistic_at_the_episode_end_only() -> None
     plain = SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, [PoolEntry("random")], seed=4)
     fouls = 0
     for _ in range(12):
-        (a, _), (b, _) = shaped.reset(), plain.reset()
+        shaped.reset(), plain.reset()
         done = False
         while not done:
             action = int(np.flatnonzero(shaped.action_masks())[-1])

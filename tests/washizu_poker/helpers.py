@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.engine.cards import format_cards, parse_cards
-from envs.washizu_poker.deck import full_deck
-from envs.washizu_poker.encode import discard_action
-from envs.washizu_poker.rules import make_game
-from envs.washizu_poker.state import CALL, DROP, RAISE_BASE
+from parlor.envs.engine.cards import format_cards, parse_cards
+from parlor.envs.washizu_poker.deck import full_deck
+from parlor.envs.washizu_poker.encode import discard_action
+from parlor.envs.washizu_poker.rules import make_game
+from parlor.envs.washizu_poker.state import CALL, DROP, RAISE_BASE
 
 PAT = 0
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.engine.game import IllegalActionError
-from envs.washizu_poker.state import BET, DRAW
+from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.washizu_poker.state import BET, DRAW
 from tests.washizu_poker.helpers import CALL, DROP, PAT, play, raise_by, rigged
 
 HANDS3 = ("Ac Ad 2h 3s 4c", "Kc Kd 2d 3h 4s", "Qc Qd 5h 6s 8c")
@@ -116,7 +116,7 @@ def test_r3_betting_never_asks_an_illegal_phase_action() -> None:
 
 
 def test_betting_start_is_the_cap_before_any_bet_or_none_without_a_betting_round() -> None:
-    from envs.washizu_poker.betting import betting_start, level_cap
+    from parlor.envs.washizu_poker.betting import betting_start, level_cap
 
     def betting_needed(stacks: list[int], in_hand: list[bool]) -> bool:
         """RULES.md §3: no betting round when a player still in has no chip left after the

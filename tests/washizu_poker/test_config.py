@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs import washizu_poker_v0
-from envs.engine.game import ConfigError
-from envs.washizu_poker.encode import Layout
-from envs.washizu_poker.rules import make_game
+from parlor.envs import washizu_poker_v0
+from parlor.envs.engine.game import ConfigError
+from parlor.envs.washizu_poker.encode import Layout
+from parlor.envs.washizu_poker.rules import make_game
 from tests.washizu_poker.helpers import rigged
 
 

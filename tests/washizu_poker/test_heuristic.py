@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.washizu_heuristic import WashizuHeuristic, play_matches
+from parlor.agents.washizu_heuristic import WashizuHeuristic, play_matches
 from tests.washizu_poker.helpers import CALL, DROP, PAT, discard, play, raise_by, rigged
 
 OPTS = {"num_players": 3, "washizu": "none", "jokers": 0}

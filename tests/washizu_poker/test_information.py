@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.engine.cards import parse_cards
-from envs.washizu_poker.rules import make_game
+from parlor.envs.engine.cards import parse_cards
+from parlor.envs.washizu_poker.rules import make_game
 from tests.washizu_poker.helpers import discard, play, rigged, stacked
 
 OTHER = "Kc Kd 2d 3h 4s"

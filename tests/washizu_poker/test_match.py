@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.engine.cards import parse_cards
-from envs.washizu_poker.rules import make_game
-from envs.washizu_poker.state import sort_hand
+from parlor.envs.engine.cards import parse_cards
+from parlor.envs.washizu_poker.rules import make_game
+from parlor.envs.washizu_poker.state import sort_hand
 from tests.washizu_poker.helpers import CALL, DROP, PAT, discard, play, rigged, stacked
 
 HANDS3 = ("Ac Ad 2h 3s 4c", "Kc Kd 2d 3h 4s", "Qc Qd 5h 6s 8c")

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import numpy as np
-from envs.engine.cards import parse_cards
-from envs.engine.hands import Category, category, rank5
-from envs.washizu_poker.state import sort_hand
+
+from parlor.envs.engine.cards import parse_cards
+from parlor.envs.engine.hands import Category, category, rank5
+from parlor.envs.washizu_poker.state import sort_hand
 from tests.washizu_poker.helpers import CALL, DROP, PAT, play, raise_by, rigged
 
 
