@@ -2,11 +2,13 @@
 
 It owns everything PettingZoo-specific: agent names, spaces, the reward /
 termination bookkeeping of the AEC API, stacked-deck options, the illegal
-action policy and rendering. Rules live in ``envs/<game>/rules.py`` and never
+action policy and rendering (text, and pictures: ``rgb_array`` draws the game's
+``render.render_svg(view)`` and rasterizes it). Rules live in ``envs/<game>/rules.py`` and never
 import this module.
 """
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,11 +19,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from parlor.envs.engine import svg
 from parlor.envs.engine.config import check_choice, check_number
-from parlor.envs.engine.game import Game, IllegalActionError
+from parlor.envs.engine.game import ConfigError, Game, IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 ADAPTER_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
 RESET_OPTIONS = ("deck", "decks")
 
@@ -33,7 +36,8 @@ class TableEnv(AECEnv):
     the mask is all zeros for every agent but the one to act.
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "table_env", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "table_env", "is_parallelizable": False,
+                "render_fps": 2}
 
     def __init__(
         self,
@@ -48,6 +52,10 @@ class TableEnv(AECEnv):
             check_choice("render_mode", render_mode, RENDER_MODES)
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         check_number("illegal_reward", illegal_reward)
+        self._draw: Callable[[Any], str] | None = None
+        if render_mode == "rgb_array":
+            self._draw = svg_renderer(game)
+            svg.check_pictures_extra()
         self.game = game
         self.metadata = dict(self.metadata, name=name or game.name)
         self.render_mode = render_mode
@@ -211,13 +219,18 @@ class TableEnv(AECEnv):
         return self.state.view(self.agent_name_mapping[agent])
 
     # ------------------------------------------------------------ rendering
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The view of the seat to act (the last actor's once the episode is over): text for
+        ``ansi``, printed for ``human``, ``uint8[H, W, 3]`` pixels of the picture for
+        ``rgb_array`` (one fixed shape per game configuration)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without render_mode; use render_mode='ansi' or 'human'")
+            gymnasium.logger.warn(f"render() called without render_mode; use one of {', '.join(RENDER_MODES)}")
             return None
         player = self.state.current_player
         if player is None:
             player = self._last_actor
+        if self._draw is not None:
+            return svg.rasterize(self._draw(self.state.view(player)))
         text = self.game.render(self.state.view(player))
         if self.render_mode == "human":
             print(text)
@@ -286,6 +299,23 @@ class AgentIterator:
             raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
         self.wrapper._has_updated = False
         return self.raw.agent_selection
+
+
+def svg_renderer(game: Game) -> Callable[[Any], str]:
+    """The picture function ``render_svg(view) -> str`` of ``game``: it lives in the render
+    module of the game's package (``parlor.envs.<game>.render``), next to the text render."""
+    package = type(game).__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.render")
+    except ModuleNotFoundError as err:
+        if err.name != f"{package}.render":
+            raise
+        module = None
+    draw = getattr(module, "render_svg", None)
+    if draw is None:
+        raise ConfigError(f"render_mode='rgb_array' needs a picture of the game: {package}.render has no "
+                          f"render_svg(view); allowed render_mode values here: ansi, human")
+    return draw
 
 
 def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

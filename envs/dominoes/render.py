@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlor.envs.dominoes.rules import TILES
+from parlor.envs.engine import svg
 
 
 def render(game: Any, view: Any) -> str:
@@ -32,3 +33,118 @@ def render(game: Any, view: Any) -> str:
         lines.append(f"stock: {view.stock_count} tiles")
     lines.extend(game.footer(view))
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- picture
+WIDTH, PANEL_H, LINE_TILE, HAND_TILE = 960, 96, 24, 28
+PER_ROW = (WIDTH - 20) // (2 * LINE_TILE + 4)
+LINE_ROWS = -(-TILES.size // PER_ROW)
+HEIGHT = 52 + PANEL_H + 8 + 24 + LINE_ROWS * (LINE_TILE + 10) + 8 + 2 * HAND_TILE + 30 + 64
+
+
+def picture_size(num_players: int) -> tuple[int, int]:
+    """(width, height) of every domino picture (fixed for rgb_array)."""
+    return WIDTH, HEIGHT
+
+
+def _amount(x: Any) -> str:
+    return f"{float(x):g}"
+
+
+def _buki(view: Any) -> tuple[list[str], list[str]]:
+    notes = [("banker" if s == view.banker else
+              f"bet {view.bets[s]}{' (carried over)' if view.carried[s] else ''}" if view.bets[s] else "no bet yet") for s in range(view.num_players)]
+    footer = [f"bets {view.min_bet}..{view.max_bet}"]
+    if view.phase == "bet":
+        footer.append(f"P{view.current_player}: bet due now" if view.bet_due else
+                      f"P{view.current_player} may bet now or later")
+    if view.phase == "accept":
+        footer.append(f"P{view.raiser} asks to raise to {view.pending_raise}: the banker accepts or refuses")
+    return notes, footer
+
+
+def _pulle(view: Any) -> tuple[list[str], list[str]]:
+    notes = [f"total {view.totals[s]}" + (" (out)" if view.out[s] else "") for s in range(view.num_players)]
+    footer = [f"pool {_amount(view.pool)}; a total of 101 or more sits out"]
+    if view.phase == "buy_back":
+        footer.append(f"P{view.current_player} may buy back: pay {view.stake / 2:g} to set the total to "
+                      f"{view.buy_back_value}")
+    return notes, footer
+
+
+def _austrian(view: Any) -> tuple[list[str], list[str]]:
+    notes = [f"deals won {view.deals_won[s]}" for s in range(view.num_players)]
+    footer = [f"{view.mode} game" + (f", at most {view.max_draws} draws a turn" if view.max_draws else "")]
+    if view.draws_this_turn:
+        footer.append(f"drawn this turn: {view.draws_this_turn}")
+    return notes, footer
+
+
+_VARIANTS = {"buki_v0": ("Buki", _buki), "pulle_v0": ("Pulle", _pulle),
+             "austrian_dominoes_v0": ("Austrian dominoes", _austrian)}
+
+
+def _seat(view: Any, s: int, x: float, y: float, w: float, note: str) -> str:
+    out = [svg.seat_panel(x, y, w, PANEL_H, f"P{s}", acting=s == view.current_player, you=s == view.player,
+                          note=note, faded=not view.active[s])]
+    if not view.active[s]:
+        out.append(svg.text(x + 8, y + 62, "sits out this deal", size=12, fill="#dddddd"))
+    else:
+        count = view.hand_counts[s]
+        if s != view.player:  # others' tiles stand on edge: their backs (own tiles are drawn below)
+            step = min(16, (w - 130) / max(count, 1))
+            for i in range(count):
+                out.append(svg.tile_back(x + 8 + i * step, y + 40, size=13))
+        passed = f", passed on {', '.join(map(str, view.void[s]))}" if view.void[s] else ""
+        out.append(svg.text(x + 8, y + 88, f"{count} tile{'s' if count != 1 else ''}{passed}", size=11,
+                            fill="#e4efe7"))
+    if hasattr(view, "chips"):
+        out.append(svg.chips(x + w - 122, y + 74, view.chips[s], "chips", colour="#3c6fd2"))
+    return "".join(out)
+
+
+def _line(view: Any, y: float) -> str:
+    """The line of play left to right in rows of PER_ROW tiles, its two open ends marked."""
+    if not view.line:
+        return svg.text(10, y + 16, f"line of play: empty, P{view.leader} leads", size=13, bold=True)
+    left, right = view.ends
+    out = [svg.text(10, y + 16, f"line of play: open ends {left} (left) and {right} (right)", size=13, bold=True)]
+    last = len(view.line) - 1
+    for i, (a, b) in enumerate(view.line):
+        row, col = divmod(i, PER_ROW)
+        out.append(svg.tile(10 + col * (2 * LINE_TILE + 4), y + 24 + row * (LINE_TILE + 10), a, b, size=LINE_TILE,
+                            highlight=i in (0, last)))
+    return "".join(out)
+
+
+def render_svg(view: Any) -> str:
+    """The table as ``view.player`` sees it: the line of play with its open ends (gold
+    frames), own tiles face up written as the deck parser reads them (``3-5``), every
+    other hand as a count of backs with the numbers it passed on, and the game's money:
+    Buki bets and banker, Pulle totals and pool, Austrian deals won."""
+    title, variant = _VARIANTS[view.game]
+    notes, footer = variant(view)
+    n = view.num_players
+    turn = "episode over" if view.current_player is None else f"to act: P{view.current_player} ({view.phase})"
+    body = [svg.caption(WIDTH, f"{title} - deal {view.deal_index + 1}/{view.num_deals}, {turn}",
+                        f"view of P{view.player}: other hands are hidden (counts only)")]
+    panel_w = (WIDTH - 10 * (n + 1)) / n
+    for s in range(n):
+        body.append(_seat(view, s, 10 + s * (panel_w + 10), 52, panel_w, notes[s]))
+    y = 52 + PANEL_H + 8
+    body.append(_line(view, y))
+    y += 24 + LINE_ROWS * (LINE_TILE + 10) + 8
+    body.append(svg.text(10, y + 12, f"P{view.player}'s tiles ({TILES.pips(view.hand)} pips)", size=13, bold=True))
+    for i, t in enumerate(view.hand):
+        a, b = TILES.tiles[t]
+        x = 10 + i * (2 * HAND_TILE + 10)
+        body.append(svg.tile(x, y + 20, a, b, size=HAND_TILE))
+        body.append(svg.text(x + HAND_TILE, y + 20 + HAND_TILE + 14, TILES.format_tile(t),
+                             size=11, fill="#e4efe7", anchor="middle"))
+    y += 2 * HAND_TILE + 30
+    if view.stock_count:
+        footer.insert(0, f"stock {view.stock_count} tiles")
+    body.append(svg.text(10, y + 16, "; ".join(footer), size=12, fill="#e4efe7"))
+    body.append(svg.text(10, y + 36, "tiles are written low-high as the deck parser reads them (3-5); "
+                         "gold frames = the two open ends", size=11, fill="#cfe3d5"))
+    return svg.document(WIDTH, HEIGHT, body, f"{title}, view of P{view.player}")

@@ -1,9 +1,10 @@
 """Text rendering of a Tonk View (suit symbols ♣♦♥♠)."""
 from __future__ import annotations
 
+from parlor.envs.engine import svg
 from parlor.envs.engine.cards import format_card
 from parlor.envs.engine.melds import RUN, card_value
-from parlor.envs.tonk.view import TonkView
+from parlor.envs.tonk.view import TableSpread, TonkView
 
 
 def _cards(cards) -> str:
@@ -52,3 +53,104 @@ def render_view(view: TonkView) -> str:
         lines.append(f"last hand: {r.reason}, won by {winners}; counts {list(r.counts)}; "
                      f"stakes {list(r.payments)}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- picture
+WIDTH, PANEL_H, TABLE_H, SPREAD_X = 960, 104, 236, 210
+SMALL = 0.6
+
+
+def picture_size(num_players: int) -> tuple[int, int]:
+    """(width, height) of every Tonk picture (fixed for rgb_array)."""
+    return WIDTH, 52 + PANEL_H + 8 + TABLE_H + 96 + 58
+
+
+def _seat(view: TonkView, s: int, x: float, y: float, w: float) -> str:
+    notes = [f"stakes {view.stakes[s]:+d}"]
+    if view.drop_blocked[s]:
+        notes.append(f"no drop for {view.drop_blocked[s]} turn(s)")
+    out = [svg.seat_panel(x, y, w, PANEL_H, f"P{s}", acting=s == view.current_player, you=s == view.player,
+                          note=", ".join(notes))]
+    count = view.hand_sizes[s]
+    if s != view.player:
+        step = min(svg.CARD_W * 0.5 + 3, (w - 16 - svg.CARD_W * 0.5) / max(count - 1, 1))
+        for i in range(count):
+            out.append(svg.card_back(x + 8 + i * step, y + 40, scale=0.5))
+    out.append(svg.text(x + 8, y + 84, f"{count} card{'s' if count != 1 else ''}", size=11, fill="#e4efe7"))
+    extra = []
+    if view.taken_from_discard[s]:
+        extra.append("took " + _cards(view.taken_from_discard[s]))
+    if view.side_pot_joined[s] is not None:
+        shown = view.side_pot_shown[s]
+        extra.append(("side pot: " + (format_card(shown, symbols=True) if shown >= 0 else "no spade"))
+                     if view.side_pot_joined[s] else "side pot: passed")
+    if extra:
+        words, room = "; ".join(extra), int((w - 16) / 7.2)  # keep the latest news inside the panel
+        out.append(svg.text(x + 8, y + 98, words if len(words) <= room else "…" + words[1 - room:], size=11,
+                            fill="#e4efe7"))
+    return "".join(out)
+
+
+def _spread_layout(view: TonkView, scale: float) -> list[tuple[float, float, TableSpread]] | None:
+    """(x, y) of each spread flowed in rows over the table, or None when they do not fit."""
+    step = svg.CARD_W * scale + 2
+    x, y, row_h = SPREAD_X, 0.0, svg.CARD_H * scale + 20
+    places = []
+    for sp in view.spreads:
+        w = max(len(sp.cards) * step, 70)
+        if x + w > WIDTH - 10:
+            x, y = SPREAD_X, y + row_h
+        places.append((x, y, sp))
+        x += w + 12
+    return places if y + row_h <= TABLE_H - 40 else None
+
+
+def _table(view: TonkView, y: float) -> str:
+    out = [svg.box(10, y, WIDTH - 20, TABLE_H, fill=svg.FELT_DARK, radius=8)]
+    out.append(svg.text(24, y + 22, f"stock {view.stock_size}", size=12, bold=True))
+    out.append(svg.card_back(24, y + 30) if view.stock_size else svg.empty_slot(24, y + 30))
+    top = view.top_discard
+    out.append(svg.text(100, y + 22, f"discards {len(view.discard_pile)}", size=12, bold=True))
+    out.append(svg.card(100, y + 30, top) if top is not None else svg.empty_slot(100, y + 30))
+    scale = SMALL
+    places = _spread_layout(view, scale)
+    while places is None:  # many spreads: smaller cards rather than running off the table
+        scale *= 0.8
+        places = _spread_layout(view, scale)
+    if not places:
+        out.append(svg.text(SPREAD_X, y + 22, "no spreads on the table", size=12, fill="#cfe3d5"))
+    for x, dy, sp in places:
+        out.append(svg.text(x, y + 18 + dy, f"P{sp.owner} {sp.kind} [{sp.slot}]", size=11, fill="#e4efe7"))
+        out.append(svg.card_row(x, y + 24 + dy, _spread_order(sp.kind, sp.cards), scale=scale, gap=2))
+    if view.out_of_play:
+        out.append(svg.text(24, y + TABLE_H - 48, "out of play", size=11, fill="#e4efe7"))
+        out.append(svg.card_row(24, y + TABLE_H - 42, view.out_of_play, scale=0.5, gap=2, dim=True))
+    return "".join(out)
+
+
+def render_svg(view: TonkView) -> str:
+    """The table as ``view.player`` sees it: own hand face up with its count, other hands
+    as backs, the stock and the discard pile's top card, the spreads (slot in brackets,
+    the number a hit names), stakes; the seat to act framed in gold."""
+    n = view.num_players
+    width, height = picture_size(n)
+    turn = "episode over" if view.current_player is None else f"to act: P{view.current_player} ({view.phase})"
+    body = [svg.caption(width, f"Tonk - hand {min(view.hand_index + 1, view.num_hands)}/{view.num_hands}, "
+                               f"dealer P{view.dealer}, turn {view.turn}, {turn}",
+                        f"view of P{view.player}: other hands are hidden (counts only)")]
+    panel_w = (width - 10 * (n + 1)) / n
+    for s in range(n):
+        body.append(_seat(view, s, 10 + s * (panel_w + 10), 52, panel_w))
+    y = 52 + PANEL_H + 8
+    body.append(_table(view, y))
+    y += TABLE_H + 8
+    count = sum(card_value(c) for c in view.hand)
+    body.append(svg.text(10, y + 14, f"P{view.player}'s hand (count {count})", size=13, bold=True))
+    body.append(svg.card_row(10, y + 22, view.hand))
+    r = view.last_result
+    if r is not None:
+        winners = ", ".join(f"P{w}" for w in r.winners) or "nobody"
+        body.append(svg.text(width - 10, y + 14, f"hand {r.hand_index + 1}: {r.reason}, won by {winners}; "
+                             f"stakes {', '.join(f'{p:+d}' for p in r.payments)}", size=12, anchor="end", bold=True))
+    body.append(svg.card_legend(10, height - 34))
+    return svg.document(width, height, body, f"Tonk, view of P{view.player}")

@@ -1,0 +1,91 @@
+"""The replay page in a real browser: headless Chromium (Debian's package) opens a page of
+real frames for every game, steps it with the buttons, the arrow keys and the slider,
+checks that the picture changes, and saves screenshots. Skipped where no Chromium is
+installed; `make browser-test` installs it and keeps the screenshots in runs/browser-test/.
+"""
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from parlor import envs
+from parlor.training.evaluation.html import write_replay_page
+from tests.pictures.cdp import Chromium, find_chromium
+from tests.pictures.play import random_frames
+
+CHROMIUM = find_chromium()
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed: `make browser-test` installs Debian's "
+                                                "chromium and runs the replay page in it"),
+]
+FRAME = "document.body.dataset.frame"
+STAGE = "document.getElementById('stage').innerHTML"
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    chromium = Chromium(CHROMIUM, tmp_path_factory.mktemp("chromium-profile"))
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = os.environ.get("PARLOR_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _picture_pixels(png: bytes) -> np.ndarray:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+@pytest.mark.parametrize("name", envs.ENVS)
+def test_replay_page_steps_in_chromium(name: str, browser: Chromium, shots: Path, tmp_path: Path) -> None:
+    frames = random_frames(name, steps=8, seed=4)
+    last = len(frames) - 1
+    page = write_replay_page(tmp_path / f"{name}.html", frames, f"{name} replay (seed 4)")
+    browser.open(page)
+    assert browser.evaluate(FRAME) == "0"
+    assert browser.evaluate("document.getElementById('counter').textContent") == f"1 / {len(frames)}"
+    start = browser.evaluate(STAGE)
+    assert start.startswith("<svg") and browser.evaluate("document.querySelectorAll('#stage svg').length") == 1
+    first_png = browser.screenshot(shots / f"{name}-0-start.png")
+
+    browser.click("#next")
+    assert browser.evaluate(FRAME) == "1"
+    assert browser.evaluate(STAGE) != start
+    assert browser.evaluate("document.getElementById('caption').textContent") == frames[1].caption
+    next_png = browser.screenshot(shots / f"{name}-1-next.png")
+    assert not np.array_equal(_picture_pixels(first_png), _picture_pixels(next_png)), "the picture must change"
+
+    browser.press("ArrowRight", 39)
+    assert browser.evaluate(FRAME) == "2"
+    browser.press("ArrowLeft", 37)
+    assert browser.evaluate(FRAME) == "1"
+    browser.click("#last")
+    assert browser.evaluate(FRAME) == str(last)
+    browser.click("#next")  # stays on the last frame
+    assert browser.evaluate(FRAME) == str(last)
+    browser.screenshot(shots / f"{name}-2-last.png")
+    browser.click("#first")
+    assert browser.evaluate(FRAME) == "0"
+    assert browser.evaluate(STAGE) == start
+    browser.click("#slider", fraction_x=0.98)
+    assert int(browser.evaluate(FRAME)) >= last - 1
+    browser.press("Home", 36)
+    assert browser.evaluate(FRAME) == "0"
+
+    pixels = _picture_pixels(first_png)
+    assert pixels.std() > 20, "a blank screenshot"
+    assert browser.script_errors() == []
+    assert all(url.startswith("file://") for url in browser.requests()), browser.requests()

@@ -1,0 +1,1 @@
+"""Evaluation: tournaments, duplicate deals, statistics, reports and replays (no torch)."""
