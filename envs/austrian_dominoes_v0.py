@@ -1,4 +1,4 @@
-"""The Austrian block and draw games with the 36-tile set (RULES.md §4c).
+"""The Austrian block and draw games with the 36-tile set (docs/rules.md §4c).
 
 2-4 players, no bets. Block game: played exactly like Buki (undealt tiles
 unused). Draw game: a player who cannot play draws from the boneyard one tile

@@ -1,4 +1,4 @@
-"""Buffalo Bill: score-sheet poker with exchanges and chips (RULES.md §2).
+"""Buffalo Bill: score-sheet poker with exchanges and chips (docs/rules.md §2).
 
 Every player fills the same score sheet of poker categories, one line per
 round, so a game lasts as many rounds as the sheet has lines. Hands are dealt
@@ -84,14 +84,14 @@ of a kind, two pair, one pair, high card (alias "plucked nickel"), blaze, big
 bobtail, four blaze, little bobtail, four flush, four straight, sequence, gang,
 puritan, bobtail, flush or gang, face cards, number cards (``_`` or ``-`` may
 replace spaces). Values: card = its number, J/Q/K 10, A 11; a line scores the
-best value the hand allows for it (RULES.md §2 table).
+best value the hand allows for it (docs/rules.md §2.6, §2.7).
 
 Stacked decks: ``reset(options={"decks": [d0, d1, ...]})`` deals round ``r`` from
 ``d_r`` (a full deck order): 5 cards to the first player to act, 5 to the next,
 ..., then the stock in order; ``{"deck": d}`` stacks round 0 only. Later rounds and
 reshuffles of the discard pile are random.
 
-Decisions where RULES.md is silent:
+Decisions (parlor's, where the seed is silent; docs/rules.md §2):
 
 * Chips paid for exchanges go to the bank for good (never refilled, never paid out).
 * The stock is refilled when a card must be drawn from an empty stock: the

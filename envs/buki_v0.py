@@ -1,4 +1,4 @@
-"""Buki (Bukidomino): block dominoes with bets against a banker (RULES.md §4a).
+"""Buki (Bukidomino): block dominoes with bets against a banker (docs/rules.md §4a).
 
 The 36-tile double-eight set without doubles; 4 players, one of them the
 banker. Each player gets 6 tiles (option 7); the rest, the Stamm, is unused.
@@ -79,7 +79,7 @@ Stacked tiles: `reset(options={"deck": "0-1 7-8 ..."})` (all 36 tiles, low-high)
 for the first deal or `{"decks": [...]}` one per deal: seat 0 gets the first
 `hand_size` tiles, seat 1 the next, ...; the rest is the Stamm.
 
-**Decisions** (where RULES.md is silent):
+**Decisions** (parlor's, where the seed is silent; docs/rules.md §4a):
 - A non-banker whose deal ends before he bet is charged `min_bet` as his bet
   (settled like any bet; it stays on the table after a draw).
 - "Before the Nth turn" means up to his Nth turn, before he plays or passes on

@@ -1,6 +1,6 @@
 """Open Face Chinese poker (OFC), original and Pineapple, with Fantasyland.
 
-Rules: RULES.md §1. Each player builds a top (3 cards), middle (5) and bottom
+Rules: docs/rules.md §1. Each player builds a top (3 cards), middle (5) and bottom
 (5) row, face up, with bottom >= middle >= top; a set breaking the order is
 fouled. Hands are scored pairwise at the showdown (rows, scoop, royalties).
 
@@ -91,7 +91,7 @@ others before the showdown, the deck order.
 | fl_stay | `"trips_fh_quads"` | `"trips_fh_quads"`, `"trips_quads"`, `"none"` |
 | features | `False` | `True` appends the placement features below (what the trained policies use) |
 
-**Decisions** (where RULES.md is silent):
+**Decisions** (parlor's, where the seed is silent; docs/rules.md §1):
 - A player in Fantasyland only stays by the `fl_stay` rule; the entry rule
   (QQ+ on top) does not apply to a Fantasyland hand (so `fl_stay="none"`
   really means one Fantasyland hand at a time).

@@ -1,4 +1,4 @@
-"""Pulle: dominoes for a pool, players sit out at 101 pips (RULES.md §4b).
+"""Pulle: dominoes for a pool, players sit out at 101 pips (docs/rules.md §4b).
 
 The 36-tile double-eight set without doubles; 4 players, 7 tiles each (the
 rest unused), played like Buki without bets: heaviest tile leads the first

@@ -1,4 +1,4 @@
-"""Tonk (RULES.md §5): a rummy game of spreads, hits, drops and tonk-outs.
+"""Tonk (docs/rules.md §5): a rummy game of spreads, hits, drops and tonk-outs.
 
 | | |
 |---|---|
@@ -70,7 +70,7 @@ stock, top first. Seat 0 acts first in the first hand.
 Statistics: ``env.unwrapped.state.stats()`` gives per seat ``drop``, ``caught``,
 ``tonk``, ``out``, ``won`` (counts over the episode).
 
-Decisions (RULES.md silent or ambiguous):
+Decisions (parlor's, where the seed is silent or ambiguous; docs/rules.md §5):
 - The lay step is always entered after the draw, even when nothing can be laid
   (only "end laying" is legal): skipping it would tell the table the player
   cannot lay.

@@ -1,6 +1,6 @@
 """Draw poker with Washizu (transparent) cards and jokers: a match of 5 games.
 
-Rules: RULES.md §3. Every game: ante 1, five cards each, one draw of 0-5 cards,
+Rules: docs/rules.md §3. Every game: ante 1, five cards each, one draw of 0-5 cards,
 one betting round (call / raise 1..max_raise / drop), showdown. Washizu cards
 are transparent: one in a hand is seen by everyone; discards are face down.
 Jokers are wild; five of a kind beats a straight flush.
@@ -61,7 +61,7 @@ discard but one's own, the deck order.
 | num_games | 5 | 1..1000 games per match (fewer if only one player has chips) |
 | max_raise | 3 | 1..100 |
 
-**Decisions** (where RULES.md is silent):
+**Decisions** (parlor's, where the seed is silent; docs/rules.md §3):
 - Defaults: 4 players and `washizu="suit"` (the seed's first combination).
 - Which cards are Washizu is public (the deck is built in the open); with
   `suit`/`random13` it is drawn once per episode. With a stacked first deck

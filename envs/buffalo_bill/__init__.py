@@ -1,1 +1,1 @@
-"""Buffalo Bill: score-sheet poker with exchanges and chips (RULES.md §2)."""
+"""Buffalo Bill: score-sheet poker with exchanges and chips (docs/rules.md §2)."""

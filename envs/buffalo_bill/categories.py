@@ -1,6 +1,6 @@
 """Buffalo Bill score-sheet categories: names, built-in sheets and line values.
 
-RULES.md §2: a card is worth its number, J/Q/K 10, A 11; a category scores the
+docs/rules.md §2.6: a card is worth its number, J/Q/K 10, A 11; a category scores the
 sum of the cards that form it, and the value written on a line is the best one
 the hand allows for that category ("ignoring cards" to make a lower category
 with part of the hand); 0 when the hand does not make it (scratching).

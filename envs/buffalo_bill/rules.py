@@ -1,4 +1,4 @@
-"""Buffalo Bill (RULES.md §2): config, the Game object and ``make_game``.
+"""Buffalo Bill (docs/rules.md §2): config, the Game object and ``make_game``.
 
 The state machine lives in ``state.py``, the category values in
 ``categories.py``, the observation and action words in ``encode.py`` and the
@@ -27,7 +27,7 @@ REWARDS = ("score", "margin", "win")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BuffaloBillConfig:
-    """Options (RULES.md §2). ``sheet``: a built-in sheet name or a list of category
+    """Options (docs/rules.md §2.10). ``sheet``: a built-in sheet name or a list of category
     names (one line each, in order); ``reward``: None picks ``score`` for one
     player and ``margin`` for 2+; ``features`` appends the feature block
     (``features.py``) to the observation."""

@@ -1,4 +1,4 @@
-"""Buffalo Bill game state: rounds, exchanges, chips, scoring, rewards (RULES.md §2).
+"""Buffalo Bill game state: rounds, exchanges, chips, scoring, rewards (docs/rules.md §2).
 
 A round: the whole deck is shuffled (or taken from the stacked deck of that
 round), 5 cards go face up to each player starting with the first to act (the
@@ -187,7 +187,7 @@ class BuffaloBillState:
             cells[row + scored_at] = 0.0
 
     def _refill(self) -> None:
-        # An empty stock is refilled when a card must be drawn; Decision (RULES.md):
+        # An empty stock is refilled when a card must be drawn; Decision (docs/rules.md §2.4):
         # the discards of this exchange are already in the pile.
         pile = sorted(self.discards)
         self.rng.shuffle(pile)

@@ -1,1 +1,1 @@
-"""Buki, Pulle and the Austrian block/draw games on one shared line-of-play module (RULES.md §4)."""
+"""Buki, Pulle and the Austrian block/draw games on one shared line-of-play module (docs/rules.md §4)."""

@@ -1,4 +1,4 @@
-"""The Austrian block and draw games of RULES.md §4c: 2-4 players, no bets.
+"""The Austrian block and draw games of docs/rules.md §4c: 2-4 players, no bets.
 
 Owns the config (mode, hand-size table, ``max_draws``) and the per-deal reward
 (+1 to the winner, -1/(n-1) to each other player, 0 for all on a draw). The
@@ -20,7 +20,7 @@ from parlor.envs.engine.config import build, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
 
 MODES = ("block", "draw")
-# tiles per player: default first, alternatives after (RULES.md §4c; draw 4p = 6 is a Decision)
+# tiles per player: default first, alternatives after (docs/rules.md §4c.1; draw 4p = 6 is a Decision)
 HAND_SIZES = {
     "block": {2: (11, 12), 3: (8, 9), 4: (7, 8)},
     "draw": {2: (8, 9), 3: (7,), 4: (6,)},

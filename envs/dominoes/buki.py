@@ -1,4 +1,4 @@
-"""Buki (Bukidomino), the betting game of RULES.md §4a: 4 players against a banker.
+"""Buki (Bukidomino), the betting game of docs/rules.md §4a: 4 players against a banker.
 
 Owns the config, the betting phases (bet amount or "later", the banker's
 accept/refuse of a ``raise_before_4th`` raise) and the settlement (winner: bet
@@ -36,7 +36,7 @@ ONE_HOT5 = np.eye(5, dtype=np.float32)
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BukiConfig:
-    """Options of RULES.md §4a with their defaults."""
+    """Options of docs/rules.md §4a.7 with their defaults."""
 
     banker: int = 0                 # banker seat, fixed for the episode
     chips: int = 100                # starting chips of every player

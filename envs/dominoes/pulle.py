@@ -1,4 +1,4 @@
-"""Pulle, the pool game of RULES.md §4b: 4 players, 7 tiles each, running pip totals.
+"""Pulle, the pool game of docs/rules.md §4b: 4 players, 7 tiles each, running pip totals.
 
 Owns stakes and the pool, running totals, sitting out at 101+, the pool's
 winner, the all-over-101 reset, the ``buy_back`` option (median rule) and the

@@ -1,4 +1,4 @@
-"""The line-of-play rules shared by Buki, Pulle and the Austrian games (RULES.md §4).
+"""The line-of-play rules shared by Buki, Pulle and the Austrian games (docs/rules.md §4).
 
 One ``Deal`` is one deal of the 36-tile set (double-eight without doubles):
 dealing, who leads, must-play, passing, drawing (draw game), the end of the

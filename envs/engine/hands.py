@@ -37,13 +37,13 @@ because only A-2-3-4-5 lets the ace play low.
 same scale, with the missing values left 0. So a top row compares with a
 5-card row by category first, then card by card over the top's own 3 cards,
 and ``rank3(top) > rank5(middle)`` is exactly "the top is strictly stronger"
-(RULES.md §1): Q-Q-7 over Q-Q-6-5-4 fouls, Q-Q-7 over Q-Q-9-8-2 does not, and
+(docs/rules.md §1.2): Q-Q-7 over Q-Q-6-5-4 fouls, Q-Q-7 over Q-Q-9-8-2 does not, and
 A-K-Q over A-K-Q-J-9 does not (equal over the top's 3 cards).
 
 Jokers (ids >= 104) and duplicates
 ----------------------------------
 A joker is wild; the best hand over all substitutions is taken.
-**Decision** (RULES.md §3 is silent on the details):
+**Decision** (parlor's; docs/rules.md §3.3):
 
 - A joker may stand for any rank, also one already in the hand, even an
   identical card: A-A-A-A + joker is five aces, 7-7 + 3 jokers is five sevens.

@@ -1,1 +1,1 @@
-"""Open Face Chinese poker (RULES.md §1): rules, scoring, observation, rendering."""
+"""Open Face Chinese poker (docs/rules.md §1): rules, scoring, observation, rendering."""

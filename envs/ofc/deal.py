@@ -1,4 +1,4 @@
-"""OFC dealing (RULES.md §1, issue 3): cards per turn, Fantasyland deal sizes under
+"""OFC dealing (docs/rules.md §1.3, §1.7): cards per turn, Fantasyland deal sizes under
 the deck-capacity rule, and the order of the turns of a hand."""
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def fl_deal_sizes(wanted: Sequence[int], regular_players: int, variant: str, dec
 
     Each gets what he earned, capped by what the deck can spare after the regular
     players' needs and at least 13 for every later Fantasyland player; never fewer
-    than 13 (RULES.md §1 Decision).
+    than 13 (docs/rules.md §1.7).
     """
     spare = deck_size - regular_players * regular_need(variant)
     sizes = []

@@ -1,4 +1,4 @@
-"""Open Face Chinese poker (RULES.md §1): the config and the Game.
+"""Open Face Chinese poker (docs/rules.md §1): the config and the Game.
 
 The State (deal, placement, showdown, Fantasyland) lives in ``state.py``, the
 showdown arithmetic in ``scoring.py``. Framework-free (numpy only).
@@ -30,7 +30,7 @@ MAX_PLAYERS = {"original": 4, "pineapple": 3}
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OFCConfig:
-    """Options of RULES.md §1 with their defaults."""
+    """Options of docs/rules.md §1.12 with their defaults."""
 
     variant: str = "original"
     num_players: int = 2

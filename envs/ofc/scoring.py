@@ -1,4 +1,4 @@
-"""OFC showdown rules (RULES.md §1): fouls, royalties, pairwise scoring, Fantasyland.
+"""OFC showdown rules (docs/rules.md §1.5-§1.9): fouls, royalties, pairwise scoring, Fantasyland.
 
 Pure functions on finished boards. Hand strength comes from the shared
 evaluator ``envs.engine.hands`` (``rank3`` is on the same scale as ``rank5``,

@@ -1,1 +1,1 @@
-"""Tonk (RULES.md §5): rules, settlement, views, observation encoding and rendering."""
+"""Tonk (docs/rules.md §5): rules, settlement, views, observation encoding and rendering."""

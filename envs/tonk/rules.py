@@ -1,4 +1,4 @@
-"""Tonk (RULES.md §5): the config, the Game object and ``make_game``.
+"""Tonk (docs/rules.md §5): the config, the Game object and ``make_game``.
 
 The state machine lives in ``envs.tonk.state``, settlement in
 ``envs.tonk.settle``, the action table and View in ``envs.tonk.view``.

@@ -1,4 +1,4 @@
-"""Tonk settlement (RULES.md §5): who pays whom, in whole stakes.
+"""Tonk settlement (docs/rules.md §5.7-§5.10): who pays whom, in whole stakes.
 
 Each function is pure: counts and seats in, ``(net, winners, reason)`` out,
 where ``net[p]`` is the stakes seat ``p`` wins (+) or pays (-). Every result
@@ -86,7 +86,7 @@ def naturals(n: int, prizes: Sequence[int]) -> Outcome | None:
     """Instant wins at the deal: ``prizes[p]`` > 0 for each natural. None: play on.
 
     One natural: paid its prize by each other player. Two or more: a draw
-    (RULES.md: two 49/50 hands draw; Decision: any two naturals, high or low).
+    (docs/rules.md §5.8: two 49/50 hands draw; Decision: any two naturals, high or low).
     """
     winners = [p for p in range(n) if prizes[p] > 0]
     if not winners:

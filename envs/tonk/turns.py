@@ -1,4 +1,4 @@
-"""Tonk turn steps (RULES.md §5 "A turn"): draw or take, lay, hit, discard, side pot.
+"""Tonk turn steps (docs/rules.md §5.4, §5.5, §5.10): draw or take, lay, hit, discard, side pot.
 
 A mixin of ``TonkState``: each step changes the hands, the table and the
 observation buffers together, then hands over to the next step or settles.

@@ -1,4 +1,4 @@
-"""Draw poker with Washizu (transparent) cards and jokers (RULES.md §3).
+"""Draw poker with Washizu (transparent) cards and jokers (docs/rules.md §3).
 
 Modules: ``config`` (options), ``deck`` (deck composition, Washizu set, stacked
 decks), ``betting`` (pure betting rules), ``state`` (the match state machine),

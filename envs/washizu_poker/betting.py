@@ -1,11 +1,11 @@
-"""Pure betting rules of the single betting round (RULES.md §3 step 4)."""
+"""Pure betting rules of the single betting round (docs/rules.md §3.6)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 
 def level_cap(stacks: Sequence[int], bets: Sequence[int], in_hand: Sequence[bool]) -> int:
-    """Decision (RULES.md): the level never exceeds the smallest stack among players
+    """Decision (docs/rules.md §3.6): the level never exceeds the smallest stack among players
     still in, counting what they have bet, so everyone can always call (no side pots)."""
     return min([s + b for s, b, i in zip(stacks, bets, in_hand) if i])  # (a list: faster than a generator)
 

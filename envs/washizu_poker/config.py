@@ -1,4 +1,4 @@
-"""Options of Washizu draw poker (RULES.md §3), validated on construction."""
+"""Options of Washizu draw poker (docs/rules.md §3.10), validated on construction."""
 from __future__ import annotations
 
 from dataclasses import dataclass

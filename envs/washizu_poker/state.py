@@ -1,4 +1,4 @@
-"""The match state machine of Washizu draw poker (RULES.md §3).
+"""The match state machine of Washizu draw poker (docs/rules.md §3).
 
 A match is up to ``num_games`` games. Each game: ante 1, deal 5 cards to each
 player still in the match (in turn order from the player after the dealer:

@@ -1,4 +1,4 @@
-"""RULES.md §2 through the real state machine with stacked decks: dealing order,
+"""docs/rules.md §2 through the real state machine with stacked decks: dealing order,
 exchanges and chips, turn order, scoring, reshuffle, sheet completion, rewards,
 dealer rotation, options and errors."""
 from __future__ import annotations
@@ -32,7 +32,7 @@ def cards(text: str) -> list[int]:
 
 
 # ---------------------------------------------------------------- dealing
-def test_r2_deal_five_face_up_to_each_player_from_the_first_to_act_then_stock_in_order():
+def test_r2_3_deal_five_face_up_to_each_player_from_the_first_to_act_then_stock_in_order():
     game, state = start("2c 3c 4c 5c 6c 7d 8d 9d Td Jd Qh Kh", num_players=2)
     assert state.hands[0] == cards("2c 3c 4c 5c 6c")
     assert state.hands[1] == cards("7d 8d 9d Td Jd")
@@ -43,7 +43,7 @@ def test_r2_deal_five_face_up_to_each_player_from_the_first_to_act_then_stock_in
     assert view.hands[0] == tuple(cards("2c 3c 4c 5c 6c"))  # every hand is public
 
 
-def test_r2_second_round_dealer_moves_and_the_next_seat_gets_the_first_cards():
+def test_r2_3_second_round_dealer_moves_and_the_next_seat_gets_the_first_cards():
     game, state = start(["", "Ac Ad Ah As Kc 2c 2d 2h 2s 3c 3d 3h 3s 4c 4d"], num_players=3)
     for _ in range(3):
         state.apply(score_action(8))  # everybody writes high card in round 0
@@ -53,7 +53,7 @@ def test_r2_second_round_dealer_moves_and_the_next_seat_gets_the_first_cards():
     assert state.hands[0] == cards("3d 3h 3s 4c 4d")
 
 
-def test_r2_dealer_rotates_every_round():
+def test_r2_3_dealer_rotates_every_round():
     game, state = start("", num_players=3, sheet=["high card"] * 4)
     firsts = []
     while not state.is_terminal():
@@ -64,7 +64,7 @@ def test_r2_dealer_rotates_every_round():
 
 
 # ---------------------------------------------------------------- exchanges and chips
-def test_r2_exchange_discards_chosen_positions_and_fills_them_in_order_from_the_stock():
+def test_r2_4_exchange_discards_chosen_positions_and_fills_them_in_order_from_the_stock():
     game, state = start("2c 3c 4c 5c 6c 7d 8d 9d Td Jd Qh Kh", num_players=2)
     state.apply(exchange_action([1, 3]))
     assert state.hands[0] == cards("2c Qh 4c Kh 6c")
@@ -73,7 +73,7 @@ def test_r2_exchange_discards_chosen_positions_and_fills_them_in_order_from_the_
     assert state.line_values[0].tolist() == game.evaluator.values(state.hands[0])
 
 
-def test_r2_first_exchange_free_later_ones_cost_one_chip_for_the_whole_game():
+def test_r2_4_first_exchange_free_later_ones_cost_one_chip_for_the_whole_game():
     game, state = start("", num_players=1, chips=2)
     state.apply(exchange_action([0]))
     assert state.chips == [2]
@@ -94,7 +94,7 @@ def test_r2_first_exchange_free_later_ones_cost_one_chip_for_the_whole_game():
     state.check_invariants()
 
 
-def test_r2_player_without_chips_still_gets_the_free_exchange():
+def test_r2_4_player_without_chips_still_gets_the_free_exchange():
     game, state = start("", num_players=2, chips=0)
     assert state.legal_mask()[:31].all()
     state.apply(exchange_action([0]))
@@ -103,7 +103,7 @@ def test_r2_player_without_chips_still_gets_the_free_exchange():
 
 
 # ---------------------------------------------------------------- scoring
-def test_r2_scoring_writes_the_best_value_discards_the_hand_and_ends_the_players_round():
+def test_r2_5_scoring_writes_the_best_value_discards_the_hand_and_ends_the_players_round():
     game, state = start("4c 4d 4h Td Ts 2c 3d 7h 9s Kd", num_players=2, reward="score")
     state.apply(score_action(6))  # two pair with 4-4-4-T-T: 28
     assert state.written[0, 6] == 28 and state.totals == [28, 0]
@@ -118,7 +118,7 @@ def test_r2_scoring_writes_the_best_value_discards_the_hand_and_ends_the_players
     assert state.round == 1
 
 
-def test_r2_a_used_line_cannot_be_scored_again():
+def test_r2_5_a_used_line_cannot_be_scored_again():
     game, state = start(["", ""], num_players=1)
     state.apply(score_action(3))
     assert not state.legal_mask()[score_action(3)]
@@ -126,7 +126,7 @@ def test_r2_a_used_line_cannot_be_scored_again():
         state.apply(score_action(3))
 
 
-def test_r2_sheet_complete_after_exactly_L_rounds():
+def test_r2_2_sheet_complete_after_exactly_L_rounds():
     sheet = ["one pair", "gang", "puritan"]
     game, state = start("", num_players=2, sheet=sheet, reward="score")
     assert game.num_actions == 31 + 3
@@ -142,7 +142,7 @@ def test_r2_sheet_complete_after_exactly_L_rounds():
 
 
 # ---------------------------------------------------------------- reshuffle
-def test_r2_empty_stock_reshuffles_the_discard_pile_including_the_cards_just_discarded():
+def test_r2_4_empty_stock_reshuffles_the_discard_pile_including_the_cards_just_discarded():
     top = "7c 7d 7h 7s 8c 8d 8h 8s 9c 9d 9h 9s Tc Td Th Ts Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks Ac Ad"
     game, state = start(top, num_players=4, deck="short32")
     assert len(state.stock) == 12
@@ -166,7 +166,7 @@ def play_out(state, lines_per_player: list[list[int]]):
         state.apply(score_action(lines_per_player[p][state.round]))
 
 
-def test_r2_reward_score_pays_each_line_when_written_return_is_the_total():
+def test_r2_8_reward_score_pays_each_line_when_written_return_is_the_total():
     game, state = start(["Ac Ad Kc Kd 2h 3c 3d 9h Ts 4c", "2c 2d 2h 5s 7c 8c 9d Jh Qs 4d"],
                         num_players=2, sheet=["two pair", "high card"], reward="score")
     state.apply(score_action(0))
@@ -178,7 +178,7 @@ def test_r2_reward_score_pays_each_line_when_written_return_is_the_total():
     assert total.tolist() == [41.0, 18.0]
 
 
-def test_r2_reward_margin_is_own_total_minus_best_other_at_the_end():
+def test_r2_8_reward_margin_is_own_total_minus_best_other_at_the_end():
     game, state = start(["Ac Ad Kc Kd 2h 3c 3d 9h 9s 4c 5c 5d 6h 6s 7c"], num_players=3, sheet=["two pair"])
     assert game.reward == "margin"
     play_out(state, [[0], [0], [0]])
@@ -186,7 +186,7 @@ def test_r2_reward_margin_is_own_total_minus_best_other_at_the_end():
     assert state.take_rewards().tolist() == [42 - 24, 24 - 42, 22 - 42]
 
 
-def test_r2_reward_win_sole_winner_and_ties():
+def test_r2_8_reward_win_sole_winner_and_ties():
     game, state = start(["Ac Ad Kc Kd 2h 3c 3d 9h 9s 4c 5c 5d 6h 6s 7c"], num_players=3, sheet=["two pair"], reward="win")
     play_out(state, [[0], [0], [0]])
     assert state.take_rewards().tolist() == [1.0, -1.0, -1.0]
@@ -196,7 +196,7 @@ def test_r2_reward_win_sole_winner_and_ties():
     assert state.take_rewards().tolist() == [0.0, 0.0, -1.0]
 
 
-def test_r2_default_reward_is_score_alone_and_margin_with_others():
+def test_r2_8_default_reward_is_score_alone_and_margin_with_others():
     assert make_game(num_players=1).reward == "score"
     assert make_game(num_players=3).reward == "margin"
 

@@ -1,4 +1,4 @@
-"""The Austrian block and draw games (RULES.md §4c)."""
+"""The Austrian block and draw games (docs/rules.md §4c)."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,7 +16,7 @@ DRAW_2P = deck("0-1 7-8 2-4 2-5 2-6 2-7 2-8 3-4",
 
 @pytest.mark.parametrize("mode,n,sizes", [("block", 2, (11, 12)), ("block", 3, (8, 9)), ("block", 4, (7, 8)),
                                           ("draw", 2, (8, 9)), ("draw", 3, (7,)), ("draw", 4, (6,))])
-def test_r4c_hand_size_table(mode, n, sizes):
+def test_r4c_1_hand_size_table(mode, n, sizes):
     assert HAND_SIZES[mode][n] == sizes
     for size in sizes:
         state = make_game(mode=mode, num_players=n, hand_size=size).new_state(np.random.default_rng(0))
@@ -26,7 +26,7 @@ def test_r4c_hand_size_table(mode, n, sizes):
         make_game(mode=mode, num_players=n, hand_size=10)
 
 
-def test_r4c_options_are_validated():
+def test_r4c_5_options_are_validated():
     with pytest.raises(ConfigError, match="num_players"):
         make_game(num_players=5)
     with pytest.raises(ConfigError, match="mode"):
@@ -35,7 +35,7 @@ def test_r4c_options_are_validated():
         make_game(mode="block", max_draws=3)
 
 
-def test_r4c_draw_game_draws_until_a_tile_fits_then_must_play_it():
+def test_r4c_3_draw_game_draws_until_a_tile_fits_then_must_play_it():
     state = make_game(mode="draw", num_players=2).new_state(np.random.default_rng(0), [DRAW_2P])
     assert state.current_player == 0
     state.apply(play("0-1"))
@@ -48,14 +48,14 @@ def test_r4c_draw_game_draws_until_a_tile_fits_then_must_play_it():
     assert state.current_player == 0 and state.deal.ends == (4, 1)
 
 
-def test_r4c_max_draws_then_pass():
+def test_r4c_3_max_draws_then_pass():
     state = make_game(mode="draw", num_players=2, max_draws=1).new_state(np.random.default_rng(0), [DRAW_2P])
     state.apply(play("0-1"))
     state.apply(PASS)                              # draws 2-3 (no fit), limit reached: passes
     assert state.current_player == 0 and state.deal.counts == [7, 9] and state.deal.passes == 1
 
 
-def test_r4c_empty_boneyard_means_pass():
+def test_r4c_3_empty_boneyard_means_pass():
     # all 36 tiles dealt: seat 0 holds 0-1 .. 2-5 (ids 0..17), seat 1 holds 2-6 .. 7-8
     deal = Deal(2, [True, True], 18, list(range(36)), leader=0, draw_mode=True)
     assert not deal.stock and not deal.can_draw()
@@ -65,7 +65,7 @@ def test_r4c_empty_boneyard_means_pass():
     assert deal.passes == 1 and deal.current == 0 and deal.counts == [17, 18]
 
 
-def test_r4c_block_game_reward_plus_one_minus_a_third():
+def test_r4c_4_block_game_reward_plus_one_minus_a_third():
     game = make_game()
     rng = np.random.default_rng(5)
     for seed in range(30):

@@ -1,4 +1,4 @@
-"""Buki (RULES.md §4a) through the real state machine with rigged decks."""
+"""Buki (docs/rules.md §4a) through the real state machine with rigged decks."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -28,19 +28,19 @@ def bet(game, amount):
     return game.bet_id(amount)
 
 
-def test_r4a_defaults_four_players_six_tiles_bets_two_to_six():
+def test_r4a_1_defaults_four_players_six_tiles_bets_two_to_six():
     game, state = new([BUKI_BLOCK_SEAT2])
     assert game.config.max_bet == 6 and game.num_players == 4
     assert state.deal.counts == [6, 6, 6, 6] and len(state.deal.stock) == 12
     assert game.num_actions == 73 + 5 + 3
 
 
-def test_r4a_seven_tiles_leave_an_eight_tile_stamm():
+def test_r4a_2_seven_tiles_leave_an_eight_tile_stamm():
     _, state = new([], hand_size=7)
     assert state.deal.counts == [7, 7, 7, 7] and len(state.deal.stock) == 8
 
 
-def test_r4a_bad_options_name_the_field():
+def test_r4a_7_bad_options_name_the_field():
     with pytest.raises(ConfigError, match="hand_size"):
         make_game(hand_size=5)
     with pytest.raises(ConfigError, match="max_bet"):
@@ -49,7 +49,7 @@ def test_r4a_bad_options_name_the_field():
         make_game(num_deals=20)  # 20 deals x 11 worst-case banker loss > 100 chips
 
 
-def test_r4a_winner_gets_bet_back_plus_two_and_a_half_times_from_banker():
+def test_r4a_5_winner_gets_bet_back_plus_two_and_a_half_times_from_banker():
     game, state = new([BUKI_BLOCK_SEAT2])
     assert state.current_player == 1 and state.phase == "bet"
     state.apply(bet(game, 2)); state.apply(BLOCK_LINE[0])      # seat 1 bets 2, leads 0-2
@@ -63,7 +63,7 @@ def test_r4a_winner_gets_bet_back_plus_two_and_a_half_times_from_banker():
     assert state.ledger.pot == 0 and state.bets == [0, 0, 0, 0]
 
 
-def test_r4a_banker_takes_every_bet_when_he_wins():
+def test_r4a_5_banker_takes_every_bet_when_he_wins():
     game, state = new([BUKI_BLOCK_BANKER])
     state.apply(bet(game, 5)); state.apply(BLOCK_LINE[0])
     state.apply(bet(game, 2)); state.apply(BLOCK_LINE[1])
@@ -73,7 +73,7 @@ def test_r4a_banker_takes_every_bet_when_he_wins():
     assert state.ledger.balances == [113, 95, 98, 94]
 
 
-def test_r4a_deal_ending_before_a_bet_charges_the_minimum():
+def test_r4a_3_deal_ending_before_a_bet_charges_the_minimum():
     game, state = new([BUKI_BLOCK_SEAT2])
     for a in BLOCK_LINE:
         state.apply(game.LATER); state.apply(a)
@@ -81,7 +81,7 @@ def test_r4a_deal_ending_before_a_bet_charges_the_minimum():
     assert rewards.tolist() == [-1.0, -2.0, 5.0, -2.0]
 
 
-def test_r4a_drawn_deal_carries_bets_which_may_be_raised_not_lowered():
+def test_r4a_5_drawn_deal_carries_bets_which_may_be_raised_not_lowered():
     game, state = new([BUKI_BLOCK_DRAW, BUKI_BLOCK_SEAT2])
     state.apply(bet(game, 3)); state.apply(BLOCK_LINE[0])
     state.apply(bet(game, 2)); state.apply(BLOCK_LINE[1])
@@ -97,7 +97,7 @@ def test_r4a_drawn_deal_carries_bets_which_may_be_raised_not_lowered():
         state.apply(bet(game, 2))
 
 
-def test_r4a_carried_bet_raise_window_closes_after_the_third_turn():
+def test_r4a_5_carried_bet_raise_window_closes_after_the_third_turn():
     game = make_game()
     bet_turns, late_turns = set(), 0
     for seed in range(6):
@@ -120,7 +120,7 @@ def test_r4a_carried_bet_raise_window_closes_after_the_third_turn():
     assert bet_turns == {1, 2, 3} and late_turns > 0
 
 
-def test_r4a_previous_winner_must_bet_before_his_first_turn():
+def test_r4a_3_previous_winner_must_bet_before_his_first_turn():
     game, state = new([BUKI_BLOCK_SEAT2, BUKI_BLOCK_SEAT2])
     for a in BLOCK_LINE:
         state.apply(game.LATER); state.apply(a)
@@ -131,7 +131,7 @@ def test_r4a_previous_winner_must_bet_before_his_first_turn():
     assert legal(state) == [bet(game, x) for x in range(2, 7)]
 
 
-def test_r4a_bet_is_due_on_the_third_turn():
+def test_r4a_3_bet_is_due_on_the_third_turn():
     game = make_game()
     rng = np.random.default_rng(11)
     for seed in range(5):
@@ -149,7 +149,7 @@ def test_r4a_bet_is_due_on_the_third_turn():
                 state.apply(moves[rng.integers(len(moves))])
 
 
-def test_r4a_raise_before_4th_needs_the_bankers_consent():
+def test_r4a_4_raise_before_4th_needs_the_bankers_consent():
     game, state = new([BUKI_BLOCK_SEAT2], raise_before_4th=True)
     state.apply(bet(game, 2)); state.apply(BLOCK_LINE[0])
     state.apply(bet(game, 2)); state.apply(BLOCK_LINE[1])
@@ -176,7 +176,7 @@ def test_r4a_raise_before_4th_needs_the_bankers_consent():
     assert state.ledger.balances == [89, 98, 115, 98]     # 6 back + 15 from the banker
 
 
-def test_r4a_without_the_option_a_placed_bet_is_final():
+def test_r4a_4_without_the_option_a_placed_bet_is_final():
     game, state = new([BUKI_BLOCK_SEAT2])
     state.apply(bet(game, 2)); state.apply(BLOCK_LINE[0])
     state.apply(bet(game, 2)); state.apply(BLOCK_LINE[1])
@@ -185,7 +185,7 @@ def test_r4a_without_the_option_a_placed_bet_is_final():
     assert state.current_player == 1 and state.phase == "tile"
 
 
-def test_r4a_episode_is_num_deals_and_drawn_last_deal_returns_bets():
+def test_r4a_6_episode_is_num_deals_and_drawn_last_deal_returns_bets():
     game, state = new([BUKI_BLOCK_DRAW], num_deals=1)
     state.apply(bet(game, 4)); state.apply(BLOCK_LINE[0])
     for a in BLOCK_LINE[1:]:
@@ -195,7 +195,7 @@ def test_r4a_episode_is_num_deals_and_drawn_last_deal_returns_bets():
     assert rewards.tolist() == [0.0] * 4 and state.ledger.balances == [100] * 4 and state.ledger.pot == 0
 
 
-def test_r4a_chip_results_in_stats():
+def test_r4a_6_chip_results_in_stats():
     game, state = new([BUKI_BLOCK_SEAT2], num_deals=1)
     for a in BLOCK_LINE:
         state.apply(game.LATER); state.apply(a)

@@ -1,4 +1,4 @@
-"""The shared line-of-play rules (RULES.md §4): tiles, lead, must-play, block and draws."""
+"""The shared line-of-play rules (docs/rules.md §4): tiles, lead, must-play, block and draws."""
 from __future__ import annotations
 
 import numpy as np
@@ -23,7 +23,7 @@ AUSTRIAN_2P_DRAW = deck(
 )
 
 
-def test_r4_the_set_is_double_eight_without_doubles():
+def test_r4_1_the_set_is_double_eight_without_doubles():
     assert TILES.size == 36
     assert all(a < b <= 8 for a, b in TILES.tiles)
     assert TILES.format([0, 35]) == "0-1 7-8" and TILES.show(TILES.parse("3-5")[0]) == "[3|5]"
@@ -31,7 +31,7 @@ def test_r4_the_set_is_double_eight_without_doubles():
     assert TileSet(6, doubles=True).size == 28
 
 
-def test_r4_parsing_rejects_bad_tiles():
+def test_r4_1_parsing_rejects_bad_tiles():
     assert TILES.parse("1-0 7-8") == TILES.parse("0-1 8-7")
     for bad, msg in [("3-3", "double"), ("0-9", "numbers go"), ("x", "unknown tile"), ("0-1 1-0", "duplicate")]:
         with pytest.raises(ValueError, match=msg):
@@ -41,7 +41,7 @@ def test_r4_parsing_rejects_bad_tiles():
         game.parse_deck("0-1 0-2")
 
 
-def test_r4_line_has_two_open_ends():
+def test_r4_2_line_has_two_open_ends():
     line = Line(TILES)
     line.play(TILES.parse("3-5")[0], 0)
     line.play(TILES.parse("5-8")[0], 1)
@@ -51,13 +51,13 @@ def test_r4_line_has_two_open_ends():
         line.play(TILES.parse("2-4")[0], 0)
 
 
-def test_r4_heaviest_tile_weight_then_higher_single_number():
+def test_r4_3_heaviest_tile_weight_then_higher_single_number():
     five_eight, six_seven = TILES.parse("5-8 6-7")
     assert TILES.weight[five_eight] == TILES.weight[six_seven] == 13
     assert TILES.heaviest([six_seven, five_eight]) == five_eight
 
 
-def test_r4_first_deal_led_by_the_heaviest_tile_holder():
+def test_r4_3_first_deal_led_by_the_heaviest_tile_holder():
     game = buki()
     state = game.new_state(np.random.default_rng(0), [BUKI_BLOCK_SEAT2])  # 7-8, 6-8 in the Stamm
     assert state.deal.leader == 1  # 5-8 beats 6-7 (seat 0) on the higher single number
@@ -65,7 +65,7 @@ def test_r4_first_deal_led_by_the_heaviest_tile_holder():
     assert state.current_player == 0
 
 
-def test_r4_first_tile_may_be_any_tile_on_one_end():
+def test_r4_2_first_tile_may_be_any_tile_on_one_end():
     game = buki()
     state = game.new_state(np.random.default_rng(0), [BUKI_BLOCK_SEAT2])
     state.apply(game.LATER)
@@ -73,7 +73,7 @@ def test_r4_first_tile_may_be_any_tile_on_one_end():
     assert legal(state) == [2 * t for t in hand]
 
 
-def test_r4_must_play_pass_only_without_a_fitting_tile():
+def test_r4_2_must_play_pass_only_without_a_fitting_tile():
     for l in range(9):
         for r in range(9):
             tiles = set((np.flatnonzero(PLAYABLE[l, r]) // 2).tolist())
@@ -86,13 +86,13 @@ def test_r4_must_play_pass_only_without_a_fitting_tile():
     assert set(legal(state)) == {play("2-3", 1), play("1-2", 1), play("2-4", 1)}
 
 
-def test_r4_player_of_his_last_tile_wins():
+def test_r4_4_player_of_his_last_tile_wins():
     deal = Deal(2, [True, True], 1, list(range(36)), leader=0)
     deal.play(0)
     assert deal.result == "win" and deal.winner == 0 and deal.pips == [0, 2]  # seat 1 kept 0-2
 
 
-def test_r4_blocked_deal_lowest_pip_count_wins():
+def test_r4_4_blocked_deal_lowest_pip_count_wins():
     state = austrian(num_players=2).new_state(np.random.default_rng(0), [AUSTRIAN_2P_SEAT0_WINS])
     state.apply(play("0-1"))
     rewards = pass_until_done(state)
@@ -101,7 +101,7 @@ def test_r4_blocked_deal_lowest_pip_count_wins():
     assert rewards.tolist() == [1.0, -1.0]
 
 
-def test_r4_equal_lowest_pip_counts_draw_and_last_player_leads_next_deal():
+def test_r4_4_equal_lowest_pip_counts_draw_and_last_player_leads_next_deal():
     next_deck = deck("2-3 2-4 2-5 2-6 2-7 2-8 3-4 3-5 3-6 3-7 3-8", "7-8")  # heaviest at seat 1
     state = austrian(num_players=2, num_deals=2).new_state(np.random.default_rng(0),
                                                            [AUSTRIAN_2P_DRAW, next_deck])
@@ -111,7 +111,7 @@ def test_r4_equal_lowest_pip_counts_draw_and_last_player_leads_next_deal():
     assert state.deal_index == 1 and state.current_player == 0 and not state.deal.by_weight
 
 
-def test_r4_winner_leads_next_deal():
+def test_r4_3_winner_leads_next_deal():
     game = buki()
     state = game.new_state(np.random.default_rng(0), [BUKI_BLOCK_SEAT2])
     for a in BLOCK_LINE:
@@ -120,7 +120,7 @@ def test_r4_winner_leads_next_deal():
     assert state.deal_index == 1 and state.deal.leader == 2  # seat 3 played last, seat 2 won
 
 
-def test_r4_passes_reveal_voids_in_the_observation():
+def test_r4_5_passes_reveal_voids_in_the_observation():
     game = buki()
     state = game.new_state(np.random.default_rng(0), [BUKI_BLOCK_SEAT2])
     for a in BLOCK_LINE:

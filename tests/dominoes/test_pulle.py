@@ -1,4 +1,4 @@
-"""Pulle (RULES.md §4b): totals, sitting out at 101, the pool, buy-backs, per-deal payments."""
+"""Pulle (docs/rules.md §4b): totals, sitting out at 101, the pool, buy-backs, per-deal payments."""
 from __future__ import annotations
 
 import numpy as np
@@ -31,7 +31,7 @@ def block(state):
     return total + pass_until_done(state)
 
 
-def test_r4b_stakes_go_to_the_pool_and_pips_are_added_to_totals():
+def test_r4b_2_stakes_go_to_the_pool_and_pips_are_added_to_totals():
     _, state = new()
     assert state.ledger.pot == 16 and state.ledger.balances == [96] * 4 and state.deal.counts == [7] * 4
     assert state.current_player == 1
@@ -40,21 +40,21 @@ def test_r4b_stakes_go_to_the_pool_and_pips_are_added_to_totals():
     assert state.current_player == 2  # the winner leads
 
 
-def test_r4b_total_of_101_sits_out_the_following_deals():
+def test_r4b_2_total_of_101_sits_out_the_following_deals():
     _, state = new((15, 0, 0, 0))
     block(state)
     assert state.totals[0] == 101 and state.out == [True, False, False, False]
     assert state.deal.counts == [0, 7, 7, 7] and state.view(1).active == (False, True, True, True)
 
 
-def test_r4b_last_player_in_wins_the_pool():
+def test_r4b_3_last_player_in_wins_the_pool():
     _, state = new((15, 36, 0, 50))
     rewards = block(state)
     assert state.is_terminal() and state.pool_won == [0, 0, 1, 0]
     assert rewards.tolist() == [-4.0, -4.0, 12.0, -4.0] and state.ledger.balances == [96, 96, 112, 96]
 
 
-def test_r4b_all_reaching_101_together_start_over_with_new_stakes():
+def test_r4b_3_all_reaching_101_together_start_over_with_new_stakes():
     _, state = new((15, 36, 67, 50))
     rewards = block(state)
     assert not state.is_terminal() and state.resets == 1
@@ -62,14 +62,14 @@ def test_r4b_all_reaching_101_together_start_over_with_new_stakes():
     assert state.ledger.pot == 32 and state.ledger.balances == [92] * 4 and rewards.tolist() == [0.0] * 4
 
 
-def test_r4b_buy_back_median_cases():
+def test_r4b_4_buy_back_median_cases():
     assert buy_back_total([37, 54, 88]) == 54
     assert buy_back_total([88, 54, 54]) == 54      # two equal: that value
     assert buy_back_total([37, 37, 88]) == 37
     assert buy_back_total([50, 50, 50]) == 51      # all three equal: that value + 1
 
 
-def test_r4b_buy_back_pays_half_the_stake_for_the_median_total():
+def test_r4b_4_buy_back_pays_half_the_stake_for_the_median_total():
     _, state = new((2, 31, 3, 3), buy_back=True)   # after the deal: 88, 96, 37, 54
     block(state)
     assert state.totals == [88, 96, 37, 54]
@@ -83,19 +83,19 @@ def test_r4b_buy_back_pays_half_the_stake_for_the_median_total():
     assert state.phase == "tile" and state.current_player == 2
 
 
-def test_r4b_no_buy_back_unless_all_four_are_in():
+def test_r4b_4_no_buy_back_unless_all_four_are_in():
     _, state = new((15, 31, 3, 3), buy_back=True)
     block(state)
     assert state.out[0] and state.phase == "tile"
 
 
-def test_r4b_per_deal_payment_is_halved_after_a_block():
+def test_r4b_5_per_deal_payment_is_halved_after_a_block():
     _, state = new(per_deal_payment=2)
     rewards = block(state)
     assert rewards.tolist() == [-1.0, -1.0, 3.0, -1.0]
 
 
-def test_r4b_per_deal_payment_in_full_for_a_domino():
+def test_r4b_5_per_deal_payment_in_full_for_a_domino():
     game = make_game(per_deal_payment=2)
     rng = np.random.default_rng(1)
     checked = 0
@@ -115,14 +115,14 @@ def test_r4b_per_deal_payment_in_full_for_a_domino():
     assert checked == 5
 
 
-def test_r4b_truncation_at_max_deals_returns_the_pool():
+def test_r4b_6_truncation_at_max_deals_returns_the_pool():
     _, state = new(max_deals=1)
     rewards = block(state)
     assert state.is_truncated() and not state.is_terminal() and state.current_player is None
     assert state.ledger.balances == [100] * 4 and rewards.tolist() == [0.0] * 4
 
 
-def test_r4b_stats_for_the_evaluator():
+def test_r4b_6_stats_for_the_evaluator():
     _, state = new((15, 36, 0, 50))
     block(state)
     stats = state.stats()

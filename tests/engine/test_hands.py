@@ -112,16 +112,16 @@ def test_scalar_and_batch_agree_on_random_hands_with_double_deck_and_jokers() ->
     ("2c 3c 4c 5c 6c", "Ac Kc Qc Jc 9c"),      # any straight flush beats any flush
     ("Tc Jc Qc Kc Ac", "9d Td Jd Qd Kd"),      # royal flush on top of straight flushes
 ])
-def test_ties_compare_grouped_ranks_then_kickers(stronger: str, weaker: str) -> None:
+def test_r1_4_ties_compare_grouped_ranks_then_kickers(stronger: str, weaker: str) -> None:
     assert r5(stronger) > r5(weaker)
 
 
-def test_suits_never_break_ties() -> None:
+def test_r1_4_suits_never_break_ties() -> None:
     assert r5("Ac Kd Qh Js 9c") == r5("As Kh Qd Jc 9s")
     assert r5("Ac Kc Qc Jc 9c") == r5("As Ks Qs Js 9s")
 
 
-def test_no_wrap_around_straight() -> None:
+def test_r1_4_no_wrap_around_straight() -> None:
     assert category(r5("Kc Ad 2h 3s 4c")) == Category.HIGH_CARD
     assert category(r5("Qc Kd Ah 2s 3c")) == Category.HIGH_CARD
     assert rank_values(r5("Ac 2d 3h 4s 5c")) == (3,)   # five-high
@@ -167,7 +167,7 @@ def test_batch_accepts_lists_small_dtypes_and_empty_input() -> None:
 
 
 # ---------------------------------------------------------------- short deck
-def test_short_deck_ace_seven_to_ten_is_not_a_straight() -> None:
+def test_r2_6_short_deck_ace_seven_to_ten_is_not_a_straight() -> None:
     assert category(r5("Ac 7d 8h 9s Tc")) == Category.HIGH_CARD
     assert category(r5("Ac 7c 8c 9c Tc")) == Category.FLUSH
     assert category(r5("7c 8d 9h Ts Jc")) == Category.STRAIGHT
@@ -188,29 +188,29 @@ def test_short_deck_exhaustive_straights_are_the_four_real_runs() -> None:
 
 
 # ---------------------------------------------------------------- 3-card rows (OFC top)
-def test_r1_top_qq7_over_middle_qq654_fouls() -> None:
+def test_r1_2_top_qq7_over_middle_qq654_fouls() -> None:
     assert r3("Qc Qd 7h") > r5("Qh Qs 6c 5d 4h")
 
 
-def test_r1_top_qq7_over_middle_qq982_is_legal() -> None:
+def test_r1_2_top_qq7_over_middle_qq982_is_legal() -> None:
     assert not r3("Qc Qd 7h") > r5("Qh Qs 9c 8d 2h")
 
 
-def test_r1_top_equal_over_its_own_cards_is_not_stronger() -> None:
+def test_r1_2_top_equal_over_its_own_cards_is_not_stronger() -> None:
     assert not r3("Ac Kd Qh") > r5("As Ks Qd Jc 9h")
     assert not r3("7c 7d 7h") > r5("7s 7c* 7d* 3h 2s")   # trips 7 vs trips 7 with kickers
     assert r3("7c 7d 7h") < r5("7s 8c 8d 8h 2c")
     assert not r3("Qc Qd 7h") > r5("Qh Qs 7c 3d 2h")
 
 
-def test_r1_top_category_first() -> None:
+def test_r1_2_top_category_first() -> None:
     assert r3("2c 2d 2h") > r5("Ac Ad Kh Ks Qc")        # trips beat two pair
     assert r3("2c 2d 3h") > r5("Ac Kd Qh Js 9c")        # pair beats high card
     assert r3("Ac Ad Kh") < r5("2c 2d 3h 3s 4c")         # two pair beats a pair
     assert r3("Ac Kd Qh") < r5("2c 2d 3h 4s 5c")
 
 
-def test_rank3_categories_and_order() -> None:
+def test_r1_4_rank3_categories_and_order() -> None:
     assert category(r3("Ac Kd Qh")) == Category.HIGH_CARD and rank_values(r3("Ac Kd Qh")) == (12, 11, 10)
     assert category(r3("Qc Qd 7h")) == Category.PAIR and rank_values(r3("Qc Qd 7h")) == (10, 5)
     assert category(r3("7c Qd Qh")) == Category.PAIR and rank_values(r3("7c Qd Qh")) == (10, 5)
@@ -248,13 +248,13 @@ def test_rank3_categories_and_order() -> None:
     ("As As* Xx Xy Xz", Category.FIVE_OF_A_KIND, (12,)),
     ("As As* Ks Qs Xx", Category.FLUSH, (12, 12, 11, 10, 9)),  # joker takes the missing jack
 ])
-def test_jokers_and_double_deck_golden(text: str, cat: Category, values: tuple[int, ...]) -> None:
+def test_r3_3_jokers_and_double_deck_golden(text: str, cat: Category, values: tuple[int, ...]) -> None:
     rank = r5(text)
     assert (category(rank), rank_values(rank)) == (cat, values)
     assert rank5_batch(np.array([parse_cards(text)]))[0] == rank
 
 
-def test_five_of_a_kind_ranks_above_straight_flush() -> None:
+def test_r3_3_five_of_a_kind_ranks_above_straight_flush() -> None:
     assert r5("2c 2d 2h 2s Xx") > r5("Tc Jc Qc Kc Ac")
     assert r5("As As* Ks Qs Js") > r5("Ac Kc Qc Jc 9c")
     assert r5("Ac Ac* Kd Qh Js") == r5("Ad Ah Kc Qs Jd")    # the identical copy is just a card

@@ -1,4 +1,4 @@
-"""RULES.md §1 Fantasyland through the state machine: entry, deal sizes (regular and
+"""docs/rules.md §1.7-§1.9 Fantasyland through the state machine: entry, deal sizes (regular and
 progressive), staying, several players at once, the deck-capacity rule, hidden
 boards and the start player that does not move before a Fantasyland hand."""
 from __future__ import annotations
@@ -47,7 +47,7 @@ def first_hand(top: str = "QQ", n: int = 2):
 
 @pytest.mark.parametrize("top,regular,progressive", [("QQ", 14, 14), ("KK", 14, 15), ("AA", 14, 16), ("222", 14, 17)])
 @pytest.mark.parametrize("fl_cards", ["regular", "progressive"])
-def test_r1_fantasyland_entry_deals_all_cards_at_once(top, regular, progressive, fl_cards):
+def test_r1_8_fantasyland_entry_deals_all_cards_at_once(top, regular, progressive, fl_cards):
     dealt = regular if fl_cards == "regular" else progressive
     deck1, act1 = first_hand(top)
     deck2, act2 = hand_script({0: fl_board(FL_PLAIN, dealt), 1: PLAIN_B}, 2, fl=(0,))
@@ -62,7 +62,7 @@ def test_r1_fantasyland_entry_deals_all_cards_at_once(top, regular, progressive,
     assert s.is_terminal()
 
 
-def test_r1_fantasyland_fouled_qq_does_not_enter():
+def test_r1_7_fantasyland_fouled_qq_does_not_enter():
     fouled_qq = seq("Qs Qh 2c", "9c 9d 4c 4s 5s", "Ac Kc 8d 6c 3c")  # two pair middle, A-high bottom: fouled
     deck1, act1 = hand_script({0: fouled_qq, 1: OPP}, 2)
     game, s = new_state([deck1], num_hands=2)
@@ -70,7 +70,7 @@ def test_r1_fantasyland_fouled_qq_does_not_enter():
     assert s.view(0).fantasyland == (False, False) and s.start_player == 1 and s.current_player == 1
 
 
-def test_r1_fantasyland_board_is_hidden_from_the_others_until_the_showdown():
+def test_r1_8_fantasyland_board_is_hidden_from_the_others_until_the_showdown():
     deck1, act1 = first_hand()
     deck2, act2 = hand_script({0: fl_board(FL_PLAIN, 14), 1: PLAIN_B}, 2, fl=(0,))
     game, s = new_state([deck1, deck2], num_hands=2)
@@ -107,7 +107,7 @@ def test_r1_fantasyland_board_is_hidden_from_the_others_until_the_showdown():
     (FL_FULL_MIDDLE, "trips_fh_quads", True), (FL_FULL_MIDDLE, "trips_quads", False),
     (FL_PLAIN, "trips_fh_quads", False),
 ])
-def test_r1_fantasyland_stay_deals_fourteen_again(rows, rule, stays):
+def test_r1_9_fantasyland_stay_deals_fourteen_again(rows, rule, stays):
     deck1, act1 = first_hand("222")  # trips on top: progressive would give 17 on entry
     deck2, act2 = hand_script({0: fl_board(rows, 17), 1: PLAIN_B}, 2, fl=(0,))
     game, s = new_state([deck1, deck2], num_hands=3, fl_cards="progressive", fl_stay=rule)
@@ -123,7 +123,7 @@ def test_r1_fantasyland_stay_deals_fourteen_again(rows, rule, stays):
     assert s.stats()["fantasyland"] == [0.5, 0.0]  # one entry in two hands (staying is not an entry)
 
 
-def test_r1_fantasyland_entry_rule_does_not_apply_inside_fantasyland():
+def test_r1_9_fantasyland_entry_rule_does_not_apply_inside_fantasyland():
     qq_in_fl = ("Qc Qh 2s", "Kc Kd 7h 3s 6s", "Ac Ad Ah 9s 9d")  # QQ on top while in Fantasyland
     deck1, act1 = first_hand()
     deck2, act2 = hand_script({0: fl_board(qq_in_fl, 14), 1: PLAIN_B}, 2, fl=(0,))
@@ -133,7 +133,7 @@ def test_r1_fantasyland_entry_rule_does_not_apply_inside_fantasyland():
     assert s.view(0).fantasyland == (False, False)
 
 
-def test_r1_fantasyland_non_start_player_acts_first_and_start_stays():
+def test_r1_8_fantasyland_non_start_player_acts_first_and_start_stays():
     deck1, act1 = hand_script({0: OPP, 1: TOPS["QQ"]}, 2)
     deck2, act2 = hand_script({1: fl_board(FL_PLAIN, 14), 0: PLAIN_B}, 2, fl=(1,))
     game, s = new_state([deck1, deck2], num_hands=2)
@@ -143,7 +143,7 @@ def test_r1_fantasyland_non_start_player_acts_first_and_start_stays():
     assert s.is_terminal()
 
 
-def test_r1_fantasyland_several_players_at_once_in_seat_order():
+def test_r1_7_fantasyland_several_players_at_once_in_seat_order():
     kk = seq("Ks Kh 3d", "Tc Td Th 4d 5d", "2s 3s 6s 7s Js")
     third = seq("2h 4h 5h", "Jc Jd 7h 8h 9s", "As Ad Ah 6d 7d")
     deck1, act1 = hand_script({0: WINNER, 1: kk, 2: third}, 3)
@@ -164,7 +164,7 @@ def test_r1_fantasyland_several_players_at_once_in_seat_order():
     assert s.is_terminal()
 
 
-def test_r1_fantasyland_deck_capacity_four_players_original_gets_thirteen():
+def test_r1_7_fantasyland_deck_capacity_four_players_original_gets_thirteen():
     deck1, act1 = hand_script({0: WINNER, 1: LOSER, 2: FOULER, 3: OTHER_FOULER}, 4)
     game, s = new_state([deck1], num_players=4, num_hands=2)
     run(s, act1)

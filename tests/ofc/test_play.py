@@ -1,4 +1,4 @@
-"""RULES.md §1 / issue 3 through the real state machine: dealing order, masks,
+"""docs/rules.md §1 / issue 3 through the real state machine: dealing order, masks,
 scripted hands with stacked decks and their rewards, hidden discards, options."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def legal(state) -> list[int]:
     return np.flatnonzero(state.legal_mask()).tolist()
 
 
-def test_r1_dealing_original_five_then_one_card_per_turn_from_the_top():
+def test_r1_3_dealing_original_five_then_one_card_per_turn_from_the_top():
     deck, actions = hand_script({0: WINNER, 1: LOSER}, 2)
     game, s = new_state([deck])
     assert s.current_player == 0 and s.view(0).pending == deck[:5]
@@ -33,7 +33,7 @@ def test_r1_dealing_original_five_then_one_card_per_turn_from_the_top():
     assert s.current_player == 0 and s.view(0).pending == deck[10:11]
 
 
-def test_r1_dealing_pineapple_three_cards_place_two_discard_one():
+def test_r1_3_dealing_pineapple_three_cards_place_two_discard_one():
     a = seq("Qs Qh 2c", "9c 9d 9h 4s 5s", "Ac Kc 8c 6c 3c", discards="7s 7c Jh Tc")
     b = seq("2d 3d 4h", "Jc Jd 7h 8h Th", "Ts Js Qd Kd As", discards="5c 5h 6s 8s")
     deck, actions = hand_script({0: a, 1: b}, 2, variant="pineapple")
@@ -43,7 +43,7 @@ def test_r1_dealing_pineapple_three_cards_place_two_discard_one():
     assert legal(s) == [1, 2, 3]  # the top is full after the first five cards
 
 
-def test_r1_mask_discard_only_while_owed_and_placement_only_while_owed():
+def test_r1_3_mask_discard_only_while_owed_and_placement_only_while_owed():
     a = seq("Qs Qh 2c", "9c 9d 9h 4s 5s", "Ac Kc 8c 6c 3c", discards="7s 7c Jh Tc")
     b = seq("2d 3d 4h", "Jc Jd 7h 8h Th", "Ts Js Qd Kd As", discards="5c 5h 6s 8s")
     deck, actions = hand_script({0: a, 1: b}, 2, variant="pineapple")
@@ -62,7 +62,7 @@ def test_r1_mask_discard_only_while_owed_and_placement_only_while_owed():
     assert legal(s) == [3]
 
 
-def test_r1_mask_full_rows_are_closed():
+def test_r1_3_mask_full_rows_are_closed():
     deck, actions = hand_script({0: WINNER, 1: LOSER}, 2)
     game, s = new_state([deck])
     for _ in range(3):
@@ -70,7 +70,7 @@ def test_r1_mask_full_rows_are_closed():
     assert legal(s) == [1, 2]
 
 
-def test_r1_scripted_hand_scoop_pays_rows_scoop_and_royalties():
+def test_r1_5_scripted_hand_scoop_pays_rows_scoop_and_royalties():
     deck, actions = hand_script({0: WINNER, 1: LOSER}, 2)
     game, s = new_state([deck])
     total = run(s, actions)
@@ -78,7 +78,7 @@ def test_r1_scripted_hand_scoop_pays_rows_scoop_and_royalties():
     assert total.tolist() == [3 + 3 + 13 - 2, -(3 + 3 + 13 - 2)]
 
 
-def test_r1_scripted_hand_through_env_with_stacked_deck():
+def test_r1_5_scripted_hand_through_env_with_stacked_deck():
     deck, actions = hand_script({0: LOSER, 1: WINNER}, 2)
     env = ofc_v0.raw_env()
     env.reset(seed=0, options={"deck": format_cards(deck)})  # the text form of the deck
@@ -92,7 +92,7 @@ def test_r1_scripted_hand_through_env_with_stacked_deck():
     assert all(env.terminations.values())
 
 
-def test_r1_scripted_hand_one_foul_pays_six_plus_royalties():
+def test_r1_5_scripted_hand_one_foul_pays_six_plus_royalties():
     deck, actions = hand_script({0: FOULER, 1: LOSER}, 2)
     game, s = new_state([deck])
     total = run(s, actions)
@@ -101,7 +101,7 @@ def test_r1_scripted_hand_one_foul_pays_six_plus_royalties():
     assert s.stats()["royalties"] == [0.0, 2.0]
 
 
-def test_r1_scripted_hand_three_players_pairwise_sum():
+def test_r1_5_scripted_hand_three_players_pairwise_sum():
     deck, actions = hand_script({0: WINNER, 1: LOSER, 2: FOULER}, 3)
     game, s = new_state([deck], num_players=3)
     total = run(s, actions)
@@ -109,7 +109,7 @@ def test_r1_scripted_hand_three_players_pairwise_sum():
     assert total.sum() == 0
 
 
-def test_r1_scripted_hand_four_players_double_foul_is_zero_between_them():
+def test_r1_5_scripted_hand_four_players_double_foul_is_zero_between_them():
     deck, actions = hand_script({0: WINNER, 1: LOSER, 2: FOULER, 3: OTHER_FOULER}, 4)
     game, s = new_state([deck], num_players=4)
     total = run(s, actions)
@@ -120,7 +120,7 @@ def test_r1_scripted_hand_four_players_double_foul_is_zero_between_them():
     assert total.sum() == 0
 
 
-def test_r1_pineapple_discards_are_hidden_from_the_other_player():
+def test_r1_11_pineapple_discards_are_hidden_from_the_other_player():
     a = seq("Qs Qh 2c", "9c 9d 9h 4s 5s", "Ac Kc 8c 6c 3c", discards="7s 7c Jh Tc")
     b = seq("2d 3d 4h", "Jc Jd 7h 8h Th", "Ts Js Qd Kd As", discards="5c 5h 6s 8s")
     deck, actions = hand_script({0: a, 1: b}, 2, variant="pineapple")
@@ -137,7 +137,7 @@ def test_r1_pineapple_discards_are_hidden_from_the_other_player():
     assert total.tolist() == [17, -17]
 
 
-def test_r1_multi_hand_start_player_rotates_without_fantasyland():
+def test_r1_3_multi_hand_start_player_rotates_without_fantasyland():
     plain = seq("2s 3s 5h", "Jc Jd 7h 8h Th", "Ts Js Qd Kd As")
     low = seq("2d 3d 4h", "9c 9d 6s 4s 5s", "Ac Kc 8c 6c 3c")
     deck, actions = hand_script({0: low, 1: plain}, 2)
@@ -150,7 +150,7 @@ def test_r1_multi_hand_start_player_rotates_without_fantasyland():
     assert first.tolist() == second.tolist() and first.sum() == 0
 
 
-def test_r1_options_are_validated():
+def test_r1_12_options_are_validated():
     with pytest.raises(ConfigError, match="num_players"):
         make_game(variant="pineapple", num_players=4)
     with pytest.raises(ConfigError, match="variant"):
@@ -165,7 +165,7 @@ def test_r1_options_are_validated():
         make_game(jokers=1)
 
 
-def test_r1_stacked_deck_is_validated():
+def test_r1_12_stacked_deck_is_validated():
     game = make_game()
     with pytest.raises(ValueError, match="appears twice"):
         game.parse_deck("As As " + " ".join(["2c"] * 50))
@@ -175,7 +175,7 @@ def test_r1_stacked_deck_is_validated():
         game.parse_deck("Zz")
 
 
-def test_r1_illegal_action_names_the_legal_ones():
+def test_r0_6_illegal_action_names_the_legal_ones():
     game = make_game()
     s = game.new_state(np.random.default_rng(0))
     for _ in range(3):
@@ -189,7 +189,7 @@ def test_r1_illegal_action_names_the_legal_ones():
     s.apply(np.int64(1))  # numpy integers are fine
 
 
-def test_r1_render_shows_rows_with_suit_symbols():
+def test_r0_6_render_shows_rows_with_suit_symbols():
     deck, actions = hand_script({0: WINNER, 1: LOSER}, 2)
     game, s = new_state([deck])
     run(s, actions[:12])
@@ -200,7 +200,7 @@ def test_r1_render_shows_rows_with_suit_symbols():
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["original", "pineapple"]),
        players=st.integers(2, 4), hands=st.integers(1, 3), progressive=st.booleans())
-def test_r1_property_random_play_conserves_cards_and_is_zero_sum(seed, variant, players, hands, progressive):
+def test_r1_5_property_random_play_conserves_cards_and_is_zero_sum(seed, variant, players, hands, progressive):
     if variant == "pineapple":
         players = min(players, 3)
     game = make_game(variant=variant, num_players=players, num_hands=hands,
@@ -225,7 +225,7 @@ def test_r1_property_random_play_conserves_cards_and_is_zero_sum(seed, variant, 
 
 
 @pytest.mark.parametrize("variant", ["original", "pineapple"])
-def test_r1_reward_of_a_hand_is_given_when_its_showdown_is_scored(variant):
+def test_r1_10_reward_of_a_hand_is_given_when_its_showdown_is_scored(variant):
     game = make_game(variant=variant, num_players=3, num_hands=3)
     rng = np.random.default_rng(11)
     s = game.new_state(rng)

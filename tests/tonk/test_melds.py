@@ -1,4 +1,4 @@
-"""Sets and runs (RULES.md §5 "Spreads") and the spread-id table of envs.engine.melds."""
+"""Sets and runs (docs/rules.md §5.3, §5.5) and the spread-id table of envs.engine.melds."""
 from __future__ import annotations
 
 import itertools
@@ -17,22 +17,22 @@ def fits(text: str, spread: str, sets_allowed: bool = True) -> bool:
 
 
 @pytest.mark.parametrize("text", ["5c 5d 5h", "5c 5d 5h 5s", "Ac Ad As", "Kh Kd Ks"])
-def test_r5_a_set_is_three_or_four_of_one_rank(text):
+def test_r5_3_a_set_is_three_or_four_of_one_rank(text):
     assert melds.is_set(parse_cards(text)) and not melds.is_run(parse_cards(text))
 
 
 @pytest.mark.parametrize("text", ["5c 5d", "5c 5d 6h", "5c 5d 5h 6c"])
-def test_r5_not_a_set(text):
+def test_r5_3_not_a_set(text):
     assert not melds.is_spread(parse_cards(text))
 
 
 @pytest.mark.parametrize("text", ["9d Td Jd", "Ah 2h 3h", "Qh Kh Ah", "2s 3s 4s 5s 6s 7s", "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc"])
-def test_r5_runs_with_ace_low_or_high(text):
+def test_r5_3_runs_with_ace_low_or_high(text):
     assert melds.is_run(parse_cards(text))
 
 
 @pytest.mark.parametrize("text", ["Kd Ad 2d", "Qd Kd Ad 2d", "9d Td Qd", "9d Td Jh", "9d Td"])
-def test_r5_not_a_run_ace_never_in_the_middle(text):
+def test_r5_3_not_a_run_ace_never_in_the_middle(text):
     assert not melds.is_run(parse_cards(text))
 
 
@@ -64,19 +64,19 @@ def test_spreads_in_finds_every_spread_of_a_hand():
     assert found == {tuple(parse_cards("5c 5d 5h")), tuple(parse_cards("5h 6h 7h"))}
 
 
-def test_r5_hit_a_set_with_its_missing_suit_only_while_below_four():
+def test_r5_5_hit_a_set_with_its_missing_suit_only_while_below_four():
     assert fits("5s", "5c 5d 5h") and not fits("6s", "5c 5d 5h")
     assert not fits("5s", "5c 5d 5h", sets_allowed=False)  # hit_runs_only
     four = melds.SPREADS[melds.spread_id(parse_cards("5c 5d 5h 5s"))]
     assert melds.accepts(four.kind, four.key, four.lo, four.hi, four.mask) == 0
 
 
-def test_r5_hit_a_run_at_either_end():
+def test_r5_5_hit_a_run_at_either_end():
     assert fits("8d", "9d Td Jd") and fits("Qd", "9d Td Jd")
     assert not fits("7d", "9d Td Jd") and not fits("Qh", "9d Td Jd")
 
 
-def test_r5_hit_runs_ace_only_beyond_king_or_below_two():
+def test_r5_5_hit_runs_ace_only_beyond_king_or_below_two():
     assert fits("4h", "Ah 2h 3h") and not fits("Kh", "Ah 2h 3h")
     assert fits("Jh", "Qh Kh Ah") and not fits("2h", "Qh Kh Ah")
     assert fits("Ah", "2h 3h 4h") and fits("Ah", "Jh Qh Kh")
@@ -90,7 +90,7 @@ def test_extend_run_moves_the_right_end():
         melds.extend_run(s.key, s.lo, s.hi, parse_card("7h"))
 
 
-def test_r5_card_values_ace_one_faces_ten():
+def test_r5_1_card_values_ace_one_faces_ten():
     assert melds.count(parse_cards("Ac 2d 9h Ts Jc Qd Kh")) == 1 + 2 + 9 + 40
     assert int(melds.VALUES.sum()) == 4 * (1 + 44 + 40)
     assert melds.mask_count(melds.mask_of(parse_cards("Ac Kd"))) == 11

@@ -1,4 +1,4 @@
-"""RULES.md §5 turn structure: drop, draw, lay, hit, blocking, truncation, hands, masks, errors."""
+"""docs/rules.md §5.4-§5.6 and §5.11 turn structure: drop, draw, lay, hit, blocking, truncation, hands, masks, errors."""
 from __future__ import annotations
 
 import numpy as np
@@ -31,7 +31,7 @@ def legal(state) -> list[int]:
     return np.flatnonzero(state.legal_mask()).tolist()
 
 
-def test_r5_turn_is_drop_or_draw_then_lay_then_discard():
+def test_r5_4_turn_is_drop_or_draw_then_lay_then_discard():
     game, s = new(["5c 5d 5h 9s Ts", MID, HIGH], start="2h", stock="Kd")
     assert s.phase == START and legal(s) == [DROP, DRAW_STOCK, TAKE_DISCARD]
     s.apply(DRAW_STOCK)
@@ -43,13 +43,13 @@ def test_r5_turn_is_drop_or_draw_then_lay_then_discard():
     assert s.current_player == 1 and s.view(1).top_discard == parse_card("Kd")
 
 
-def test_r5_lay_step_offers_only_end_laying_when_nothing_fits():
+def test_r5_4_lay_step_offers_only_end_laying_when_nothing_fits():
     game, s = new([MID, HIGH, "5c 5d 5h 9s Ts"], start="2h", stock="2c")
     s.apply(DRAW_STOCK)
     assert legal(s) == [END_LAYING]
 
 
-def test_r5_taking_the_discard_is_public():
+def test_r5_12_taking_the_discard_is_public():
     game, s = new(["5c 5d 9c 9s Ts", MID, HIGH], start="5h")
     s.apply(TAKE_DISCARD)
     assert s.view(2).taken_from_discard[0] == (parse_card("5h"),)
@@ -58,7 +58,7 @@ def test_r5_taking_the_discard_is_public():
     assert [sp.cards for sp in s.view(1).spreads] == [tuple(parse_cards("5c 5d 5h"))]
 
 
-def test_r5_hit_another_players_run_at_both_ends():
+def test_r5_5_hit_another_players_run_at_both_ends():
     game, s = new(["5c 6c 7c Kd Qd", "8c 2d 3d 9h Jh", "4c 2h 3h Th Qh"], start="Ac", stock="2s 3s 4s")
     turn(s, plays=[lay("5c 6c 7c")], throw="2s")
     turn(s, plays=[hit("8c", 0)], throw="3s")
@@ -67,7 +67,7 @@ def test_r5_hit_another_players_run_at_both_ends():
     assert s.view(0).spreads[0].owner == 0
 
 
-def test_r5_a_set_hit_up_to_four_leaves_the_table():
+def test_r5_5_a_set_hit_up_to_four_leaves_the_table():
     game, s = new(["5c 5d 5h Kd Qd", "5s 2d 3d 9h Jh", "4c 2h 3h Th Qh"], start="Ac", stock="2s 3s")
     turn(s, plays=[lay("5c 5d 5h")], throw="2s")
     s.apply(DRAW_STOCK)
@@ -78,7 +78,7 @@ def test_r5_a_set_hit_up_to_four_leaves_the_table():
     assert not any(a >= hit("2c", 0) and a < hit("2c", 0) + 52 * MAX_SLOTS for a in legal(s))
 
 
-def test_hit_runs_only_forbids_hitting_sets():
+def test_r5_5_hit_runs_only_forbids_hitting_sets():
     game, s = new(["5c 5d 5h Kd Qd", "5s 2d 3d 9h Jh", "4c 2h 3h Th Qh"], start="Ac", stock="2s 3s",
                   hit_runs_only=True)
     turn(s, plays=[lay("5c 5d 5h")], throw="2s")
@@ -100,7 +100,7 @@ def _two_hits_on_seat_0(**options):
     return s
 
 
-def test_r5_each_hit_blocks_the_owners_drop_for_one_more_turn():
+def test_r5_5_each_hit_blocks_the_owners_drop_for_one_more_turn():
     s = _two_hits_on_seat_0()
     assert s.view(1).drop_blocked == (2, 0, 0)
     assert s.current_player == 0 and DROP not in legal(s)
@@ -117,18 +117,18 @@ def test_r5_each_hit_blocks_the_owners_drop_for_one_more_turn():
         _two_hits_on_seat_0().apply(DROP)
 
 
-def test_hit_blocks_drop_off_lets_the_hit_player_drop():
+def test_r5_5_hit_blocks_drop_off_lets_the_hit_player_drop():
     s = _two_hits_on_seat_0(hit_blocks_drop=False)
     assert s.view(1).drop_blocked == (0, 0, 0) and DROP in legal(s)
 
 
-def test_hitting_ones_own_spread_does_not_block_ones_drop():
+def test_r5_5_hitting_ones_own_spread_does_not_block_ones_drop():
     game, s = new(["5c 6c 7c 8c Kd", MID, HIGH], start="Ac", stock="2s 3s 4s")
     turn(s, plays=[lay("5c 6c 7c"), hit("8c", 0)], throw="2s")
     assert s.blocked == [0, 0, 0]
 
 
-def test_max_turns_ends_the_hand_as_a_draw_with_truncation():
+def test_r5_11_max_turns_ends_the_hand_as_a_draw_with_truncation():
     game, s = new(["5c 6c 7c 8c Kd", MID, HIGH], start="Ac", max_turns=2)
     turn(s, throw="Kd")
     turn(s, throw="6s")
@@ -136,13 +136,13 @@ def test_max_turns_ends_the_hand_as_a_draw_with_truncation():
     assert s.last_result.reason == "truncated" and s.take_rewards().tolist() == [0.0, 0.0, 0.0]
 
 
-def test_truncated_earlier_hand_is_a_draw_and_the_episode_goes_on():
+def test_r5_11_truncated_earlier_hand_is_a_draw_and_the_episode_goes_on():
     game, s = new(["5c 6c 7c 8c Kd", MID, HIGH], start="Ac", max_turns=1, num_hands=2)
     turn(s, throw="Kd")
     assert s.hand_index == 1 and not s.is_truncated() and s.current_player == 1
 
 
-def test_r5_dealer_moves_clockwise_and_decks_are_used_in_order():
+def test_r5_2_dealer_moves_clockwise_and_decks_are_used_in_order():
     game = make_game(num_hands=2)
     d1 = game.parse_deck(deck("Ac Ad 2c 2d 3c", MID, HIGH, start="Qh"))
     d2 = game.parse_deck(deck("Ac Ad 2c 2d 3c", MID, HIGH, start="Qh"))

@@ -1,4 +1,4 @@
-"""RULES.md §3 step 4: one betting round of call / raise / drop, the level cap."""
+"""docs/rules.md §3.6: one betting round of call / raise / drop, the level cap."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,7 +19,7 @@ def bet_phase(**options):
     return game, state
 
 
-def test_r3_betting_starts_after_the_draw_from_the_player_after_the_dealer() -> None:
+def test_r3_6_betting_starts_after_the_draw_from_the_player_after_the_dealer() -> None:
     game, state = rigged(*HANDS3, **OPTS3)
     assert state.phase == DRAW and state.dealer == 2 and state.current_player == 0
     mask = state.legal_mask()
@@ -30,7 +30,7 @@ def test_r3_betting_starts_after_the_draw_from_the_player_after_the_dealer() -> 
     assert mask[raise_by(1): raise_by(3) + 1].all()
 
 
-def test_r3_the_first_call_costs_one_chip_and_a_lap_without_raise_ends_betting() -> None:
+def test_r3_6_the_first_call_costs_one_chip_and_a_lap_without_raise_ends_betting() -> None:
     game, state = bet_phase()
     play(state, CALL)
     assert state.bets == [1, 0, 0] and state.pot == 4
@@ -39,7 +39,7 @@ def test_r3_the_first_call_costs_one_chip_and_a_lap_without_raise_ends_betting()
     assert rewards.tolist() == [4.0, -2.0, -2.0]
 
 
-def test_r3_a_raise_reopens_the_betting_for_players_who_already_called() -> None:
+def test_r3_6_a_raise_reopens_the_betting_for_players_who_already_called() -> None:
     game, state = bet_phase()
     play(state, CALL, CALL, raise_by(2))
     assert state.level == 3 and state.bets == [1, 1, 3]
@@ -51,7 +51,7 @@ def test_r3_a_raise_reopens_the_betting_for_players_who_already_called() -> None
     assert rewards.tolist() == [8.0, -4.0, -4.0]
 
 
-def test_r3_a_re_raise_makes_the_raiser_act_again() -> None:
+def test_r3_6_a_re_raise_makes_the_raiser_act_again() -> None:
     game, state = bet_phase()
     play(state, raise_by(1), raise_by(1))
     assert state.level == 3 and state.current_player == 2
@@ -61,7 +61,7 @@ def test_r3_a_re_raise_makes_the_raiser_act_again() -> None:
     assert state.is_terminal()
 
 
-def test_r3_dropped_chips_stay_in_the_pot_and_one_player_left_takes_it() -> None:
+def test_r3_6_dropped_chips_stay_in_the_pot_and_one_player_left_takes_it() -> None:
     game, state = bet_phase()
     rewards = play(state, raise_by(3), DROP, DROP)
     assert state.is_terminal()
@@ -73,7 +73,7 @@ def test_r3_dropped_chips_stay_in_the_pot_and_one_player_left_takes_it() -> None
     assert rewards.tolist() == [-2.0, 3.0, -1.0]
 
 
-def test_r3_level_cap_is_the_smallest_stack_still_in_counting_bets() -> None:
+def test_r3_6_level_cap_is_the_smallest_stack_still_in_counting_bets() -> None:
     # 3 chips each: 2 left after the ante, so the level can reach 2, never 3
     game, state = bet_phase(starting_chips=3)
     mask = state.legal_mask()
@@ -85,7 +85,7 @@ def test_r3_level_cap_is_the_smallest_stack_still_in_counting_bets() -> None:
     assert not state.legal_mask()[raise_by(1):].any()  # only drop or call at the cap
 
 
-def test_r3_cap_rises_when_the_short_stack_drops() -> None:
+def test_r3_6_cap_rises_when_the_short_stack_drops() -> None:
     # game 1: seat 0 wins 5 chips (4 -> 7), seat 1 has 2, seat 2 has 3 left
     game, state = rigged(*HANDS3, **(OPTS3 | {"starting_chips": 4, "num_games": 2}))
     play(state, PAT, PAT, PAT, CALL, CALL, DROP)
@@ -97,14 +97,14 @@ def test_r3_cap_rises_when_the_short_stack_drops() -> None:
     assert state.legal_mask()[raise_by(1)] and not state.legal_mask()[raise_by(2)]
 
 
-def test_r3_no_betting_round_when_a_player_in_has_no_chip_after_the_ante() -> None:
+def test_r3_6_no_betting_round_when_a_player_in_has_no_chip_after_the_ante() -> None:
     game, state = rigged(*HANDS3, **(OPTS3 | {"starting_chips": 1}))
     rewards = play(state, PAT, PAT, PAT)
     assert state.is_terminal()  # straight to the showdown; two players are out, the match ends
     assert rewards.tolist() == [2.0, -1.0, -1.0]
 
 
-def test_r3_betting_never_asks_an_illegal_phase_action() -> None:
+def test_r3_6_betting_never_asks_an_illegal_phase_action() -> None:
     game, state = bet_phase()
     with pytest.raises(IllegalActionError, match="legal actions: 32 \\(drop\\), 33 \\(call\\)"):
         state.apply(5)
@@ -119,7 +119,7 @@ def test_betting_start_is_the_cap_before_any_bet_or_none_without_a_betting_round
     from parlor.envs.washizu_poker.betting import betting_start, level_cap
 
     def betting_needed(stacks: list[int], in_hand: list[bool]) -> bool:
-        """RULES.md §3: no betting round when a player still in has no chip left after the
+        """docs/rules.md §3.6: no betting round when a player still in has no chip left after the
         ante, or when fewer than two players are in."""
         live = [s for s, i in zip(stacks, in_hand) if i]
         return len(live) >= 2 and min(live) > 0

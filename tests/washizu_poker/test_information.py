@@ -1,4 +1,4 @@
-"""RULES.md §3 Washizu cards: transparent in a hand, hidden once discarded; ordinary
+"""docs/rules.md §3.2 and §3.9 Washizu cards: transparent in a hand, hidden once discarded; ordinary
 cards only to their owner. Checked per ``washizu`` option on views and observations."""
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def observations(options: dict, hand0: str) -> list[np.ndarray]:
     ({"washizu": "random13", "washizu_cards": "7h Jc 2c 3c 4c 5c 6c 8c 9c Tc Qc Kc Ac"}, "7h Jc"),
     ({"washizu": "extra_deck"}, "7h* Js*"),
 ])
-def test_r3_washizu_cards_are_seen_by_all_ordinary_cards_only_by_the_owner(options, washizu_in_hand0) -> None:
+def test_r3_9_washizu_cards_are_seen_by_all_ordinary_cards_only_by_the_owner(options, washizu_in_hand0) -> None:
     ordinary_a, ordinary_b = "5d 9s Qd", "6d 8s Td"
     hand_a = f"{washizu_in_hand0} {ordinary_a}".split()[:5]
     hand_b = f"{washizu_in_hand0} {ordinary_b}".split()[:5]
@@ -45,7 +45,7 @@ def test_r3_washizu_cards_are_seen_by_all_ordinary_cards_only_by_the_owner(optio
         assert not np.array_equal(observations(options, swapped)[0], obs_a[0])
 
 
-def test_r3_a_discarded_washizu_card_leaves_view() -> None:
+def test_r3_9_a_discarded_washizu_card_leaves_view() -> None:
     game, state = rigged("7h Jh 5d 9s Qd", OTHER, stock="2c 3c", num_players=2, jokers=0, washizu="suit",
                          washizu_cards="h")
     play(state, discard(state, "7h 5d"))
@@ -57,7 +57,7 @@ def test_r3_a_discarded_washizu_card_leaves_view() -> None:
     assert view.drawn == (2, -1)
 
 
-def test_r3_drawn_washizu_card_becomes_visible() -> None:
+def test_r3_9_drawn_washizu_card_becomes_visible() -> None:
     game, state = rigged("2s 5d 9s Qd Ks", OTHER, stock="7h 3c", num_players=2, jokers=0, washizu="suit",
                          washizu_cards="h")
     assert state.view(1).visible[0] == ()
@@ -65,7 +65,7 @@ def test_r3_drawn_washizu_card_becomes_visible() -> None:
     assert state.view(1).visible[0] == tuple(parse_cards("7h"))
 
 
-def test_r3_washizu_set_is_drawn_per_episode_unless_fixed() -> None:
+def test_r3_2_washizu_set_is_drawn_per_episode_unless_fixed() -> None:
     game = make_game(washizu="random13")
     sets = {game.new_state(np.random.default_rng(s)).washizu_ids for s in range(5)}
     assert len(sets) > 1 and all(len(w) == 13 for w in sets)

@@ -1,4 +1,4 @@
-"""RULES.md §3 steps 1-3 and 6: ante, deal, draw with reshuffle, elimination, dealer, match length."""
+"""docs/rules.md §3.4, §3.5 and §3.8: ante, deal, draw with reshuffle, elimination, dealer, match length."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,14 +16,14 @@ def cards(text: str) -> list[int]:
     return sort_hand(list(parse_cards(text)))
 
 
-def test_r3_ante_and_deal_five_cards_each_in_turn_order() -> None:
+def test_r3_4_ante_and_deal_five_cards_each_in_turn_order() -> None:
     game, state = rigged(*HANDS3, stock="7h 7d", **OPTS3)
     assert state.pot == 3 and state.stacks == [14, 14, 14]
     assert [state.hands[p] for p in range(3)] == [cards(h) for h in HANDS3]
     assert state.stock[-2:] == list(parse_cards("7d 7h"))  # the top of the stock is the last element
 
 
-def test_r3_replacement_cards_come_from_the_top_of_the_stock() -> None:
+def test_r3_5_replacement_cards_come_from_the_top_of_the_stock() -> None:
     game, state = rigged(*HANDS3, stock="7h 7d 9c", **OPTS3)
     play(state, discard(state, "2h 3s"))
     assert state.hands[0] == cards("Ac Ad 4c 7h 7d")
@@ -32,14 +32,14 @@ def test_r3_replacement_cards_come_from_the_top_of_the_stock() -> None:
     assert state.view(2).drawn == (2, 1, -1)
 
 
-def test_r3_discarding_and_drawing_zero_is_a_pass() -> None:
+def test_r3_5_discarding_and_drawing_zero_is_a_pass() -> None:
     game, state = rigged(*HANDS3, stock="7h", **OPTS3)
     play(state, PAT)
     assert state.hands[0] == cards(HANDS3[0]) and state.view(1).drawn[0] == 0
     assert game.action_name(PAT) == "stand pat (draw 0)"
 
 
-def test_r3_empty_stock_reshuffles_the_discards_but_not_the_drawers_own() -> None:
+def test_r3_5_empty_stock_reshuffles_the_discards_but_not_the_drawers_own() -> None:
     # 6 players, 52 cards: 30 dealt, 22 in the stock. Seats 0-3 draw 5 each (20), seat 4
     # gets the last 2, then the 20 discards of seats 0-3 are shuffled into a new stock.
     game, state = rigged(num_players=6, washizu="none", jokers=0)
@@ -55,7 +55,7 @@ def test_r3_empty_stock_reshuffles_the_discards_but_not_the_drawers_own() -> Non
     assert len(state.stock) == 12
 
 
-def test_r3_elimination_at_zero_chips_and_the_match_ends_with_one_player() -> None:
+def test_r3_8_elimination_at_zero_chips_and_the_match_ends_with_one_player() -> None:
     game, state = rigged("Ac Ad 2h 3s 4c", "Kc Kd 2d 3h 4s", num_players=2, washizu="none", jokers=0, starting_chips=2)
     rewards = play(state, PAT, PAT, CALL, CALL)
     assert state.is_terminal() and state.current_player is None
@@ -63,7 +63,7 @@ def test_r3_elimination_at_zero_chips_and_the_match_ends_with_one_player() -> No
     assert state.stats()["eliminated"] == [0.0, 1.0] and state.stats()["games_won"] == [1.0, 0.0]
 
 
-def test_r3_eliminated_player_gets_no_cards_and_the_dealer_skips_him() -> None:
+def test_r3_8_eliminated_player_gets_no_cards_and_the_dealer_skips_him() -> None:
     # game 1: seat 1 (2 chips) loses everything; game 2: dealer moves from seat 2 to seat 0,
     # seat 1 is out: seat 2 acts first, then seat 0
     game = make_game(num_players=3, washizu="none", jokers=0, starting_chips=2, num_games=3)
@@ -77,7 +77,7 @@ def test_r3_eliminated_player_gets_no_cards_and_the_dealer_skips_him() -> None:
     assert view.alive == (True, False, True) and view.in_hand == (True, False, True)
 
 
-def test_r3_the_match_lasts_num_games_and_rewards_sum_to_the_chip_change() -> None:
+def test_r3_8_the_match_lasts_num_games_and_rewards_sum_to_the_chip_change() -> None:
     game, state = rigged(*HANDS3, **(OPTS3 | {"num_games": 2}))
     total = play(state, PAT, PAT, PAT, DROP, DROP)  # seat 2 takes 3 antes
     assert state.game_index == 1 and state.dealer == 0 and state.current_player == 1
@@ -88,7 +88,7 @@ def test_r3_the_match_lasts_num_games_and_rewards_sum_to_the_chip_change() -> No
     assert state.stats()["final_chips"] == [16.0, 13.0, 16.0]
 
 
-def test_r3_stacked_decks_one_per_game_later_games_shuffled() -> None:
+def test_r0_3_stacked_decks_one_per_game_later_games_shuffled() -> None:
     game, state = rigged(*HANDS3, **(OPTS3 | {"num_games": 3}))
     deck2 = stacked(game, "2c 2d 2h 2s 3c")
     state = game.new_state(np.random.default_rng(5), decks=[stacked(game, *HANDS3), deck2])

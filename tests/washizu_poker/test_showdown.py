@@ -1,4 +1,4 @@
-"""RULES.md §3 hand ranking and showdown, through the real state machine (rigged decks)."""
+"""docs/rules.md §3.3 and §3.7 hand ranking and showdown, through the real state machine (rigged decks)."""
 from __future__ import annotations
 
 import numpy as np
@@ -18,39 +18,39 @@ def showdown_2p(hand0: str, hand1: str, **options) -> tuple[np.ndarray, object]:
     return rewards, state
 
 
-def test_r3_five_of_a_kind_with_a_joker_beats_a_straight_flush() -> None:
+def test_r3_3_five_of_a_kind_with_a_joker_beats_a_straight_flush() -> None:
     rewards, state = showdown_2p("Ah Ac Ad As Xx", "9s Ts Js Qs Ks")
     assert category(rank5(state.hands[0])) == Category.FIVE_OF_A_KIND
     assert category(rank5(state.hands[1])) == Category.STRAIGHT_FLUSH
     assert rewards.tolist() == [2.0, -2.0]
 
 
-def test_r3_two_jokers_make_five_of_a_kind_from_three() -> None:
+def test_r3_3_two_jokers_make_five_of_a_kind_from_three() -> None:
     rewards, state = showdown_2p("9h 9c 9d Xx Xy", "5s 6s 7s 8s 9s")
     assert category(rank5(state.hands[0])) == Category.FIVE_OF_A_KIND
     assert rewards.tolist() == [2.0, -2.0]
 
 
-def test_r3_joker_completes_a_straight_with_the_best_substitution() -> None:
+def test_r3_3_joker_completes_a_straight_with_the_best_substitution() -> None:
     # 9-T-J-Q + joker: the joker is the king (K-high straight), beating the J-high straight 7..J
     rewards, state = showdown_2p("9c Td Jh Qs Xx", "7c 8d 9h Th Jc")
     assert category(rank5(state.hands[0])) == Category.STRAIGHT
     assert rewards.tolist() == [2.0, -2.0]
 
 
-def test_r3_joker_completes_a_flush_and_the_best_hand_is_taken() -> None:
+def test_r3_3_joker_completes_a_flush_and_the_best_hand_is_taken() -> None:
     # four hearts + joker: a flush (not just a pair), beating a straight
     rewards, state = showdown_2p("2h 7h 9h Kh Xx", "4c 5d 6h 7s 8c")
     assert category(rank5(state.hands[0])) == Category.FLUSH
     assert rewards.tolist() == [2.0, -2.0]
 
 
-def test_r3_joker_pair_makes_trips_over_two_pair() -> None:
+def test_r3_3_joker_pair_makes_trips_over_two_pair() -> None:
     rewards, _ = showdown_2p("3c 3d 8h 9s Xx", "Ac Ad Kh Ks Qc")
     assert rewards.tolist() == [2.0, -2.0]
 
 
-def test_r3_wheel_is_the_lowest_straight_and_there_is_no_wraparound() -> None:
+def test_r3_3_wheel_is_the_lowest_straight_and_there_is_no_wraparound() -> None:
     rewards, _ = showdown_2p("Ac 2d 3h 4s 5c", "2c 3d 4h 5s 6c", jokers=0)
     assert rewards.tolist() == [-2.0, 2.0]
     # K-A-2-3-4 is no straight: ace high loses to a pair of twos
@@ -58,7 +58,7 @@ def test_r3_wheel_is_the_lowest_straight_and_there_is_no_wraparound() -> None:
     assert rewards.tolist() == [-2.0, 2.0]
 
 
-def test_r3_double_deck_identical_cards_pair_and_make_five_of_a_kind() -> None:
+def test_r3_3_double_deck_identical_cards_pair_and_make_five_of_a_kind() -> None:
     # extra_deck: As and As* are both real; As As* Ah Ah* Ad is five aces without a joker
     rewards, state = showdown_2p("As As* Ah Ah* Ad", "Ts Js Qs Ks Xx", washizu="extra_deck", jokers=1)
     assert category(rank5(state.hands[0])) == Category.FIVE_OF_A_KIND
@@ -67,13 +67,13 @@ def test_r3_double_deck_identical_cards_pair_and_make_five_of_a_kind() -> None:
     assert rewards.tolist() == [2.0, -2.0]
 
 
-def test_r3_suits_never_break_ties_the_pot_is_split() -> None:
+def test_r3_7_suits_never_break_ties_the_pot_is_split() -> None:
     rewards, state = showdown_2p("Ac Kc Qc Jc 9d", "Ad Kd Qd Jd 9c", jokers=0)
     assert rewards.tolist() == [0.0, 0.0]
     assert state.last_result.winners == (0, 1)
 
 
-def test_r3_split_pot_remainder_is_removed_from_play() -> None:
+def test_r3_7_split_pot_remainder_is_removed_from_play() -> None:
     # 3 players: antes 3, seat 0 raises to 2, seat 1 drops, seat 2 calls 2: pot 7 between two
     # tied hands: 3 each, 1 chip leaves play
     game, state = rigged("Ac Kc Qc Jc 9d", "2c 3d 4h 7s 8c", "Ad Kd Qd Jd 9c",
@@ -85,7 +85,7 @@ def test_r3_split_pot_remainder_is_removed_from_play() -> None:
     assert state.stacks == [15, 14, 15]
 
 
-def test_r3_showdown_hands_are_shown_to_everyone_afterwards() -> None:
+def test_r3_7_showdown_hands_are_shown_to_everyone_afterwards() -> None:
     game, state = rigged("Ac Ad 2h 3s 4c", "Kc Kd 2d 3h 4s", num_players=2, washizu="none", jokers=0)
     play(state, PAT, PAT, CALL, CALL)
     view = state.view(1)
