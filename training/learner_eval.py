@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from parlor.training.episodes import play_episode
+from parlor.agents.episodes import play_episode
 from parlor.training.stats import mean_ci
 from parlor.training.tournament import deal_for
 

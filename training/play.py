@@ -99,7 +99,7 @@ def play(game: Any, opponents: Sequence[Any], labels: Sequence[str], seat: int, 
     """Play one episode with the human at ``seat``; returns 0 when finished, 1 when abandoned."""
     import numpy as np
 
-    from parlor.training.episodes import play_episode
+    from parlor.agents.episodes import play_episode
 
     n = game.num_players
     human = HumanAgent(game, stdin, stdout)

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from parlor.training.episodes import play_episode
+from parlor.agents.episodes import play_episode
 from parlor.training.stats import elo_ratings, mean_ci
 
 EPISODE_LENGTH_FIELDS = ("num_hands", "num_deals", "num_games", "num_rounds", "max_deals")

@@ -10,7 +10,10 @@ and then the opponents until the learner must decide again (or the episode
 ends); the reward is the learner's own reward earned over that stretch, never
 another seat's (what it earns before its first decision is paid with its first
 step, so the step rewards of an episode sum to its return). ``action_masks()`` gives MaskablePPO the learner's legal
-actions, also through ``SubprocVecEnv`` (``env_method``).
+actions, also through ``SubprocVecEnv`` (``env_method``). The game is played on its
+``State`` with the shared loop (:mod:`parlor.agents.episodes`): opponents get what the
+AEC adapter would give them; the adapter itself only deals (seed, stacked decks). An
+illegal learner action raises ``IllegalActionError`` naming the legal ones.
 
 Optional shaping: ``shaping={"foul": -6.0}`` adds, at the episode's last step,
 weight x the learner's value of that ``State.stats()`` entry (e.g. an extra
@@ -47,7 +50,9 @@ import numpy as np
 
 from parlor import envs
 from parlor.agents.base import RandomAgent
+from parlor.agents.episodes import observation, play_until, seat_chooser
 from parlor.agents.ppo import check_guard, guarded
+from parlor.envs.aec import ADAPTER_OPTIONS
 from parlor.envs.engine.config import check_choice, check_number
 from parlor.envs.engine.game import ConfigError
 
@@ -174,8 +179,12 @@ class SingleAgentEnv(gymnasium.Env):
         super().__init__()
         self.env_name = env_name
         self.options = dict(options or {})
-        self.raw = make_raw_env(env_name, self.options)
-        self.game = self.raw.game
+        adapter_only = sorted(set(self.options) & set(ADAPTER_OPTIONS))
+        if adapter_only:
+            raise ConfigError(f"options {adapter_only} belong to the AEC adapter, which the learner does not play "
+                              "through (its illegal actions raise); allowed values: the game's own options")
+        self._table = make_raw_env(env_name, self.options)  # deals each episode (seed, stacked decks)
+        self.game = self._table.game
         n = self.game.num_players
         seats = tuple(range(n)) if learner_seats is None else tuple(learner_seats)
         if not seats or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n for s in seats):
@@ -208,9 +217,10 @@ class SingleAgentEnv(gymnasium.Env):
         self._potentials: dict[str, float] = {}
         entries = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in opponents]
         self.pool = OpponentPool(entries if n > 1 else [], self.game, env_name, agent_factories, snapshot_keep)
-        agent0 = self.raw.possible_agents[0]
-        self.observation_space = self.raw.observation_space(agent0)["observation"]
-        self.action_space = self.raw.action_space(agent0)
+        agent0 = self._table.possible_agents[0]
+        self.observation_space = self._table.observation_space(agent0)["observation"]
+        self.action_space = self._table.action_space(agent0)
+        self._opponent_choice = seat_chooser(self.game, lambda seat: self._seats_agents[seat][1])
         self._seat_offset = self._episode = seat_offset
         self._rng = np.random.default_rng(seed)
         self._seats_agents: dict[int, tuple[str, Any]] = {}
@@ -251,7 +261,8 @@ class SingleAgentEnv(gymnasium.Env):
         for _ in range(MAX_EMPTY_EPISODES):
             self._start_episode(pinned, options)
             # earned before the learner's first decision: paid with its first step's reward
-            self._pending = self._collect(self.raw.rewards[self._learner_agent]) + self._play_opponents()
+            self._pending = self._collect(self._table.rewards[self._table.possible_agents[self.learner]])
+            self._pending += self._play_opponents()
             if not self._over():
                 self._done = False
                 obs = self._observe()
@@ -272,20 +283,19 @@ class SingleAgentEnv(gymnasium.Env):
             else:
                 self._seats_agents[seat] = self.pool.draw(seat, self._rng)
             self._seats_agents[seat][1].reset(int(self._rng.integers(2**31)))
-        self.raw.reset(seed=int(self._rng.integers(2**63)), options=options or None)
-        self._learner_agent = self.raw.possible_agents[self.learner]
+        self._table.reset(seed=int(self._rng.integers(2**63)), options=options or None)
         self._raw_return = 0.0
 
     def step(self, action: int):
         if self._done:
             raise RuntimeError("step() called on a finished episode; call reset()")
-        raw = self.raw
-        raw.step(int(action))
-        reward = self._pending + self._collect(raw.rewards[self._learner_agent])
+        state = self.state
+        state.apply(int(action))
+        reward = self._pending + self._collect(float(state.take_rewards()[self.learner]))
         self._pending = 0.0
         reward += self._play_opponents()
-        terminated = raw.state.is_terminal()
-        truncated = raw.state.is_truncated() and not terminated
+        terminated = state.is_terminal()
+        truncated = state.is_truncated() and not terminated
         self._done = terminated or truncated
         info = self._info(reward)
         obs = self._observe()
@@ -303,7 +313,7 @@ class SingleAgentEnv(gymnasium.Env):
         if final_stats is not None:
             now: Mapping[str, float | None] = {name: final_stats[stat_of(name)] for name in self.shaping}
         else:
-            now = self.game.stat_estimates(self.raw.state, self.learner, tuple(self.shaping))
+            now = self.game.stat_estimates(self.state, self.learner, tuple(self.shaping))
         change = 0.0
         for name, weight in self.shaping.items():
             value = now.get(name)
@@ -315,19 +325,14 @@ class SingleAgentEnv(gymnasium.Env):
     def _play_opponents(self) -> float:
         """Opponents act until the learner must decide or the episode ends;
         returns the learner's reward earned meanwhile."""
-        raw, state = self.raw, self.raw.state
         earned = 0.0
-        while not self._over() and state.current_player != self.learner:
-            seat = state.current_player
-            agent_name = raw.possible_agents[seat]
-            obs = raw.observe(agent_name)
-            view = state.view(seat)
-            action = self._seats_agents[seat][1].act(
-                obs["observation"], obs["action_mask"], view, lambda rng, s=state, p=seat: s.determinize(p, rng)
-            )
-            raw.step(int(action))
-            state = raw.state
-            earned += self._collect(raw.rewards[self._learner_agent])
+
+        def collect(_state: Any, _seat: int, _action: int, rewards: np.ndarray) -> None:
+            nonlocal earned
+            earned += self._collect(float(rewards[self.learner]))
+
+        play_until(self.state, self._opponent_choice, stop=lambda state: state.current_player == self.learner,
+                   on_step=collect)
         return earned
 
     def _collect(self, reward: float) -> float:
@@ -335,11 +340,11 @@ class SingleAgentEnv(gymnasium.Env):
         return float(reward)
 
     def _over(self) -> bool:
-        state = self.raw.state
+        state = self.state
         return state.is_terminal() or state.is_truncated()
 
     def _observe(self) -> np.ndarray:
-        self._last_obs = self.raw.observe(self._learner_agent)["observation"]
+        self._last_obs = observation(self.game, self.state, self.learner)
         return self._last_obs
 
     def _info(self, reward: float) -> dict[str, Any]:
@@ -350,7 +355,7 @@ class SingleAgentEnv(gymnasium.Env):
             "raw_return": self._raw_return,
             "opponents": {seat: name for seat, (name, _) in sorted(self._seats_agents.items())},
         }
-        stats = getattr(self.raw.state, "stats", None)
+        stats = getattr(self.state, "stats", None)
         if stats is not None:
             info["stats"] = {k: float(v[self.learner]) for k, v in stats().items()}
         return info
@@ -360,14 +365,15 @@ class SingleAgentEnv(gymnasium.Env):
         True once the episode is over, so a masked distribution is never empty)."""
         if self._done or self._over():
             return np.ones(self.game.num_actions, dtype=bool)
+        legal = self.state.legal_mask().astype(bool)
         if not self.action_guard:
-            return self.raw.action_mask(self._learner_agent).astype(bool)
-        return guarded(self.game, self._last_obs, self.raw.action_mask(self._learner_agent).astype(bool),
-                       self.action_guard, self.raw.state.view(self.learner))
+            return legal
+        return guarded(self.game, self._last_obs, legal, self.action_guard, self.state.view(self.learner))
 
     def render(self) -> str:
-        return self.game.render(self.raw.state.view(self.learner))
+        return self.game.render(self.state.view(self.learner))
 
     @property
     def state(self) -> Any:
-        return self.raw.state
+        """The game's State of the current episode (the adapter dealt it; the wrapper plays it)."""
+        return self._table.state

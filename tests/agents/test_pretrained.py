@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from parlor import envs
+from parlor.agents.episodes import play_episode
 from parlor.agents.registry import make_agent
-from parlor.training.episodes import play_episode
 from parlor.training.evaluate import install_policy_check
 from parlor.training.policy import read_signature
 

@@ -334,7 +334,7 @@ def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tm
         obs, _ = guarded_env.reset()
         done = False
         while not done:
-            legal = guarded_env.raw.action_mask(guarded_env._learner_agent).astype(bool)
+            legal = guarded_env.state.legal_mask().astype(bool)
             allowed = guarded_env.action_masks()
             view = guarded_env.state.view(guarded_env.learner)
             narrowed += int(allowed.sum() < legal.sum())

@@ -282,3 +282,9 @@ def test_potential_shaping_needs_an_estimated_statistic() -> None:
         SingleAgentEnv("ofc_v0", {}, [PoolEntry("random")], shaping={"royalties": 1.0}, shaping_mode="potential")
     with pytest.raises(ConfigError, match="shaping_mode='dense'.*'final', 'potential'"):
         SingleAgentEnv("ofc_v0", {}, [PoolEntry("random")], shaping={"foul": -1.0}, shaping_mode="dense")
+
+
+def test_adapter_options_are_refused() -> None:
+    with pytest.raises(ConfigError, match="illegal_action"):
+        SingleAgentEnv("ledger_test", {"illegal_action": "penalty"}, agent_factories=FACTORIES,
+                       opponents=[PoolEntry("fixed")])
