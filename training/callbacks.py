@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from parlor.agents.policy import PolicyAgent, save_policy
 from parlor.training.configs import TrainConfig
 from parlor.training.learner_eval import evaluate_player, flat_row, plot_learning_curve
-from parlor.training.policy import PolicyAgent, save_policy
 from parlor.training.wrapper import make_agent, make_raw_env
 
 KEEP_CHECKPOINTS = 5

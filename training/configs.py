@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlor.agents.ppo import check_tolerances
+from parlor.agents.policy import check_tolerances
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
 from parlor.envs.engine.game import ConfigError
 from parlor.training.wrapper import SELF, SHAPING_MODES, PoolEntry

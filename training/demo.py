@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def eval_argv(policy: Path, games: int, workers: int, out: str) -> list[str]:
     """``parlor eval`` arguments for ``policy`` against heuristic and random, in the
     env and with the options the policy was trained with (read from its signature)."""
-    from parlor.training.policy import read_signature
+    from parlor.agents.policy import read_signature
 
     signature = read_signature(policy)
     return ["eval", signature["env"], *option_flags(signature["options"]), "--agents", f"ppo:{policy},heuristic,random",

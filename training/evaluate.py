@@ -89,14 +89,6 @@ class EvalConfig:
 _worker: dict[str, Any] = {}
 
 
-def install_policy_check() -> None:
-    """``ppo:<zip>`` agents: refuse zips trained for another env (training.policy's signature)."""
-    from parlor.agents.ppo import set_metadata_check
-    from parlor.training.policy import check_signature, read_signature, signature
-
-    set_metadata_check(lambda path, game, env_name: check_signature(read_signature(path), signature(env_name, game), path))
-
-
 def build_game(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Any:
     """The game of ``config``; ``make_game`` (a picklable module-level function) replaces the
     registry, e.g. for a test-only game."""
@@ -108,7 +100,6 @@ def build_game(config: EvalConfig, make_game: Callable[..., Any] | None = None) 
 
 
 def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> None:
-    install_policy_check()
     _worker.clear()
     _worker.update(config=config, game=build_game(config, make_game), agents={})
     if "torch" in sys.modules:
@@ -160,7 +151,6 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
     from parlor.training.tournament import field_schedule, paired_differences, schedule, stacks_decks, summarize
 
     game = build_game(config, make_game)
-    install_policy_check()
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
         make_agent(spec, game, env_name=config.env)
     if config.field is not None:

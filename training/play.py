@@ -152,7 +152,6 @@ def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
     """(game, opponent agents, their labels) from the command line; ValueError on bad input."""
     from parlor import envs
     from parlor.agents.registry import make_agent
-    from parlor.training.evaluate import install_policy_check
 
     if args.game not in envs.ENVS:
         raise ValueError(f"unknown environment {args.game!r}; available: {', '.join(envs.ENVS)}")
@@ -167,7 +166,6 @@ def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
         specs = specs * (n - 1)
     elif len(specs) != n - 1:
         raise ValueError(f"--vs names {len(specs)} agents; {args.game} has {n - 1} other seats (give 1 or {n - 1})")
-    install_policy_check()
     return game, [make_agent(s, game, env_name=args.game) for s in specs], specs
 
 

@@ -1,26 +1,24 @@
 """``parlor shield``: put a trained policy inside an action guard after training.
 
 A shield at deployment: ``parlor shield SOURCE.zip DEST.zip --guard foul_cap=0.25``
-writes a copy of the policy whose ``parlor.json`` carries the guard (replacing any
-it had), so ``PPOAgent`` / ``PolicyAgent`` play it with the game's ``guarded_mask``
-wherever it is loaded (``parlor eval``, ``parlor play``, self-play snapshots). The
-network is untouched; the guard is checked against the game the zip was trained on
-(the names ``guarded_mask`` reads, tolerances >= 0). ``--guard NAME=TOLERANCE``
-(repeatable) sets the guard, e.g. ``--guard endgame_foul=0 --guard midgame_foul=0.02``
-for OFC Pineapple's exact endgame guard and its cap on the first three-card turn;
-``--clear`` removes it.
+writes a copy of the policy whose signature carries the guard (replacing any it
+had), so :class:`parlor.agents.policy.PolicyAgent` plays it with the game's
+``guarded_mask`` wherever it is loaded (``parlor eval``, ``parlor play``, self-play
+snapshots). The network is untouched; the guard is checked against the game the
+policy was trained on (the names ``guarded_mask`` reads, tolerances >= 0).
+``--guard NAME=TOLERANCE`` (repeatable) sets the guard, e.g. ``--guard
+endgame_foul=0 --guard midgame_foul=0.02`` for OFC Pineapple's exact endgame guard
+and its cap on the first three-card turn; ``--clear`` removes it.
 """
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 from pathlib import Path
 
-from parlor.agents.ppo import check_guard
+from parlor.agents.policy import read_signature, shield_policy
 from parlor.envs.engine.config import check_number
 from parlor.envs.engine.game import ConfigError
-from parlor.training.policy import read_signature, write_signature
 
 
 def parse_guard(items: list[str]) -> dict[str, float]:
@@ -39,20 +37,12 @@ def parse_guard(items: list[str]) -> dict[str, float]:
 
 
 def shield(source: str | Path, dest: str | Path, guard: dict[str, float]) -> Path:
-    """Copy the policy zip ``source`` to ``dest`` with ``guard`` as its action guard
-    ({} removes it); raises ConfigError for a guard the policy's game cannot apply."""
+    """Copy the policy ``source`` to ``dest`` with ``guard`` ({} removes it), checked
+    against the game the policy was trained on."""
     from parlor.training.wrapper import make_raw_env  # also knows envs registered for tests
 
     saved = read_signature(source)
-    game = make_raw_env(saved["env"], saved.get("options", {})).game
-    check_guard(game, guard)
-    dest = Path(dest)
-    if dest.resolve() != Path(source).resolve():
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, dest)
-    kept = {k: v for k, v in saved.items() if k not in ("format", "action_guard")}
-    write_signature(dest, kept, **({"action_guard": guard} if guard else {}))
-    return dest
+    return shield_policy(source, dest, guard, make_raw_env(saved["env"], saved.get("options", {})).game)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ given), ``config.resolved.yaml`` (defaults filled in), ``command.txt``,
 ``snapshots/`` (self-play), ``eval.csv`` + ``baselines.csv`` (periodic
 evaluation), ``learning_curve.png``, the final ``model.zip`` and ``policy.zip``
 (the same network without the optimizer state: small, for shipping). Every zip
-carries the env's signature (:mod:`training.policy`), so
+carries the env's signature (:mod:`parlor.agents.policy`), so
 ``parlor eval ENV --agents ppo:<run>/model.zip`` refuses a different env.
 ``--resume RUN`` continues from ``RUN/checkpoints/latest.zip`` with the run's
 own config, keeping the step count. ``init: PATH`` in the config (or ``--init
@@ -28,8 +28,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from parlor.agents.policy import export_policy, load_policy, save_policy
 from parlor.training.configs import TrainConfig, config_dict, load_config
-from parlor.training.policy import export_policy, load_policy, save_policy
 
 CHECKPOINTS, SNAPSHOTS, LATEST = "checkpoints", "snapshots", "latest.zip"
 LIBRARIES = ("numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "yaml")
@@ -137,6 +137,13 @@ def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
     )
 
 
+def policy_game(config: TrainConfig) -> Any:
+    """The game a policy of this run is checked against."""
+    from parlor.training.wrapper import make_raw_env  # also knows envs registered for tests
+
+    return make_raw_env(config.env, config.options).game
+
+
 # ------------------------------------------------------------------ training
 def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
     """Behaviour cloning of ``config.pretrain.teacher`` (see training.pretrain); writes pretrain.json."""
@@ -165,7 +172,7 @@ def initialise(config: TrainConfig, model: Any, run_dir: Path, log: Any = print)
 
     from parlor.envs.engine.game import ConfigError
 
-    source = load_policy(config.init, config.env, config.options)  # refuses another env's policy
+    source = load_policy(config.init, config.env, policy_game(config))  # refuses another env's policy
     try:
         model.policy.load_state_dict(source.policy.state_dict())
     except RuntimeError as exc:
@@ -193,7 +200,7 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
         if resume:
             if not latest.is_file():
                 raise FileNotFoundError(f"{run_dir} has no {CHECKPOINTS}/{LATEST} to resume from")
-            model = load_policy(latest, config.env, config.options)  # refuses a checkpoint of another env
+            model = load_policy(latest, config.env, policy_game(config))  # refuses a checkpoint of another env
             model.set_env(vec_env)
             model.tensorboard_log = str(run_dir / "tb")
             log(f"resuming {run_dir} at step {model.num_timesteps:,}")
@@ -269,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
         run_dir = new_run_dir(args.out, args.config)
         write_run_files(run_dir, config, Path(args.config).read_text(encoding="utf-8"), command)
     print(f"run folder: {run_dir}")
-    from parlor.training.policy import PolicyMismatchError
+    from parlor.agents.policy import PolicyMismatchError
 
     try:
         result = train(config, run_dir, resume=bool(args.resume), progress_bar=not args.no_progress)

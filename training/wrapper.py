@@ -51,7 +51,7 @@ import numpy as np
 from parlor import envs
 from parlor.agents.base import RandomAgent
 from parlor.agents.episodes import observation, play_until, seat_chooser
-from parlor.agents.ppo import check_guard, guarded
+from parlor.agents.policy import PolicyAgent, check_guard, guarded
 from parlor.envs.aec import ADAPTER_OPTIONS
 from parlor.envs.engine.config import check_choice, check_number
 from parlor.envs.engine.game import ConfigError
@@ -230,13 +230,13 @@ class SingleAgentEnv(gymnasium.Env):
 
     # ------------------------------------------------------------ self-play
     def add_snapshot(self, path: str) -> None:
-        """Add the policy saved at ``path`` (a zip from ``save_policy``) to the ``self`` entry."""
+        """Add the policy saved at ``path`` (a file from ``save_policy``) to the ``self`` entry;
+        it samples its actions (stochastic play) with its own seeded generator."""
         import torch
 
-        from parlor.training.policy import policy_agent_from_zip
-
         torch.set_num_threads(1)  # opponents' forward passes: one thread per env process
-        self.pool.add_snapshot(policy_agent_from_zip(path, self.env_name, self.game, seed=int(self._rng.integers(2**31))))
+        self.pool.add_snapshot(PolicyAgent.from_file(path, self.env_name, self.game, deterministic=False,
+                                                     seed=int(self._rng.integers(2**31))))
 
     def num_snapshots(self) -> int:
         return len(self.pool.snapshots)

@@ -9,7 +9,7 @@ import pytest
 
 from parlor.agents.episodes import play_episode
 from parlor.agents.ofc_heuristic import OFCHeuristic
-from parlor.agents.ppo import check_guard
+from parlor.agents.policy import check_guard
 from parlor.envs.engine.cards import parse_cards
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.ofc.endgame import (

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from parlor import envs
+from parlor.agents.policy import PolicyMismatchError, load_policy, read_signature
 from parlor.envs.engine.game import ConfigError
 from parlor.training.cli import main
 from parlor.training.configs import load_config, parse_config
-from parlor.training.policy import PolicyMismatchError, load_policy, read_signature
 from parlor.training.train import train, write_run_files
 from tests.training.scripted import register
 
@@ -46,6 +46,12 @@ def start_run(tmp_path: Path, config, text: str = "") -> Path:
     run_dir.mkdir(parents=True)
     write_run_files(run_dir, config, text, "pytest")
     return run_dir
+
+
+def game_of(env_name: str, **options):
+    from parlor.training.wrapper import make_raw_env  # knows the test envs
+
+    return make_raw_env(env_name, options).game
 
 
 def legal_predictions(model, env_name: str, options: dict, episodes: int = 2) -> None:
@@ -81,11 +87,11 @@ def test_config_trains_256_steps_and_writes_a_loadable_model(tmp_path: Path, pat
                  "eval.csv", "baselines.csv", "learning_curve.png", "summary.json", "checkpoints/latest.zip"):
         assert (run_dir / name).is_file(), name
     assert any((run_dir / "tb").rglob("events.out.tfevents.*"))
-    model = load_policy(result.model_path, config.env, config.options)
+    model = load_policy(result.model_path, config.env, game_of(config.env, **config.options))
     assert read_signature(result.model_path)["env"] == config.env
     legal_predictions(model, config.env, dict(config.options), episodes=1)
     # policy.zip: the same network, no optimizer moments: smaller, same predictions
-    small = load_policy(run_dir / "policy.zip", config.env, config.options)
+    small = load_policy(run_dir / "policy.zip", config.env, game_of(config.env, **config.options))
     assert (run_dir / "policy.zip").stat().st_size < result.model_path.stat().st_size
     assert read_signature(run_dir / "policy.zip")["inference_only"] is True
     for name, tensor in model.policy.state_dict().items():
@@ -125,18 +131,18 @@ def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
     config = parse_config(__import__("yaml").safe_load(KUHN))
     run_dir = start_run(tmp_path, config, KUHN)
     model_path = train(config, run_dir, progress_bar=False, log=lambda *_: None).model_path
-    load_policy(model_path, "kuhn_test", {"ante": 1})  # the defaults spelled out: same env
+    load_policy(model_path, "kuhn_test", game_of("kuhn_test", ante=1))  # the defaults spelled out: same env
     with pytest.raises(PolicyMismatchError, match="option ante: trained with 1, loading into 2"):
-        load_policy(model_path, "kuhn_test", {"ante": 2})
+        load_policy(model_path, "kuhn_test", game_of("kuhn_test", ante=2))
     with pytest.raises(PolicyMismatchError, match="env: trained on 'kuhn_test', loading into 'ledger_test'"):
-        load_policy(model_path, "ledger_test", {})
+        load_policy(model_path, "ledger_test", game_of("ledger_test"))
     bare = tmp_path / "bare.zip"
     with zipfile.ZipFile(model_path) as src, zipfile.ZipFile(bare, "w") as dst:
         for name in src.namelist():
             if name != "parlor.json":
                 dst.writestr(name, src.read(name))
     with pytest.raises(PolicyMismatchError, match="not saved by `parlor train`"):
-        load_policy(bare, "kuhn_test", {})
+        load_policy(bare, "kuhn_test", game_of("kuhn_test"))
 
 
 @pytest.mark.parametrize("env_name, options", [("ofc_v0", {"variant": "pineapple"}),
@@ -144,7 +150,7 @@ def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
 def test_feature_block_version_is_part_of_the_signature(env_name: str, options: dict) -> None:
     # a policy trained on an older feature block must not load into the new one, even
     # when the shapes happen to agree
-    from parlor.training.policy import check_signature, signature
+    from parlor.agents.policy import check_signature, signature
 
     game = envs.make_game(env_name, **options, features=True)
     version = game.observation_version
@@ -161,25 +167,17 @@ def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
     if "ofc_v0" not in envs.ENVS:
         pytest.skip("ofc_v0 not registered")
     from parlor.agents.registry import make_agent
-    from parlor.training.evaluate import install_policy_check
 
     config = smoke(load_config(str(ROOT / "configs/ofc_pineapple_quick.yaml")), steps=64)
     config = replace(config, eval=replace(config.eval, baselines=("random",), opponents=("random",)),
                      opponents=(config.opponents[0].__class__("random"),))
     run_dir = start_run(tmp_path, config)
     path = train(config, run_dir, progress_bar=False, log=lambda *_: None).model_path
-    from parlor.agents.ppo import set_metadata_check
-
-    previous = set_metadata_check(None)
-    install_policy_check()  # process-wide: restored below so other tests see no check
-    try:
-        agent = make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **config.options), env_name="ofc_v0")
-        assert agent is not None
-        with pytest.raises(ValueError, match="option variant"):
-            make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **{**config.options, "variant": "original"}),
-                       env_name="ofc_v0")
-    finally:
-        set_metadata_check(previous)
+    agent = make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **config.options), env_name="ofc_v0")
+    assert agent is not None
+    with pytest.raises(ValueError, match="option variant"):
+        make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **{**config.options, "variant": "original"}),
+                   env_name="ofc_v0")
 
 
 @pytest.mark.parametrize("text, match", [
@@ -224,7 +222,7 @@ def test_pretrain_clones_the_teacher_before_ppo(tmp_path: Path) -> None:
     teacher's action, and the critic learns the teacher's returns."""
     import json
 
-    from parlor.training.policy import PolicyAgent
+    from parlor.agents.policy import PolicyAgent
     from parlor.training.wrapper import PoolEntry, SingleAgentEnv
 
     text = KUHN.replace("total_steps: 256", "total_steps: 64") + (
@@ -241,7 +239,7 @@ def test_pretrain_clones_the_teacher_before_ppo(tmp_path: Path) -> None:
     # the trained model still plays the rule (64 PPO steps cannot undo 30 epochs of cloning)
     from tests.agents.kuhn_agents import KuhnRule
 
-    agent = PolicyAgent(load_policy(result.model_path, "kuhn_test", {}), deterministic=True)
+    agent = PolicyAgent(load_policy(result.model_path, "kuhn_test", game_of("kuhn_test")), deterministic=True)
     env = SingleAgentEnv("kuhn_test", {}, [PoolEntry("random")], seed=1)
     agree = total = 0
     for _ in range(40):
@@ -282,7 +280,7 @@ def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path) -> None:
         initialise(tuned, model, run_dir, log=lambda *_: None)
     finally:
         vec_env.close()
-    saved = load_policy(source.model_path, "kuhn_test", {}).policy.state_dict()
+    saved = load_policy(source.model_path, "kuhn_test", game_of("kuhn_test")).policy.state_dict()
     assert all((model.policy.state_dict()[k] == v).all() for k, v in saved.items())
     assert any((fresh[k] != v).any() for k, v in saved.items())  # the copy changed the network
     assert json.loads((run_dir / "init.json").read_text())["source_num_timesteps"] == 256
@@ -317,8 +315,7 @@ GUARD = {"foul": 0.0, "endgame_foul": 0.0}  # the outlook's guard and the exact 
 
 
 def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tmp_path: Path) -> None:
-    from parlor.agents.ppo import PPOAgent
-    from parlor.training.policy import policy_agent_from_zip
+    from parlor.agents.policy import PolicyAgent
     from parlor.training.wrapper import PoolEntry, SingleAgentEnv
 
     config = smoke(load_config(str(ROOT / "configs/ofc_pineapple_quick.yaml")), steps=64)
@@ -326,7 +323,7 @@ def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tm
     path = train(config, start_run(tmp_path, config), progress_bar=False, log=lambda *_: None).model_path
     assert read_signature(path)["action_guard"] == GUARD
     game = envs.make_game("ofc_v0", **config.options)
-    agents = [PPOAgent(game, str(path), env_name="ofc_v0"), policy_agent_from_zip(path, "ofc_v0", game, deterministic=True)]
+    agents = [PolicyAgent.from_file(path, "ofc_v0", game), PolicyAgent.from_file(path, "ofc_v0", game, deterministic=False)]
     assert [a.guard for a in agents] == [GUARD] * 2
     guarded_env = SingleAgentEnv("ofc_v0", config.options, [PoolEntry("random")], seed=0, action_guard=GUARD)
     narrowed = endgame_narrowed = 0
@@ -348,21 +345,21 @@ def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tm
 
 
 def test_parlor_shield_puts_a_trained_policy_inside_a_guard(tmp_path: Path, capsys) -> None:
-    from parlor.agents.ppo import PPOAgent, read_action_guard
+    from parlor.agents.policy import PolicyAgent, action_guard
 
     source = ROOT / "agents/pretrained/ofc_pineapple.zip"
     dest = tmp_path / "shielded.zip"
     assert main(["shield", str(source), str(dest), "--guard", "foul_cap=0.25", "--guard", "foul=0.1"]) == 0
-    assert read_action_guard(str(dest)) == {"foul_cap": 0.25, "foul": 0.1}
-    assert read_action_guard(str(source)) == {}  # the source is untouched
+    assert action_guard(read_signature(dest)) == {"foul_cap": 0.25, "foul": 0.1}
+    assert action_guard(read_signature(source)) == {}  # the source is untouched
     before, after = read_signature(source), read_signature(dest)
     assert {k: v for k, v in after.items() if k != "action_guard"} == before
     with zipfile.ZipFile(source) as a, zipfile.ZipFile(dest) as b:  # the network is the same
         assert a.read("policy.pth") == b.read("policy.pth")
     game = envs.make_game("ofc_v0", variant="pineapple", features=True)
-    assert PPOAgent(game, str(dest), env_name="ofc_v0").guard == {"foul_cap": 0.25, "foul": 0.1}
+    assert PolicyAgent.from_file(dest, "ofc_v0", game).guard == {"foul_cap": 0.25, "foul": 0.1}
     assert main(["shield", str(dest), str(dest), "--clear"]) == 0
-    assert read_action_guard(str(dest)) == {} and "action_guard" not in read_signature(dest)
+    assert action_guard(read_signature(dest)) == {} and "action_guard" not in read_signature(dest)
     capsys.readouterr()
     assert main(["shield", str(source), str(dest), "--guard", "royalties=1"]) == 2
     assert "cannot guard 'royalties'" in capsys.readouterr().err
