@@ -22,21 +22,21 @@ from typing import Any
 from parlor.agents.base import RandomAgent
 
 HEURISTICS: dict[str, str] = {
-    "ofc_v0": "parlor.agents.ofc_heuristic:OFCHeuristic",
-    "buffalo_bill_v0": "parlor.agents.buffalo_bill_heuristic:BuffaloBillHeuristic",
-    "washizu_poker_v0": "parlor.agents.washizu_heuristic:WashizuHeuristic",
-    "buki_v0": "parlor.agents.dominoes_heuristic:DominoesHeuristic",
-    "pulle_v0": "parlor.agents.dominoes_heuristic:DominoesHeuristic",
-    "austrian_dominoes_v0": "parlor.agents.dominoes_heuristic:DominoesHeuristic",
-    "tonk_v0": "parlor.agents.tonk_heuristic:TonkHeuristic",
+    "ofc_v0": "parlor.agents.ofc.heuristic:OFCHeuristic",
+    "buffalo_bill_v0": "parlor.agents.buffalo_bill.heuristic:BuffaloBillHeuristic",
+    "washizu_poker_v0": "parlor.agents.washizu_poker.heuristic:WashizuHeuristic",
+    "buki_v0": "parlor.agents.dominoes.heuristic:DominoesHeuristic",
+    "pulle_v0": "parlor.agents.dominoes.heuristic:DominoesHeuristic",
+    "austrian_dominoes_v0": "parlor.agents.dominoes.heuristic:DominoesHeuristic",
+    "tonk_v0": "parlor.agents.tonk.heuristic:TonkHeuristic",
 }
 
 EXTRAS: dict[str, dict[str, str]] = {
     "buki_v0": {
-        "always_min": "parlor.agents.dominoes_heuristic:AlwaysMinBettor",
-        "always_max": "parlor.agents.dominoes_heuristic:AlwaysMaxBettor",
+        "always_min": "parlor.agents.dominoes.heuristic:AlwaysMinBettor",
+        "always_max": "parlor.agents.dominoes.heuristic:AlwaysMaxBettor",
     },
-    "buffalo_bill_v0": {"montecarlo": "parlor.agents.buffalo_bill_heuristic:BuffaloBillMonteCarlo"},
+    "buffalo_bill_v0": {"montecarlo": "parlor.agents.buffalo_bill.heuristic:BuffaloBillMonteCarlo"},
 }
 
 DEFAULT_SEARCH_BUDGET = 64

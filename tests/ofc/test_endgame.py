@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from parlor.agents.episodes import play_episode
-from parlor.agents.ofc_heuristic import OFCHeuristic
+from parlor.agents.ofc.heuristic import OFCHeuristic
 from parlor.agents.policy import check_guard
 from parlor.envs.engine.cards import parse_cards
 from parlor.envs.engine.game import ConfigError

@@ -5,10 +5,11 @@ import numpy as np
 import pytest
 
 from parlor.agents.base import Agent
-from parlor.agents.tonk_heuristic import TonkHeuristic, confidence, play_hands
+from parlor.agents.tonk.heuristic import TonkHeuristic
 from parlor.envs.tonk.rules import make_game
 from parlor.envs.tonk.view import DECLARE_49, DRAW_STOCK, DROP, TAKE_DISCARD
 from parlor.envs.tonk_v0 import PRESETS
+from parlor.training.evaluate import EvalConfig, evaluate
 from tests.tonk.helpers import discard, lay, new
 
 MID = "8h Jc Qd 7s 6s"
@@ -55,9 +56,8 @@ def test_heuristic_lays_the_biggest_spread_and_discards_its_highest_loose_card()
 
 
 def test_heuristic_beats_random_agents():
-    mine, others = play_hands(300, seed=3)
-    mean, lo, hi = confidence(mine)
-    assert lo > 0 and mean > others.mean()
+    heuristic, rand = evaluate(EvalConfig(env="tonk_v0", agents=("heuristic", "random"), games=300, seed=3))["agents"]
+    assert heuristic["mean_reward"] - heuristic["ci95"] > 0 > rand["mean_reward"]
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from parlor.agents.base import RandomAgent
-from parlor.agents.ofc_heuristic import OFCHeuristic, duplicate_match, plan_fantasyland
+from parlor.agents.ofc.heuristic import OFCHeuristic, plan_fantasyland
 from parlor.envs import ofc_v0
 from parlor.envs.engine.cards import parse_cards as P
 from parlor.envs.ofc.scoring import evaluate_board
+from parlor.training.evaluate import EvalConfig, evaluate
 from tests.ofc.helpers import hand_script, new_state, run, seq
 
 
@@ -34,12 +35,9 @@ def test_heuristic_plays_legal_moves_through_the_env(options):
 
 
 def test_heuristic_fouls_far_less_than_random_and_wins_points():
-    results = duplicate_match(30, seed=11)
-    h_foul, _ = results["heuristic foul rate"]
-    r_foul, _ = results["random foul rate"]
-    points, half = results["heuristic points per hand"]
-    assert h_foul < 0.2 < 0.5 < r_foul
-    assert points - half > 0
+    heuristic, rand = evaluate(EvalConfig(env="ofc_v0", agents=("heuristic", "random"), games=60, seed=11))["agents"]
+    assert heuristic["stats"]["foul"]["mean"] < 0.2 < 0.5 < rand["stats"]["foul"]["mean"]
+    assert heuristic["mean_reward"] - heuristic["ci95"] > 0  # duplicate deals, 95% CI
 
 
 def test_heuristic_fantasyland_takes_the_best_clean_arrangement():

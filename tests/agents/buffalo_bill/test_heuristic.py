@@ -4,9 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parlor.agents.base import Agent, RandomAgent
-from parlor.agents.buffalo_bill_heuristic import BuffaloBillHeuristic, BuffaloBillMonteCarlo, play_solitaire
+from parlor.agents.base import Agent
+from parlor.agents.buffalo_bill.heuristic import BuffaloBillHeuristic, BuffaloBillMonteCarlo
 from parlor.envs.buffalo_bill.rules import make_game
+from parlor.training.evaluate import EvalConfig, evaluate
 
 
 @pytest.mark.parametrize("options", [
@@ -30,8 +31,7 @@ def test_agents_play_only_legal_actions(cls, options):
 
 
 def test_heuristic_and_monte_carlo_beat_random_in_solitaire():
-    games = 25
-    rand = play_solitaire(lambda g, s: RandomAgent(g, s), games).mean()
-    heur = play_solitaire(lambda g, s: BuffaloBillHeuristic(g, s), games).mean()
-    mc = play_solitaire(lambda g, s: BuffaloBillMonteCarlo(g, s, samples=16), games).mean()
+    config = EvalConfig(env="buffalo_bill_v0", options={"num_players": 1, "reward": "score"},
+                        agents=("random", "heuristic", "montecarlo"), games=25)
+    rand, heur, mc = (a["mean_reward"] for a in evaluate(config)["agents"])  # the same deals for all three
     assert heur > rand + 50 and mc > rand + 50

@@ -15,25 +15,14 @@ How it plays (reads only the View):
   bottoms, the best middles under each with ``rank5_batch``, every top under
   the middle) for the most royalties plus 9 for staying; never fouls.
 
-Measured (duplicate hands: the same deck is played twice with the seats
-swapped; original variant, 2 players, 1 hand per episode)::
-
-    python -m agents.ofc_heuristic --hands 10000
-
-gave (10,000 decks = 20,000 hands, seed 0, 95% confidence intervals over decks)::
-
-    heuristic points per hand: +4.114 ± 0.061
-    heuristic foul rate:        0.048 ± 0.003
-    random foul rate:           0.689 ± 0.006   (public measurements: about 69%)
-    heuristic royalties/hand:   0.489 ± 0.025
-    heuristic Fantasyland entry rate: 0.001 (single-hand episodes: no bonus for QQ+)
+Its results against the other baselines (points, foul rate, royalties per hand,
+duplicate deals with 95% confidence intervals) come from ``parlor eval``, e.g.
+``parlor eval ofc_v0 --agents heuristic,random --games 2000``.
 """
 from __future__ import annotations
 
-import argparse
 import itertools
 import math
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -158,7 +147,7 @@ class OFCHeuristic(SeededAgent):
 
 class OutlookPlanner(OFCHeuristic):
     """The heuristic's planner on the ``features=True`` outlook's samples (the fixed
-    noise table picked by :func:`envs.ofc.features.turn_key`): it plays the plan whose
+    noise table picked by :func:`parlor.envs.ofc.features.turn_key`): it plays the plan whose
     first action the outlook's preference marks 1.0 (ties as the heuristic breaks
     them), so a policy reading the features can imitate it exactly. The behaviour-
     cloning teacher of ``configs/ofc_pineapple.yaml``; as strong as the heuristic."""
@@ -166,71 +155,3 @@ class OutlookPlanner(OFCHeuristic):
     def plan_regular_turn(self, view: OFCView) -> list[int]:
         cands, stats = sampled_turn(view, turn_key(view))
         return cands[int(np.argmax(stats.value))]
-
-
-# ---------------------------------------------------------------- duplicate evaluation
-def play_hand(game, agents: Sequence[Any], deck: Sequence[int], seed: int) -> tuple[np.ndarray, dict]:
-    """One episode with a stacked deck; returns (rewards per seat, State.stats())."""
-    state = game.new_state(np.random.default_rng(seed), decks=[tuple(deck)])
-    for i, agent in enumerate(agents):
-        agent.reset(seed * 7 + i)
-    total = np.zeros(game.num_players)
-    while not state.is_terminal():
-        p = state.current_player
-        action = agents[p].act(game.observe(state, p), state.legal_mask(), state.view(p))
-        state.apply(action)
-        total += state.take_rewards()
-    return total, state.stats()
-
-
-def mean_ci(x: np.ndarray) -> tuple[float, float]:
-    """Mean and the half-width of its normal 95% confidence interval."""
-    return float(x.mean()), float(1.96 * x.std(ddof=1) / math.sqrt(len(x)))
-
-
-def duplicate_match(hands: int, seed: int = 0, variant: str = "original") -> dict[str, tuple[float, float]]:
-    """Heuristic vs random over ``hands`` decks, each played twice with the seats swapped.
-
-    Per deck the two games are averaged (the duplicate pair is the sample unit).
-    """
-    from parlor.agents.base import RandomAgent
-    from parlor.envs.ofc.rules import make_game
-
-    game = make_game(variant=variant, num_players=2)
-    rng = np.random.default_rng(seed)
-    heur, rand = OFCHeuristic(game), RandomAgent(game)
-    points, h_foul, r_foul, h_fl, h_roy = (np.zeros(hands) for _ in range(5))
-    for i in range(hands):
-        deck = rng.permutation(52).tolist()
-        a, sa = play_hand(game, [heur, rand], deck, 2 * i)
-        b, sb = play_hand(game, [rand, heur], deck, 2 * i + 1)
-        points[i] = (a[0] + b[1]) / 2
-        h_foul[i] = (sa["foul"][0] + sb["foul"][1]) / 2
-        r_foul[i] = (sa["foul"][1] + sb["foul"][0]) / 2
-        h_fl[i] = (sa["fantasyland"][0] + sb["fantasyland"][1]) / 2
-        h_roy[i] = (sa["royalties"][0] + sb["royalties"][1]) / 2
-    return {
-        "heuristic points per hand": mean_ci(points),
-        "heuristic foul rate": mean_ci(h_foul),
-        "random foul rate": mean_ci(r_foul),
-        "heuristic Fantasyland entry rate": mean_ci(h_fl),
-        "heuristic royalties per hand": mean_ci(h_roy),
-    }
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="OFC heuristic vs random, duplicate hands")
-    parser.add_argument("--hands", type=int, default=10_000, help="decks (each played twice, seats swapped)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--variant", default="original", choices=("original", "pineapple"))
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    results = duplicate_match(args.hands, args.seed, args.variant)
-    print(f"{args.variant}, 2 players, {args.hands} duplicate decks ({2 * args.hands} hands), seed {args.seed}:")
-    for name, (mean, half) in results.items():
-        print(f"  {name}: {mean:.3f} ± {half:.3f} (95% CI)")
-    print(f"  ({time.perf_counter() - start:.0f} s)")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,9 +1,8 @@
 """The rule-based Washizu player: standard draws, betting by strength, beats random play."""
 from __future__ import annotations
 
-import numpy as np
-
-from parlor.agents.washizu_heuristic import WashizuHeuristic, play_matches
+from parlor.agents.washizu_poker.heuristic import WashizuHeuristic
+from parlor.training.evaluate import EvalConfig, evaluate
 from tests.washizu_poker.helpers import CALL, DROP, PAT, discard, play, raise_by, rigged
 
 OPTS = {"num_players": 3, "washizu": "none", "jokers": 0}
@@ -67,6 +66,6 @@ def test_acts_the_same_for_the_same_seed_and_view() -> None:
 
 
 def test_beats_random_agents() -> None:
-    out = play_matches(60, seed=1, num_players=3)
-    assert out["hero"].mean() > 3.0 > out["random"].mean()
-    assert np.all(out["hero"] >= -15)
+    config = EvalConfig(env="washizu_poker_v0", options={"num_players": 3}, agents=("heuristic", "random"), games=60, seed=1)
+    heuristic, rand = evaluate(config)["agents"]
+    assert heuristic["mean_reward"] - heuristic["ci95"] > 3.0 > 0 > rand["mean_reward"]

@@ -10,33 +10,23 @@ as banker it refuses raises from players who look likely to win. In Pulle it
 buys back a high total. ``AlwaysMinBettor`` / ``AlwaysMaxBettor`` play tiles
 like the heuristic but bet (and raise to) a fixed amount at once.
 
-Buki chip results per deal (subject in a non-banker seat 1..3, rotating; the
-banker and the other two seats heuristic; default options; 2,000 deals =
-250 episodes of 8 deals; the same seeds for every subject; 95% CI over
-episodes). Reproduce with ``python -m agents.dominoes_heuristic --deals 2000``:
-
-| subject (non-banker) | chips per deal | 95% CI | deals |
-|---|---|---|---|
-| random (uniform legal tiles and bets) | -0.676 | [-0.991, -0.361] | 2000 |
-| heuristic | -0.052 | [-0.364, +0.259] | 2000 |
-| always_min | -0.197 | [-0.338, -0.055] | 2000 |
-| always_max | -0.590 | [-1.015, -0.164] | 2000 |
-
-(A fair non-banker betting b every deal expects about b(3.5 x 1/4 - 1) = -b/8 per
-deal before draws, i.e. -0.25 at the minimum: the banker has the edge.)
+The bettors compared in a non-banker seat against a heuristic table, on the
+same deals (95% confidence intervals): ``parlor eval buki_v0 --agents
+random,heuristic,always_min,always_max --field heuristic --seats 1,2,3``. (A fair
+non-banker betting b every deal expects about b(3.5 x 1/4 - 1) = -b/8 per deal
+before draws, i.e. -0.25 at the minimum: the banker has the edge.)
 
 Agents read only the View (``view``), never the hidden state.
 """
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from parlor.agents.base import RandomAgent, SeededAgent, legal_actions
+from parlor.agents.base import SeededAgent, legal_actions
 from parlor.envs.dominoes.buki_features import next_active_seat, tile_score
 from parlor.envs.dominoes.rules import PASS, PLAY_ACTIONS, TILES
 
@@ -137,7 +127,7 @@ class _FixedBettor(DominoesHeuristic):
 
 class DeadlineBettor(DominoesHeuristic):
     """Tiles like the heuristic; puts the bet off to the last allowed turn, then bets the
-    maximum if the feature block's win estimate (envs.dominoes.buki_features) beats the
+    maximum if the feature block's win estimate (parlor.envs.dominoes.buki_features) beats the
     2/7 break-even, else the minimum (a carried bet is raised only then). A teacher for
     the Buki training's warm start (configs/buki_betting.yaml)."""
 
@@ -160,49 +150,3 @@ class AlwaysMinBettor(_FixedBettor):
 
 class AlwaysMaxBettor(_FixedBettor):
     use_max = True
-
-
-# ---------------------------------------------------------------- evaluation
-def play_buki(subject: str, episodes: int, seed: int = 0, **options: Any) -> np.ndarray:
-    """Chips per deal of ``subject`` in each episode (non-banker seat, rotating; the rest heuristic)."""
-    from parlor.envs.dominoes.buki import make_game
-
-    game = make_game(**options)
-    makers = {"random": RandomAgent, "heuristic": DominoesHeuristic,
-              "always_min": AlwaysMinBettor, "always_max": AlwaysMaxBettor}
-    banker = game.config.banker
-    seats = [s for s in range(4) if s != banker]
-    out = np.zeros(episodes)
-    for ep in range(episodes):
-        seat = seats[ep % 3]
-        agents = [makers[subject](game, seed=seed + ep) if s == seat else DominoesHeuristic(game, seed=s)
-                  for s in range(4)]
-        state = game.new_state(np.random.default_rng(seed + ep))
-        total = 0.0
-        while not state.is_terminal():
-            p = state.current_player
-            mask = state.legal_mask()
-            view = state.view(p)
-            state.apply(agents[p].act(game.encode(view), mask, view))
-            total += state.take_rewards()[seat]
-        out[ep] = total / game.config.num_deals
-    return out
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Buki chips per deal of baseline bettors")
-    parser.add_argument("--deals", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    episodes = max(1, args.deals // 8)
-    print("| subject (non-banker) | chips per deal | 95% CI | deals |")
-    print("|---|---|---|---|")
-    for subject in ("random", "heuristic", "always_min", "always_max"):
-        res = play_buki(subject, episodes, args.seed)
-        half = 1.96 * res.std(ddof=1) / math.sqrt(episodes) if episodes > 1 else float("nan")
-        print(f"| {subject} | {res.mean():+.3f} | [{res.mean() - half:+.3f}, {res.mean() + half:+.3f}] "
-              f"| {episodes * 8} |")
-
-
-if __name__ == "__main__":
-    main()

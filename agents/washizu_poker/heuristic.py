@@ -16,28 +16,13 @@ How it plays:
   raises with a strong hand (the maximum when the chance is very high), calls
   when the pot odds pay (chance x (pot + call) >= call), drops otherwise.
 
-Measured against random agents: 2,000 matches, the heuristic in seat ``i % n``
-of match ``i`` (seat-rotated), every other seat a uniform random agent; chip
-change per match (15 chips to start, 5 games), mean and 95% CI (1.96 standard
-errors)::
-
-    python -m agents.washizu_heuristic --matches 2000        # default: 4 players, suit, 1 joker
-    heuristic   chips per match: +25.29 +/- 0.81
-    random seat chips per match: -8.43 +/- 0.27
-
-    python -m agents.washizu_heuristic --matches 2000 --players 2
-    heuristic   chips per match: +10.92 +/- 0.30
-    random seat chips per match: -10.92 +/- 0.30
-
-    python -m agents.washizu_heuristic --matches 2000 --players 6 --washizu extra_deck --jokers 2
-    heuristic   chips per match: +34.99 +/- 1.30
-    random seat chips per match: -7.00 +/- 0.26
+Its results against random agents (seat rotation, duplicate deals, 95%
+confidence intervals) come from ``parlor eval``, e.g. ``parlor eval
+washizu_poker_v0 --agents heuristic,random --games 2000``.
 """
 from __future__ import annotations
 
-import argparse
 import itertools
-import time
 from typing import Any
 
 import numpy as np
@@ -176,56 +161,3 @@ class WashizuHeuristic(SeededAgent):
         if chance * (view.pot + to_call) >= to_call:
             return CALL
         return DROP
-
-
-# -------------------------------------------------------------------- evaluation
-def play_matches(matches: int, seed: int = 0, **options: Any) -> dict[str, Any]:
-    """``matches`` matches, the heuristic in seat ``i % n`` of match ``i`` against random agents."""
-    from parlor.agents.base import RandomAgent
-    from parlor.envs.washizu_poker.rules import make_game
-
-    game = make_game(**options)
-    n = game.num_players
-    hero = WashizuHeuristic(game, seed=seed)
-    rand = RandomAgent(game, seed=seed + 1)
-    results = np.zeros(matches)
-    others = np.zeros(matches)
-    for i in range(matches):
-        seat = i % n
-        state = game.new_state(np.random.default_rng(seed * 1_000_003 + i))
-        total = np.zeros(n)
-        while not state.is_terminal():
-            p = state.current_player
-            agent = hero if p == seat else rand
-            mask = state.legal_mask()
-            action = agent.act(game.observe(state, p), mask, state.view(p))
-            state.apply(action)
-            total += state.take_rewards()
-        results[i] = total[seat]
-        others[i] = (total.sum() - total[seat]) / (n - 1)
-    return {"hero": results, "random": others}
-
-
-def summary(x: np.ndarray) -> str:
-    half = 1.96 * x.std(ddof=1) / np.sqrt(x.size)
-    return f"{x.mean():+.2f} +/- {half:.2f}"
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--matches", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--washizu", default="suit")
-    parser.add_argument("--jokers", type=int, default=1)
-    args = parser.parse_args(argv)
-    t0 = time.perf_counter()
-    out = play_matches(args.matches, seed=args.seed, num_players=args.players, washizu=args.washizu, jokers=args.jokers)
-    print(f"{args.matches} matches, {args.players} players, washizu={args.washizu}, jokers={args.jokers} "
-          f"({time.perf_counter() - t0:.0f} s)")
-    print(f"heuristic   chips per match: {summary(out['hero'])}")
-    print(f"random seat chips per match: {summary(out['random'])}")
-
-
-if __name__ == "__main__":
-    main()

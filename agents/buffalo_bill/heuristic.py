@@ -15,28 +15,19 @@ each line has a *par* (what a round dedicated to that line usually yields, see
   against the best open line after the draw, minus a chip price, and compares
   with scoring now.
 
-Solitaire (1 player, standard sheet, 12 chips), final score over 2,000 games
-(game seeds 0..1999 for every agent), mean with 95% CI, measured
-with ``python -m agents.buffalo_bill_heuristic --games 2000`` (one core, shared
-machine; MC time 163 s for the 2,000 games):
-
-| agent                           | mean final score |
-|---------------------------------|------------------|
-| random                          | 45.7 +- 0.6      |
-| heuristic                       | 145.3 +- 1.6     |
-| Monte Carlo (samples=48)        | 161.8 +- 1.8     |
+Their solitaire scores (every agent on the same deals, 95% confidence intervals)
+come from ``parlor eval``, e.g. ``parlor eval buffalo_bill_v0 --option num_players=1
+--agents random,heuristic,montecarlo --games 2000``.
 """
 from __future__ import annotations
 
-import argparse
-import time
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from parlor.agents.base import RandomAgent, SeededAgent, legal_actions
+from parlor.agents.base import SeededAgent, legal_actions
 from parlor.envs.buffalo_bill.categories import CARD_VALUE, FACE_RANKS, NUMBER_RANKS
 from parlor.envs.buffalo_bill.encode import EXCHANGE_POSITIONS, HAND_SIZE, NUM_EXCHANGES, exchange_action, score_action
 from parlor.envs.buffalo_bill.features import FeatureBlock, line_pars
@@ -175,32 +166,11 @@ class BuffaloBillMonteCarlo(_Base):
         return score_action(line)
 
 
-# ---------------------------------------------------------------- evaluation
-def play_solitaire(agent_factory, games: int, sheet: str = "standard", seed0: int = 0) -> np.ndarray:
-    """Final totals of ``games`` solitaire games (seeds seed0..), one agent per game seed."""
-    from parlor.envs.buffalo_bill.rules import make_game
-
-    game = make_game(num_players=1, sheet=sheet)
-    totals = np.zeros(games)
-    for g in range(games):
-        state = game.new_state(np.random.default_rng(seed0 + g))
-        agent = agent_factory(game, 10_000 + seed0 + g)
-        while not state.is_terminal():
-            view = state.view(0)
-            state.apply(agent.act(game.observe(state, 0), state.legal_mask(), view))
-        totals[g] = state.totals[0]
-    return totals
-
-
-def _ci(x: np.ndarray) -> str:
-    return f"{x.mean():.1f} +- {1.96 * x.std(ddof=1) / np.sqrt(len(x)):.1f}"
-
-
 class FeatureArgmaxAgent:
     """The feature block read as a policy: the legal action whose ``ex_pref`` /
     ``line_pref`` is largest (a Monte Carlo player with the block's ``SAMPLES`` common
     draws). A behaviour-cloning teacher for PPO (``pretrain.teacher:
-    agents.buffalo_bill_heuristic:FeatureArgmaxAgent``); works with or without the
+    parlor.agents.buffalo_bill.heuristic:FeatureArgmaxAgent``); works with or without the
     ``features`` option (it computes the block from the view)."""
 
     def __init__(self, game, seed: int | None = None):
@@ -214,24 +184,3 @@ class FeatureArgmaxAgent:
         s = self.block.layout.slices
         pref = np.concatenate((f[s["ex_pref"]], f[s["line_pref"]]))
         return int(np.argmax(np.where(np.asarray(action_mask, dtype=bool), pref, -1.0)))
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Solitaire Buffalo Bill: mean final score of the baselines")
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--sheet", default="standard")
-    parser.add_argument("--samples", type=int, default=48, help="Monte Carlo draws per exchange")
-    args = parser.parse_args(argv)
-    agents = {
-        "random": lambda g, s: RandomAgent(g, s),
-        "heuristic": lambda g, s: BuffaloBillHeuristic(g, s),
-        f"monte_carlo(samples={args.samples})": lambda g, s: BuffaloBillMonteCarlo(g, s, samples=args.samples),
-    }
-    for name, factory in agents.items():
-        start = time.time()
-        totals = play_solitaire(factory, args.games, args.sheet)
-        print(f"{name:28s} {_ci(totals):>16s}  ({args.games} games, {time.time() - start:.0f} s)")
-
-
-if __name__ == "__main__":
-    main()
