@@ -10,7 +10,7 @@ import pytest
 from parlor import envs
 from parlor.agents.base import RandomAgent
 from parlor.training import play as play_mod
-from parlor.training.play import HumanAgent, play
+from parlor.training.play import play
 from tests.harness import kuhn
 
 GAME = kuhn.make_game()
@@ -31,15 +31,6 @@ def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     assert text.count("legal actions:") >= 2  # '?' lists them again
     assert "you play: bet" in text
     assert "result:" in text and re.search(r"you (win|lose|share)", text)
-
-
-def test_input_by_number_or_unique_prefix() -> None:
-    human = HumanAgent(GAME, io.StringIO(), io.StringIO())
-    assert human.parse("1", [0, 1]) == (1, "")
-    assert human.parse("  BeT ", [0, 1]) == (1, "")
-    assert human.parse("pa", [0, 1]) == (0, "")
-    action, message = human.parse("1", [0])
-    assert action is None and "not legal now" in message
 
 
 def test_end_of_input_and_quit_abandon_cleanly() -> None:
