@@ -1,10 +1,10 @@
 """Periodic evaluation of the learner during training, and the learning-curve plot.
 
 The learner (its policy, masked, deterministic by default) plays pre-sampled
-duplicate deals (``training.tournament.deal_for``: the same seed and stacked
-decks for every lineup) once in each of its seats against each evaluation
+duplicate deals (:func:`parlor.training.evaluation.deals.deal_for`: the same
+seed and stacked decks for every lineup) once in each of its seats against each evaluation
 opponent; the per-deal mean over seats is one sample, so the 95% confidence
-interval (``training.stats.mean_ci``) is over deals and the seat luck cancels.
+interval (:func:`parlor.training.evaluation.stats.mean_ci`) is over deals and the seat luck cancels.
 Baselines are other agents played in the learner's place on the very same
 deals: the reference lines the learner must beat.
 """
@@ -17,20 +17,11 @@ from typing import Any
 import numpy as np
 
 from parlor.agents.episodes import play_episode
-from parlor.training.stats import mean_ci
-from parlor.training.tournament import deal_for
+from parlor.training.evaluation.deals import deal_for
+from parlor.training.evaluation.stats import mean_ci
 
 SOLO = "solo"  # the "opponent" label of a one-player game
 MAX_STAT_PANELS = 3
-
-
-def duplicate_deal(game: Any, seed: int, deal: int) -> tuple[int, list[tuple[int, ...]] | None]:
-    """(game seed, stacked decks) of deal ``deal``; a game without ``sample_deck``
-    replays its deals from the seed alone (same cards as long as the shuffles come first)."""
-    if hasattr(game, "sample_deck"):
-        return deal_for(game, seed, deal)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, deal, 0]))
-    return int(rng.integers(2**63)), None
 
 
 def evaluate_player(
@@ -51,7 +42,7 @@ def evaluate_player(
         samples: list[float] = []
         stats: dict[str, list[float]] = {}
         for deal in range(deals):
-            game_seed, decks = duplicate_deal(game, seed, deal)
+            game_seed, decks = deal_for(game, seed, deal)
             per_seat = []
             for seat in seats:
                 lineup = [make_player(p) if p == seat else make_opponent(opponent, p) for p in range(game.num_players)]

@@ -7,7 +7,7 @@ import pytest
 from parlor.agents.base import Agent
 from parlor.agents.buffalo_bill.heuristic import BuffaloBillHeuristic, BuffaloBillMonteCarlo
 from parlor.envs.buffalo_bill.rules import make_game
-from parlor.training.evaluate import EvalConfig, evaluate
+from parlor.training.evaluation import EvalConfig, evaluate
 
 
 @pytest.mark.parametrize("options", [

@@ -6,7 +6,7 @@ import pytest
 
 from parlor.agents.dominoes.heuristic import AlwaysMaxBettor, AlwaysMinBettor, DominoesHeuristic
 from parlor.envs.dominoes import austrian, buki, pulle
-from parlor.training.evaluate import EvalConfig, evaluate
+from parlor.training.evaluation import EvalConfig, evaluate
 from tests.dominoes.helpers import BUKI_BLOCK_SEAT2, play
 
 

@@ -10,7 +10,7 @@ from parlor.agents.ofc.heuristic import OFCHeuristic, plan_fantasyland
 from parlor.envs import ofc_v0
 from parlor.envs.engine.cards import parse_cards as P
 from parlor.envs.ofc.scoring import evaluate_board
-from parlor.training.evaluate import EvalConfig, evaluate
+from parlor.training.evaluation import EvalConfig, evaluate
 from tests.ofc.helpers import hand_script, new_state, run, seq
 
 

@@ -9,7 +9,7 @@ from parlor.agents.tonk.heuristic import TonkHeuristic
 from parlor.envs.tonk.rules import make_game
 from parlor.envs.tonk.view import DECLARE_49, DRAW_STOCK, DROP, TAKE_DISCARD
 from parlor.envs.tonk_v0 import PRESETS
-from parlor.training.evaluate import EvalConfig, evaluate
+from parlor.training.evaluation import EvalConfig, evaluate
 from tests.tonk.helpers import discard, lay, new
 
 MID = "8h Jc Qd 7s 6s"

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from parlor.agents.washizu_poker.heuristic import WashizuHeuristic
-from parlor.training.evaluate import EvalConfig, evaluate
+from parlor.training.evaluation import EvalConfig, evaluate
 from tests.washizu_poker.helpers import CALL, DROP, PAT, discard, play, raise_by, rigged
 
 OPTS = {"num_players": 3, "washizu": "none", "jokers": 0}

@@ -8,8 +8,9 @@ import pytest
 
 from parlor import envs
 from parlor.agents.base import RandomAgent
-from parlor.training import tournament
-from parlor.training.tournament import Job, deal_for, lineups_for, matchups_for, run_job, schedule, summarize
+from parlor.training.evaluation import deals
+from parlor.training.evaluation.deals import deal_for
+from parlor.training.evaluation.tournament import Job, lineups_for, matchups_for, run_job, schedule, summarize
 
 
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 6])
@@ -74,10 +75,10 @@ def initial_encodings(game, job, seed):
 @pytest.mark.parametrize("env_name", envs.ENVS)
 def test_duplicate_deals_replay_the_same_cards_whoever_sits_where(env_name: str) -> None:
     game = envs.make_game(env_name)
-    assert tournament.stacks_decks(game), f"{env_name}: Game.sample_deck is missing (duplicate deals need it)"
+    assert deals.stacks_decks(game), f"{env_name}: Game.sample_deck is missing (duplicate deals need it)"
     seed = 5
     _, decks = deal_for(game, seed, 0)
-    assert len(decks) == tournament.decks_per_episode(game)
+    assert len(decks) == deals.decks_per_episode(game)
     for deck in decks:
         assert game.parse_deck(list(deck)) == deck  # a valid full deck / tile set
     assert deal_for(game, seed, 0) == deal_for(game, seed, 0)

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from parlor.training.stats import bradley_terry, elo_ratings, expected_score, mean_ci, t_quantile_975
+from parlor.training.evaluation.stats import bradley_terry, elo_ratings, expected_score, mean_ci, t_quantile_975
 
 
 def test_t_quantiles_match_the_table_and_approach_the_normal() -> None:

@@ -7,12 +7,10 @@ sit in every rotation of "A against n-1 B" and of "B against n-1 A" (for two
 or three seats that is every arrangement), so each agent plays each seat
 equally often.
 
-Duplicate deals. Deal ``d`` is a list of pre-sampled decks (``game.sample_deck``,
-one per hand/round of the episode) plus one game seed, both derived from
-(``seed``, ``d``) only: every lineup of every matchup replays the same cards,
-so the luck of the deal cancels out. Every episode's agent seeds are derived
-from (``seed``, deal, matchup, lineup), so results do not depend on how the
-jobs are spread over worker processes.
+Duplicate deals (:mod:`parlor.training.evaluation.deals`): every lineup of
+every matchup replays deal ``d``'s cards, so the luck of the deal cancels out.
+Every episode's agent seeds are derived from (``seed``, deal, matchup, lineup),
+so results do not depend on how the jobs are spread over worker processes.
 
 Aggregation. An agent's sample for one deal of one matchup is its mean reward
 over all the seats it held in that deal's lineups; the mean and the 95% CI
@@ -34,10 +32,8 @@ from typing import Any
 import numpy as np
 
 from parlor.agents.episodes import play_episode
-from parlor.training.stats import elo_ratings, mean_ci
-
-EPISODE_LENGTH_FIELDS = ("num_hands", "num_deals", "num_games", "num_rounds", "max_deals")
-UNBOUNDED_DEALS = 64  # decks pre-sampled when a game's episode has no fixed number of deals
+from parlor.training.evaluation.deals import deal_for
+from parlor.training.evaluation.stats import elo_ratings, mean_ci
 
 
 @dataclass(frozen=True)
@@ -93,34 +89,6 @@ def field_schedule(num_agents: int, num_seats: int, games: int, seats: Sequence[
         for d in range(max(1, math.ceil(games / len(lineups)))):
             jobs.append(Job(a, d, lineups))
     return jobs
-
-
-def decks_per_episode(game: Any) -> int:
-    """How many stacked decks one episode can use: one per hand, deal, game or round."""
-    for source in (game, game.config):
-        for name in EPISODE_LENGTH_FIELDS:
-            value = getattr(source, name, None)
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                return value
-    return UNBOUNDED_DEALS
-
-
-def stacks_decks(game: Any) -> bool:
-    """Whether duplicate deals replay pre-sampled decks (else they replay the game seed only)."""
-    return callable(getattr(game, "sample_deck", None))
-
-
-def deal_for(game: Any, seed: int, deal: int) -> tuple[int, list[tuple[int, ...]] | None]:
-    """(game seed, decks) of duplicate deal ``deal``: a function of (seed, deal) only.
-
-    A game without ``sample_deck`` gets no stacked decks: the shared game seed then
-    replays the same shuffles as long as its random draws do not depend on the play.
-    """
-    rng = np.random.default_rng(np.random.SeedSequence([seed, deal, 0]))
-    game_seed = int(rng.integers(2**63))
-    if not stacks_decks(game):
-        return game_seed, None
-    return game_seed, [tuple(int(c) for c in game.sample_deck(rng)) for _ in range(decks_per_episode(game))]
 
 
 def agent_seeds(seed: int, job: Job, lineup_index: int, num_seats: int) -> list[int]:

@@ -7,7 +7,7 @@ import pytest
 
 from parlor import envs
 from parlor.training.cli import main
-from parlor.training.evaluate import EvalConfig, evaluate
+from parlor.training.evaluation.runner import EvalConfig, evaluate
 from tests.harness import kuhn
 
 RULE = "tests.agents.kuhn_agents:KuhnRule"
