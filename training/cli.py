@@ -15,7 +15,7 @@ SUBCOMMANDS = {
     "demo": ("parlor.training.demo", "the main job: what `make demo` runs"),
     "play": ("parlor.training.play", "play a game in the terminal against agents"),
     "eval": ("parlor.training.evaluate", "tournaments with duplicate deals, CIs and Elo"),
-    "train": ("parlor.training.train", "train a MaskablePPO policy from a YAML config"),
+    "train": ("parlor.training.learning.train", "train a MaskablePPO policy from a YAML config"),
     "shield": ("parlor.training.shield", "put a trained policy inside an action guard (a deployment shield)"),
     "bench": ("parlor.training.bench", "speed: hand evaluator and random-play steps/s vs texas_holdem_v4"),
 }

@@ -1,4 +1,4 @@
-"""Test-only games for the training pipeline (registered with ``training.wrapper.register_env``).
+"""Test-only games for the training pipeline (registered with ``parlor.training.learning.wrapper.register_env``).
 
 ``ledger_test``: two players alternate for ``rounds`` turns each; action ``a``
 (0..3) pays the mover ``+a`` and the other seat ``-10 * a`` at once, so the two
@@ -15,7 +15,7 @@ import numpy as np
 from parlor.envs.aec import entry_points
 from parlor.envs.engine.config import build, check_int
 from parlor.envs.engine.game import IllegalActionError
-from parlor.training.wrapper import register_env
+from parlor.training.learning.wrapper import register_env
 from tests.harness import kuhn
 
 

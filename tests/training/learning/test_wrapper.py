@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from parlor.envs.engine.game import ConfigError, IllegalActionError
-from parlor.training.wrapper import SELF, OpponentPool, PoolEntry, SingleAgentEnv
+from parlor.training.learning.wrapper import SELF, OpponentPool, PoolEntry, SingleAgentEnv
 from tests.training.scripted import FixedAgent, register
 
 register()

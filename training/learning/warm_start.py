@@ -11,7 +11,7 @@ PPO rewards). The policy network is then fitted by minibatch Adam on
 so that PPO starts from the teacher's play with a critic that already knows
 what that play earns, instead of from random placement. PPO then improves on
 the teacher against the configured opponents. Imported only by
-``training.train`` (it needs torch).
+:mod:`parlor.training.learning.train` (fitting needs torch).
 """
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from parlor.training.wrapper import SingleAgentEnv, make_agent
+from parlor.agents.episodes import decide
+from parlor.training.learning.wrapper import SingleAgentEnv, make_agent
 
 
 @dataclass
@@ -45,9 +46,8 @@ def collect(env: SingleAgentEnv, teacher_name: str, episodes: int, seed: int,
         rewards: list[float] = []
         done = False
         while not done:
-            mask = env.action_masks()
-            state, seat = env.state, env.learner
-            action = int(teacher.act(obs, mask, state.view(seat), lambda rng, s=state, p=seat: s.determinize(p, rng)))
+            mask = env.action_masks()  # the learner's mask (narrowed by its action guard, if any)
+            action = decide(teacher, env.game, env.state, env.learner, mask)
             obs_rows.append(obs)
             mask_rows.append(mask)
             actions.append(action)

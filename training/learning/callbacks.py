@@ -1,7 +1,7 @@
 """The training run's bookkeeping as one SB3 callback: periodic masked evaluation
 with duplicate deals, checkpoints, self-play snapshots, TensorBoard scalars
 and the learning-curve PNG. Schedules key on the model's step count, so a
-resumed run carries on where it stopped. Imported only by ``training.train``
+resumed run carries on where it stopped. Imported only by :mod:`parlor.training.learning.train`
 (it needs sb3)."""
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from parlor.agents.policy import PolicyAgent, save_policy
-from parlor.training.configs import TrainConfig
-from parlor.training.learner_eval import evaluate_player, flat_row, plot_learning_curve
-from parlor.training.wrapper import make_agent, make_raw_env
+from parlor.training.learning.configs import TrainConfig
+from parlor.training.learning.learner_eval import evaluate_player, flat_row, plot_learning_curve
+from parlor.training.learning.wrapper import make_agent, make_raw_env
 
 KEEP_CHECKPOINTS = 5
 

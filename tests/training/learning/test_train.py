@@ -14,12 +14,12 @@ from parlor import envs
 from parlor.agents.policy import PolicyMismatchError, load_policy, read_signature
 from parlor.envs.engine.game import ConfigError
 from parlor.training.cli import main
-from parlor.training.configs import load_config, parse_config
-from parlor.training.train import train, write_run_files
+from parlor.training.learning.configs import load_config, parse_config
+from parlor.training.learning.train import train, write_run_files
 from tests.training.scripted import register
 
 register()
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 KUHN = """\
 env: kuhn_test
@@ -49,13 +49,13 @@ def start_run(tmp_path: Path, config, text: str = "") -> Path:
 
 
 def game_of(env_name: str, **options):
-    from parlor.training.wrapper import make_raw_env  # knows the test envs
+    from parlor.training.learning.wrapper import make_raw_env  # knows the test envs
 
     return make_raw_env(env_name, options).game
 
 
 def legal_predictions(model, env_name: str, options: dict, episodes: int = 2) -> None:
-    from parlor.training.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
 
     env = SingleAgentEnv(env_name, options, [PoolEntry("random")], seed=0)
     for _ in range(episodes):
@@ -223,7 +223,7 @@ def test_pretrain_clones_the_teacher_before_ppo(tmp_path: Path) -> None:
     import json
 
     from parlor.agents.policy import PolicyAgent
-    from parlor.training.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
 
     text = KUHN.replace("total_steps: 256", "total_steps: 64") + (
         "pretrain: {teacher: 'tests.agents.kuhn_agents:KuhnRule', episodes: 300, epochs: 30, batch_size: 64, "
@@ -267,7 +267,7 @@ def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path) -> None:
     with a fresh step count; init.json names the source."""
     import json
 
-    from parlor.training.train import initialise, make_model, make_vec_env
+    from parlor.training.learning.train import initialise, make_model, make_vec_env
 
     config = parse_config(__import__("yaml").safe_load(KUHN))
     source = train(config, start_run(tmp_path / "a", config, KUHN), progress_bar=False, log=lambda *_: None)
@@ -316,7 +316,7 @@ GUARD = {"foul": 0.0, "endgame_foul": 0.0}  # the outlook's guard and the exact 
 
 def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tmp_path: Path) -> None:
     from parlor.agents.policy import PolicyAgent
-    from parlor.training.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
 
     config = smoke(load_config(str(ROOT / "configs/ofc_pineapple_quick.yaml")), steps=64)
     config = replace(config, action_guard=GUARD, eval=replace(config.eval, baselines=("random",)))
@@ -373,7 +373,7 @@ def test_action_guard_is_checked() -> None:
     base = "env: ofc_v0\noptions: {variant: pineapple, features: true}\n"
     with pytest.raises(ConfigError, match="action_guard.foul=-0.1"):
         parse_config(__import__("yaml").safe_load(base + "action_guard: {foul: -0.1}\n"))
-    from parlor.training.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
 
     with pytest.raises(ConfigError, match="cannot guard 'foul'.*allowed values: endgame_foul, midgame_foul$"):  # no feature block
         SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, [PoolEntry("random")], action_guard={"foul": 0.0})

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from parlor.agents.policy import export_policy, load_policy, save_policy
-from parlor.training.configs import TrainConfig, config_dict, load_config
+from parlor.training.learning.configs import TrainConfig, config_dict, load_config
 
 CHECKPOINTS, SNAPSHOTS, LATEST = "checkpoints", "snapshots", "latest.zip"
 LIBRARIES = ("numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "yaml")
@@ -56,7 +56,7 @@ def new_run_dir(out: str | Path, config_path: str | Path) -> Path:
 
 
 def git_description() -> str:
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     try:
         rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=10).stdout
@@ -114,7 +114,7 @@ def make_vec_env(config: TrainConfig):
 
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    from parlor.training.wrapper import SingleAgentEnv
+    from parlor.training.learning.wrapper import SingleAgentEnv
 
     fns = [partial(SingleAgentEnv, **env_kwargs(config, rank)) for rank in range(config.n_envs)]
     if config.vec_env == "subproc" and config.n_envs > 1:
@@ -139,16 +139,16 @@ def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
 
 def policy_game(config: TrainConfig) -> Any:
     """The game a policy of this run is checked against."""
-    from parlor.training.wrapper import make_raw_env  # also knows envs registered for tests
+    from parlor.training.learning.wrapper import make_raw_env  # also knows envs registered for tests
 
     return make_raw_env(config.env, config.options).game
 
 
 # ------------------------------------------------------------------ training
 def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
-    """Behaviour cloning of ``config.pretrain.teacher`` (see training.pretrain); writes pretrain.json."""
-    from parlor.training.pretrain import clone, collect
-    from parlor.training.wrapper import SingleAgentEnv
+    """Behaviour cloning of ``config.pretrain.teacher`` (see parlor.training.learning.warm_start); writes pretrain.json."""
+    from parlor.training.learning.warm_start import clone, collect
+    from parlor.training.learning.wrapper import SingleAgentEnv
 
     p = config.pretrain
     start = time.perf_counter()
@@ -190,7 +190,7 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     """Train (or continue) the run in ``run_dir``; the config files must already be there."""
     import torch
 
-    from parlor.training.callbacks import ParlorCallback
+    from parlor.training.learning.callbacks import ParlorCallback
 
     torch.set_num_threads(1)  # a shared 2-core machine: one thread per process
     start = time.perf_counter()
@@ -263,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
             config = replace(config, init=args.init)
             if not Path(args.init).is_file():
                 raise FileNotFoundError(f"--init {args.init}: no such file")
-        from parlor.training.wrapper import make_raw_env
+        from parlor.training.learning.wrapper import make_raw_env
 
         make_raw_env(config.env, config.options)  # the env and its options, checked before any folder is made
     except (ConfigError, FileNotFoundError) as exc:

@@ -2,7 +2,7 @@
 
 One YAML file describes one experiment::
 
-    env: ofc_v0                      # a registered env (or one added with training.wrapper.register_env)
+    env: ofc_v0                      # a registered env (or one added with parlor.training.learning.register_env)
     options: {variant: pineapple}    # the game's options
     learner_seats: null              # seats the learner rotates over (null: all)
     opponents: [{agent: heuristic, weight: 1.0}]   # the pool; agent "self" = snapshots
@@ -34,7 +34,7 @@ from typing import Any
 from parlor.agents.policy import check_tolerances
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
 from parlor.envs.engine.game import ConfigError
-from parlor.training.wrapper import SELF, SHAPING_MODES, PoolEntry
+from parlor.training.learning.wrapper import SELF, SHAPING_MODES, PoolEntry
 
 VEC_ENVS = ("dummy", "subproc")
 ACTIVATIONS = ("tanh", "relu")
@@ -103,7 +103,7 @@ class PPOConfig:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PretrainConfig:
-    """Behaviour-cloning warm start (``training.pretrain``): imitate ``teacher`` first."""
+    """Behaviour-cloning warm start (:mod:`parlor.training.learning.warm_start`): imitate ``teacher`` first."""
 
     teacher: str                # an agent name, e.g. heuristic
     episodes: int = 2000        # teacher episodes in the learner's seat
