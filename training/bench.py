@@ -8,38 +8,9 @@ machines are shared and noisy.
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
-
-import numpy as np
 
 from parlor import envs
-from parlor.training.rollout import play_random_episode
-
-TARGET_RATIO = {"ofc_v0": 10.0}
-DEFAULT_TARGET = 5.0
-
-
-def steps_per_second(make_env: Callable[[], object], seconds: float, seed: int = 0) -> float:
-    env = make_env()
-    rng = np.random.default_rng(seed)
-    steps, episode = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        # seed once: reseeding every episode would time numpy's generator set-up, not the game
-        _, n = play_random_episode(env, rng, seed=seed if episode == 0 else None)
-        steps += n
-        episode += 1
-    return steps / (time.perf_counter() - start)
-
-
-def reference_env() -> object:
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pettingzoo.classic import texas_holdem_v4
-    return texas_holdem_v4.env()
+from parlor.training.benchmarks.env_speed import DEFAULT_TARGET, TARGET_RATIO, reference_env, steps_per_second
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,8 +31,11 @@ def run(args: argparse.Namespace) -> int:
         verdict = "ok" if rate / reference >= target else "SLOW"
         print(f"{name:24s} {rate:10,.0f} {reference:16,.0f} {rate / reference:6.1f}x {target:6.0f}x {verdict}")
     if not args.skip_hands:
-        from parlor.training.bench_hands import main as bench_hands_main
+        from parlor.training.benchmarks.hands import bench_hands, summary
 
-        print()
-        bench_hands_main([str(args.seconds)])
+        rows = bench_hands(args.seconds)
+        print(f"\n{'hand evaluator':28s} {'hands/s':>14s}")
+        for r in rows:
+            print(f"{r['name']:28s} {r['hands_per_s']:14,.0f}")
+        print("\n".join(summary(rows)))
     return 0

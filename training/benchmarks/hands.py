@@ -8,13 +8,10 @@ evaluators are timed in a plain Python loop over a list of ``SCALAR_N`` hands
 (one pass), the batch evaluator by one call on ``BATCH_N`` hands. Passes repeat
 in interleaved rounds and the fastest pass of each evaluator counts, the one
 least disturbed by other load. Machines are shared and noisy: compare ratios
-measured in the same run, not absolute numbers.
-
-Run: ``python -m training.bench_hands [seconds]`` (also part of ``parlor bench``).
+measured in the same run, not absolute numbers. ``parlor bench`` runs it.
 """
 from __future__ import annotations
 
-import sys
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -129,17 +126,3 @@ def summary(rows: list[dict]) -> list[str]:
         lines.append(f"rank5_batch / fastest compiled: {batch / max(compiled):.1f}x (target >= 5x)")
     lines.append(f"rank5_batch: {batch / 1e6:.1f} M hands/s (target >= 30 M)")
     return lines
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else list(argv)
-    rows = bench_hands(float(args[0]) if args else 2.0)
-    print(f"{'hand evaluator':28s} {'hands/s':>14s}")
-    for r in rows:
-        print(f"{r['name']:28s} {r['hands_per_s']:14,.0f}")
-    print("\n".join(summary(rows)))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.hands import rank5_batch
-from parlor.training.bench_hands import bench_hands, random_hands
+from parlor.training.benchmarks.hands import bench_hands, random_hands
 
 
 def test_random_hands_have_five_distinct_standard_cards() -> None:
@@ -23,7 +23,7 @@ def test_bench_hands_rows() -> None:
 
 
 def test_summary_states_the_three_targets() -> None:
-    from parlor.training.bench_hands import summary
+    from parlor.training.benchmarks.hands import summary
 
     rows = [{"name": "parlor rank5 (scalar)", "hands_per_s": 2e6},
             {"name": "parlor rank5_batch (N=1M)", "hands_per_s": 60e6},
