@@ -130,6 +130,19 @@ def register() -> None:
     register_env("kuhn_test", KUHN_RAW_ENV)
 
 
+# a small training config on the Kuhn test game: self-play, checkpoints and evaluation within seconds
+KUHN = """\
+env: kuhn_test
+opponents: [{agent: random, weight: 1.0}, {agent: self, weight: 1.0}]
+self_play: {start: 128, every: 128, keep: 2}
+n_envs: 2
+total_steps: 256
+checkpoint_every: 128
+ppo: {n_steps: 64, batch_size: 64, n_epochs: 1, net_arch: [16]}
+eval: {every: 128, deals: 4, opponents: [random], baselines: [random]}
+"""
+
+
 class FixedAgent:
     """Plays the largest legal action (or the smallest with ``lowest=True``)."""
 

@@ -1,4 +1,4 @@
-"""``parlor train CONFIG.yaml [--resume RUN] [--out DIR]``: MaskablePPO from a YAML config.
+"""A MaskablePPO training run from a config, in its run folder (``parlor train`` is its command line).
 
 A run folder ``<out>/<config-stem>-<time>/`` holds ``config.yaml`` (the file as
 given), ``config.resolved.yaml`` (defaults filled in), ``command.txt``,
@@ -17,19 +17,16 @@ records the source and its sha256). torch/sb3/matplotlib load inside functions.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import platform
-import shlex
 import subprocess
-import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from parlor.agents.policy import export_policy, load_policy, save_policy
-from parlor.training.learning.configs import TrainConfig, config_dict, load_config
+from parlor.training.learning.configs import TrainConfig, config_dict
 
 CHECKPOINTS, SNAPSHOTS, LATEST = "checkpoints", "snapshots", "latest.zip"
 LIBRARIES = ("numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "yaml")
@@ -225,76 +222,3 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     seconds = time.perf_counter() - start
     log(f"saved {final} after {model.num_timesteps:,} steps ({seconds:.0f} s this session)")
     return TrainResult(run_dir, final, int(model.num_timesteps), seconds)
-
-
-# ------------------------------------------------------------------ command line
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("config", nargs="?", help="training YAML (see configs/); omit with --resume")
-    parser.add_argument("--resume", metavar="RUN", help="continue the run folder RUN from its latest checkpoint")
-    parser.add_argument("--out", default="runs/train", help="parent folder of new run folders (default runs/train)")
-    parser.add_argument("--total-steps", type=int, help="override the config's total_steps")
-    parser.add_argument("--init", metavar="ZIP", help="start from this saved policy's weights (overrides the config's init)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-
-
-def run(args: argparse.Namespace) -> int:
-    from parlor.envs.engine.game import ConfigError
-
-    command = shlex.join(getattr(sys, "orig_argv", sys.argv))  # the whole command line, interpreter included
-    try:
-        if args.resume:
-            run_dir = Path(args.resume)
-            if args.config:
-                raise ConfigError("give either CONFIG or --resume RUN (a resumed run uses its own config.yaml)")
-            if not (run_dir / "config.yaml").is_file():
-                raise ConfigError(f"{run_dir} is not a run folder (no config.yaml)")
-            config = load_config(str(run_dir / "config.yaml"))
-        else:
-            if not args.config:
-                raise ConfigError("give a training config, e.g. parlor train configs/ofc_pineapple_quick.yaml")
-            config = load_config(args.config)
-        if args.total_steps is not None:
-            if args.total_steps < 1:
-                raise ConfigError(f"--total-steps={args.total_steps} must be >= 1")
-            config = replace(config, total_steps=args.total_steps)
-        if getattr(args, "init", None):
-            if args.resume:
-                raise ConfigError("--init starts a new run; a resumed run continues from its own checkpoint")
-            config = replace(config, init=args.init)
-            if not Path(args.init).is_file():
-                raise FileNotFoundError(f"--init {args.init}: no such file")
-        from parlor.training.learning.wrapper import make_raw_env
-
-        make_raw_env(config.env, config.options)  # the env and its options, checked before any folder is made
-    except (ConfigError, FileNotFoundError) as exc:
-        print(f"parlor train: {exc}", file=sys.stderr)
-        return 2
-    if args.resume:
-        with open(run_dir / "command.txt", "a", encoding="utf-8") as fh:
-            fh.write(command + "\n")
-    else:
-        run_dir = new_run_dir(args.out, args.config)
-        write_run_files(run_dir, config, Path(args.config).read_text(encoding="utf-8"), command)
-    print(f"run folder: {run_dir}")
-    from parlor.agents.policy import PolicyMismatchError
-
-    try:
-        result = train(config, run_dir, resume=bool(args.resume), progress_bar=not args.no_progress)
-    except (ConfigError, PolicyMismatchError, FileNotFoundError) as exc:
-        print(f"parlor train: {exc}", file=sys.stderr)
-        return 2
-    print(f"learning curve: {run_dir / 'learning_curve.png'}")
-    options = "".join(f" --option {k}={shlex.quote(str(v))}" for k, v in config.options.items())
-    print(f"evaluate it: parlor eval {config.env}{options} --agents ppo:{result.model_path},"
-          f"{','.join(config.eval.baselines) or 'random'}")
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -49,9 +49,9 @@ import gymnasium
 import numpy as np
 
 from parlor import envs
-from parlor.agents.base import RandomAgent
 from parlor.agents.episodes import observation, play_until, seat_chooser
 from parlor.agents.policy import PolicyAgent, check_guard, guarded
+from parlor.agents.registry import make_agent as registry_make_agent
 from parlor.envs.aec import ADAPTER_OPTIONS
 from parlor.envs.engine.config import check_choice, check_number
 from parlor.envs.engine.game import ConfigError
@@ -97,15 +97,7 @@ def make_agent(spec: str, game: Any, env_name: str, seed: int | None, factories:
     """Build an agent by name: the caller's factories first, then ``agents.registry``."""
     if factories and spec in factories:
         return factories[spec](game, seed=seed)
-    try:
-        from parlor.agents.registry import make_agent as registry_make_agent
-    except ImportError:  # the registry is optional: plain names still work
-        registry_make_agent = None
-    if registry_make_agent is not None:
-        return registry_make_agent(spec, game, env_name=env_name, seed=seed)
-    if spec == "random":
-        return RandomAgent(game, seed=seed)
-    raise ConfigError(f"unknown agent {spec!r}; allowed values: random, {', '.join(factories or {})}")
+    return registry_make_agent(spec, game, env_name=env_name, seed=seed)
 
 
 class OpponentPool:

@@ -1,12 +1,8 @@
-"""``parlor eval``: tournaments, determinism across workers, the run folder, errors."""
+"""The evaluation runner: tournaments, determinism across workers, Elo, field mode."""
 from __future__ import annotations
-
-import json
 
 import pytest
 
-from parlor import envs
-from parlor.training.cli import main
 from parlor.training.evaluation.runner import EvalConfig, evaluate
 from tests.harness import kuhn
 
@@ -50,56 +46,6 @@ def test_duplicate_seats_cancel_luck_in_self_play() -> None:
     results = kuhn_eval([RULE, RULE], games=100)
     assert [a["agent"] for a in results["agents"]] == [RULE, RULE + "#2"]
     assert all(a["mean_reward"] == 0.0 and a["ci95"] == 0.0 for a in results["agents"])
-
-
-@pytest.fixture(scope="module")
-def tonk_run(tmp_path_factory):
-    if "tonk_v0" not in envs.ENVS:
-        pytest.skip("tonk_v0 is not registered yet")
-    out = tmp_path_factory.mktemp("eval") / "run"
-    code = main(["eval", "tonk_v0", "--agents", "random,heuristic,search:4:random", "--games", "12", "--seed", "2",
-                 "--out", str(out), "--quiet"])
-    return code, out
-
-
-def test_cli_writes_the_run_folder(tonk_run, capsys) -> None:
-    code, out = tonk_run
-    assert code == 0
-    for name in ("results.json", "results.csv", "results.md", "episodes.csv", "results.png", "config.yaml", "command.txt",
-                 "git_revision.txt"):
-        assert (out / name).is_file(), name
-    results = json.loads((out / "results.json").read_text())
-    assert results["env"] == "tonk_v0" and results["episodes"] == 3 * 12
-    assert all("elo" in a for a in results["agents"])
-    heuristic = next(a for a in results["agents"] if a["agent"] == "heuristic")
-    assert {"drop", "caught", "tonk"} <= set(heuristic["stats"])
-    assert "eval tonk_v0" in (out / "command.txt").read_text()
-
-
-def test_cli_rerun_from_the_saved_config_gives_the_same_results(tonk_run, tmp_path) -> None:
-    _, out = tonk_run
-    again = tmp_path / "again"
-    assert main(["eval", "--config", str(out / "config.yaml"), "--out", str(again), "--quiet", "--no-plot",
-                 "--workers", "2"]) == 0
-    first = json.loads((out / "results.json").read_text())["agents"]
-    assert json.loads((again / "results.json").read_text())["agents"] == first
-
-
-@pytest.mark.parametrize("argv,words", [
-    (["eval", "tonk_v0", "--agents", "genius"], "unknown agent 'genius'"),
-    (["eval", "no_such_game_v0"], "unknown environment"),
-    (["eval", "tonk_v0", "--option", "no_such_option=1"], "allowed options"),
-    (["eval", "tonk_v0", "--games", "0"], "games"),
-    (["eval"], "name the game"),
-    (["eval", "tonk_v0", "--seats", "1"], "seats only applies with field"),
-    (["eval", "tonk_v0", "--field", "heuristic", "--seats", "7"], "allowed values: 0..2"),
-    (["eval", "tonk_v0", "--field", "heuristic", "--seats", "x"], "--seats='x'"),
-])
-def test_cli_errors_name_the_problem(argv, words, capsys, tmp_path) -> None:
-    if "tonk_v0" in argv and "tonk_v0" not in envs.ENVS:
-        pytest.skip("tonk_v0 is not registered yet")
-    assert main(argv + ["--out", str(tmp_path / "x"), "--quiet"]) == 2
-    assert words in capsys.readouterr().err
 
 
 def test_field_mode_plays_each_agent_alone_in_the_given_seats_on_the_same_deals() -> None:

@@ -7,30 +7,18 @@ import zipfile
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from parlor import envs
 from parlor.agents.policy import PolicyMismatchError, load_policy, read_signature
 from parlor.envs.engine.game import ConfigError
-from parlor.training.cli import main
 from parlor.training.learning.configs import load_config, parse_config
 from parlor.training.learning.train import train, write_run_files
-from tests.training.scripted import register
+from tests.training.scripted import KUHN, register
 
 register()
 ROOT = Path(__file__).resolve().parents[3]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
-KUHN = """\
-env: kuhn_test
-opponents: [{agent: random, weight: 1.0}, {agent: self, weight: 1.0}]
-self_play: {start: 128, every: 128, keep: 2}
-n_envs: 2
-total_steps: 256
-checkpoint_every: 128
-ppo: {n_steps: 64, batch_size: 64, n_epochs: 1, net_arch: [16]}
-eval: {every: 128, deals: 4, opponents: [random], baselines: [random]}
-"""
 
 
 def smoke(config, steps: int = 256):
@@ -115,18 +103,6 @@ def test_resume_continues_the_step_count(tmp_path: Path) -> None:
     assert third.num_timesteps == 512 and any("already has 512" in m for m in messages)
 
 
-def test_cli_trains_and_resumes_a_run_folder(tmp_path: Path, capsys) -> None:
-    cfg = tmp_path / "kuhn.yaml"
-    cfg.write_text(KUHN)
-    assert main(["train", str(cfg), "--out", str(tmp_path / "runs"), "--no-progress"]) == 0
-    (run_dir,) = (tmp_path / "runs").iterdir()
-    assert (run_dir / "config.yaml").read_text() == KUHN
-    assert main(["train", "--resume", str(run_dir), "--total-steps", "384", "--no-progress"]) == 0
-    assert "resuming" in capsys.readouterr().out
-    assert read_signature(run_dir / "model.zip")["num_timesteps"] == 384
-    assert len((run_dir / "command.txt").read_text().splitlines()) == 2
-
-
 def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
     config = parse_config(__import__("yaml").safe_load(KUHN))
     run_dir = start_run(tmp_path, config, KUHN)
@@ -204,17 +180,6 @@ def test_unknown_env_or_option_fails_before_training(tmp_path: Path) -> None:
         config = parse_config(__import__("yaml").safe_load(text))
         with pytest.raises(ConfigError, match=match):
             train(config, start_run(tmp_path / str(i), config), progress_bar=False, log=lambda *_: None)
-
-
-def test_cli_reports_a_bad_config_without_a_traceback(tmp_path: Path, capsys) -> None:
-    path = tmp_path / "bad.yaml"
-    path.write_text("env: kuhn_test\nbogus: 1\n")
-    assert main(["train", str(path), "--out", str(tmp_path)]) == 2
-    assert "bogus" in capsys.readouterr().err
-    path.write_text("env: kuhn_test\noptions: {ante: 99}\n")
-    assert main(["train", str(path), "--out", str(tmp_path)]) == 2
-    assert "ante=99" in capsys.readouterr().err
-    assert np.array_equal(sorted(p.name for p in tmp_path.iterdir()), ["bad.yaml"])
 
 
 def test_pretrain_clones_the_teacher_before_ppo(tmp_path: Path) -> None:
@@ -299,16 +264,11 @@ def test_init_refuses_another_env_or_network(tmp_path: Path) -> None:
         train(wider, start_run(tmp_path / "c", wider, KUHN), progress_bar=False, log=lambda *_: None)
 
 
-def test_init_config_and_command_line_are_checked(tmp_path: Path, capsys) -> None:
+def test_init_config_is_checked() -> None:
     with pytest.raises(ConfigError, match="init and pretrain"):
         parse_config({"env": "kuhn_test", "init": "a.zip", "pretrain": {"teacher": "random", "episodes": 2}})
     with pytest.raises(ConfigError, match="init="):
         parse_config({"env": "kuhn_test", "init": "model.pt"})
-    cfg = tmp_path / "kuhn.yaml"
-    cfg.write_text(KUHN)
-    assert main(["train", str(cfg), "--init", str(tmp_path / "missing.zip"), "--out", str(tmp_path / "runs")]) == 2
-    assert "missing.zip: no such file" in capsys.readouterr().err
-    assert not (tmp_path / "runs").exists()
 
 
 GUARD = {"foul": 0.0, "endgame_foul": 0.0}  # the outlook's guard and the exact endgame one
@@ -342,31 +302,6 @@ def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tm
             obs, _, term, trunc, _ = guarded_env.step(agents[0].act(obs, legal, view))
             done = term or trunc
     assert narrowed > 5 and endgame_narrowed > 0  # both guards were exercised
-
-
-def test_parlor_shield_puts_a_trained_policy_inside_a_guard(tmp_path: Path, capsys) -> None:
-    from parlor.agents.policy import PolicyAgent, action_guard
-
-    source = ROOT / "agents/pretrained/ofc_pineapple.zip"
-    dest = tmp_path / "shielded.zip"
-    assert main(["shield", str(source), str(dest), "--guard", "foul_cap=0.25", "--guard", "foul=0.1"]) == 0
-    assert action_guard(read_signature(dest)) == {"foul_cap": 0.25, "foul": 0.1}
-    assert action_guard(read_signature(source)) == {}  # the source is untouched
-    before, after = read_signature(source), read_signature(dest)
-    assert {k: v for k, v in after.items() if k != "action_guard"} == before
-    with zipfile.ZipFile(source) as a, zipfile.ZipFile(dest) as b:  # the network is the same
-        assert a.read("policy.pth") == b.read("policy.pth")
-    game = envs.make_game("ofc_v0", variant="pineapple", features=True)
-    assert PolicyAgent.from_file(dest, "ofc_v0", game).guard == {"foul_cap": 0.25, "foul": 0.1}
-    assert main(["shield", str(dest), str(dest), "--clear"]) == 0
-    assert action_guard(read_signature(dest)) == {} and "action_guard" not in read_signature(dest)
-    capsys.readouterr()
-    assert main(["shield", str(source), str(dest), "--guard", "royalties=1"]) == 2
-    assert "cannot guard 'royalties'" in capsys.readouterr().err
-    assert main(["shield", str(source), str(dest), "--guard", "foul_cap"]) == 2
-    assert "expected NAME=TOLERANCE" in capsys.readouterr().err
-    assert main(["shield", str(source), str(dest), "--guard", "foul_cap=-1"]) == 2
-    assert "--guard foul_cap=-1" in capsys.readouterr().err
 
 
 def test_action_guard_is_checked() -> None:

@@ -21,8 +21,8 @@ import time
 from dataclasses import fields
 from typing import Any
 
+from parlor.training.cli.options import add_game_option_arguments, game_options, option_flags
 from parlor.training.evaluation.runner import EVAL_KEYS, EvalConfig, evaluate
-from parlor.training.game_options import add_game_option_arguments, game_options, option_flags
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from parlor.agents.human import Abandon, HumanAgent
-from parlor.training.game_options import add_game_option_arguments, game_options
+from parlor.training.cli.options import add_game_option_arguments, game_options
 
 
 def play(game: Any, opponents: Sequence[Any], labels: Sequence[str], seat: int, seed: int | None,

@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from parlor.training.game_options import option_flags
+from parlor.training.cli.options import option_flags
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 QUICK_CONFIG = ROOT / "configs" / "ofc_pineapple_quick.yaml"
 SHIPPED_POLICY = ROOT / "agents" / "pretrained" / "ofc_pineapple.zip"
 

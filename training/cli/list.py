@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 
 from parlor import envs
+from parlor.agents.registry import agent_names
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,9 +19,5 @@ def run(args: argparse.Namespace) -> int:
         if args.presets:
             for preset, options in module.PRESETS.items():
                 print(f"    {preset:20s} {options}")
-    try:
-        from parlor.agents.registry import agent_names
-    except ImportError:
-        return 0
     print("\nagents:", ", ".join(agent_names()))
     return 0

@@ -23,7 +23,7 @@ def test_list_prints_every_registered_env(capsys) -> None:
 
 def test_demo_evaluates_the_shipped_ofc_policy(tmp_path, capsys) -> None:
     # the quick training run of the demo is the smoke test of tests/training/test_train.py
-    from parlor.training.demo import SHIPPED_POLICY
+    from parlor.training.cli.demo import SHIPPED_POLICY
 
     assert main(["demo", "--skip-training", "--games", "2", "--workers", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
@@ -41,5 +41,5 @@ def test_bench_prints_reference_and_every_env(capsys) -> None:
 
 
 def test_console_script_module_runs() -> None:
-    done = subprocess.run([sys.executable, "-m", "training", "list"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "parlor.training", "list"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
