@@ -15,9 +15,7 @@ duplicate deals. This module parses the command line into an
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from dataclasses import fields
 from typing import Any
 
@@ -97,10 +95,6 @@ def command_line(config: EvalConfig, out: str) -> str:
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def default_run_dir(config: EvalConfig) -> str:
-    return os.path.join("runs", "eval", f"{time.strftime('%Y%m%d-%H%M%S')}-{config.env}")
-
-
 def run(args: argparse.Namespace) -> int:
     from parlor.envs.engine.game import ConfigError
     from parlor.training.evaluation import report
@@ -110,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError, OSError) as exc:
         print(f"parlor eval: {exc}", file=sys.stderr)
         return 2
-    out = args.out or default_run_dir(config)
+    out = args.out or report.default_run_dir(config.env)
     with report.progress_bar(f"{config.env}: {', '.join(config.names())}", enabled=not args.quiet) as progress:
         try:
             results = evaluate(config, progress)

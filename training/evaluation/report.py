@@ -7,7 +7,9 @@ import contextlib
 import csv
 import json
 import math
+import os
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,11 @@ def _json_safe(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_json_safe(v) for v in value]
     return value
+
+
+def default_run_dir(env_name: str) -> str:
+    """``runs/eval/<time>-<env>``: where a run folder goes unless the caller names one."""
+    return os.path.join("runs", "eval", f"{time.strftime('%Y%m%d-%H%M%S')}-{env_name}")
 
 
 def write_run(out: str, config: dict, results: dict, command: str, plot: bool = True) -> Path:

@@ -3,7 +3,7 @@
 The learner holds one seat, rotated per episode over ``learner_seats``; every
 other seat is played by an agent drawn from a weighted opponent pool (names
 such as ``heuristic``, ``random``, ``search:16``, ``ppo:<zip>``, built by
-``agents.registry.make_agent`` or a name -> factory mapping the caller gives)
+``parlor.agents.registry.make_agent`` or a name -> factory mapping the caller gives)
 or, for the pool entry ``self``, by a frozen snapshot of the learner added
 with :meth:`SingleAgentEnv.add_snapshot`. ``step`` plays the learner's action
 and then the opponents until the learner must decide again (or the episode
@@ -94,7 +94,7 @@ class PoolEntry:
 
 
 def make_agent(spec: str, game: Any, env_name: str, seed: int | None, factories: Mapping[str, AgentFactory] | None) -> Any:
-    """Build an agent by name: the caller's factories first, then ``agents.registry``."""
+    """Build an agent by name: the caller's factories first, then ``parlor.agents.registry``."""
     if factories and spec in factories:
         return factories[spec](game, seed=seed)
     return registry_make_agent(spec, game, env_name=env_name, seed=seed)
