@@ -7,8 +7,8 @@ Specs understood by :func:`make_agent` (``ENV`` is the environment's name):
 | ``random`` | uniform over the legal actions |
 | ``heuristic`` | the game's rule-based player (table ``HEURISTICS``) |
 | extra names of a game (``EXTRAS``) | e.g. ``always_min`` / ``always_max`` (buki_v0), ``montecarlo`` (buffalo_bill_v0) |
-| ``search[:BUDGET[:ROLLOUT[:HORIZON]]]`` | determinized Monte Carlo (:mod:`agents.search`): BUDGET rollouts per decision, ROLLOUT ``heuristic`` or ``random``, HORIZON ``episode`` or ``reward``; omitted parts take the game's defaults (``SEARCH_DEFAULTS``) |
-| ``ppo:PATH.zip`` | a MaskablePPO policy (:mod:`agents.ppo`; torch is imported only then) |
+| ``search[:BUDGET[:ROLLOUT[:HORIZON]]]`` | determinized Monte Carlo (:mod:`parlor.agents.search`): BUDGET rollouts per decision, ROLLOUT ``heuristic`` or ``random``, HORIZON ``episode`` or ``reward``; omitted parts take the game's defaults (``SEARCH_DEFAULTS``) |
+| ``ppo:PATH.zip`` | a trained policy (:class:`parlor.agents.policy.PolicyAgent`, deterministic; its signature must fit the env; torch is imported only then) |
 | ``package.module:Class`` | any class with the ``(game, seed=None)`` constructor |
 
 Game modules are imported only when their agent is asked for, so a game that
@@ -22,21 +22,21 @@ from typing import Any
 from parlor.agents.base import RandomAgent
 
 HEURISTICS: dict[str, str] = {
-    "ofc_v0": "parlor.agents.ofc_heuristic:OFCHeuristic",
-    "buffalo_bill_v0": "parlor.agents.buffalo_bill_heuristic:BuffaloBillHeuristic",
-    "washizu_poker_v0": "parlor.agents.washizu_heuristic:WashizuHeuristic",
-    "buki_v0": "parlor.agents.dominoes_heuristic:DominoesHeuristic",
-    "pulle_v0": "parlor.agents.dominoes_heuristic:DominoesHeuristic",
-    "austrian_dominoes_v0": "parlor.agents.dominoes_heuristic:DominoesHeuristic",
-    "tonk_v0": "parlor.agents.tonk_heuristic:TonkHeuristic",
+    "ofc_v0": "parlor.agents.ofc.heuristic:OFCHeuristic",
+    "buffalo_bill_v0": "parlor.agents.buffalo_bill.heuristic:BuffaloBillHeuristic",
+    "washizu_poker_v0": "parlor.agents.washizu_poker.heuristic:WashizuHeuristic",
+    "buki_v0": "parlor.agents.dominoes.heuristic:DominoesHeuristic",
+    "pulle_v0": "parlor.agents.dominoes.heuristic:DominoesHeuristic",
+    "austrian_dominoes_v0": "parlor.agents.dominoes.heuristic:DominoesHeuristic",
+    "tonk_v0": "parlor.agents.tonk.heuristic:TonkHeuristic",
 }
 
 EXTRAS: dict[str, dict[str, str]] = {
     "buki_v0": {
-        "always_min": "parlor.agents.dominoes_heuristic:AlwaysMinBettor",
-        "always_max": "parlor.agents.dominoes_heuristic:AlwaysMaxBettor",
+        "always_min": "parlor.agents.dominoes.heuristic:AlwaysMinBettor",
+        "always_max": "parlor.agents.dominoes.heuristic:AlwaysMaxBettor",
     },
-    "buffalo_bill_v0": {"montecarlo": "parlor.agents.buffalo_bill_heuristic:BuffaloBillMonteCarlo"},
+    "buffalo_bill_v0": {"montecarlo": "parlor.agents.buffalo_bill.heuristic:BuffaloBillMonteCarlo"},
 }
 
 DEFAULT_SEARCH_BUDGET = 64
@@ -86,9 +86,9 @@ def make_agent(spec: str, game: Any, env_name: str | None = None, seed: int | No
     if spec == "random":
         return RandomAgent(game, seed=seed)
     if spec.startswith("ppo:"):
-        from parlor.agents.ppo import PPOAgent
+        from parlor.agents.policy import PolicyAgent
 
-        return PPOAgent(game, spec[len("ppo:"):], env_name=env_name, seed=seed)
+        return PolicyAgent.from_file(spec[len("ppo:"):], env_name, game, seed=seed)
     if spec == "search" or spec.startswith("search:"):
         return _make_search(spec, game, env_name, seed)
     named = dict(EXTRAS.get(env_name, {}))

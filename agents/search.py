@@ -27,6 +27,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from parlor.agents.base import legal_actions
+from parlor.agents.episodes import play_until
 
 ALLOCATIONS = ("halving", "uniform")
 MIN_CHECK_WORLDS = 6  # fewer paired samples give a standard error too noisy to trust
@@ -85,7 +86,8 @@ HORIZONS = ("episode", "reward")
 
 def rollout(state: Any, player: int, policy: Callable[[Any, np.random.Generator], int],
             rng: np.random.Generator, horizon: str = "episode") -> float:
-    """Play ``state`` (mutated) on; return what ``player`` earned, pending rewards included.
+    """Play ``state`` (mutated) on with ``policy``; return what ``player`` earned,
+    pending rewards included (the shared loop :func:`parlor.agents.episodes.play_until`).
 
     ``horizon="episode"`` plays to the end of the episode; ``"reward"`` stops after
     the first transition that pays anyone (the settlement that ends the current
@@ -93,15 +95,22 @@ def rollout(state: Any, player: int, policy: Callable[[Any, np.random.Generator]
     """
     earned = state.take_rewards()
     total = float(earned[player])
-    stop_on_reward = horizon == "reward"
-    if stop_on_reward and np.any(earned):
+    if horizon == "reward":
+        paid = bool(np.any(earned))
+
+        def add_until_paid(_state: Any, _mover: int, _action: int, earned: np.ndarray) -> None:
+            nonlocal total, paid
+            total += float(earned[player])
+            paid = bool(np.any(earned))
+
+        play_until(state, lambda s, _p: policy(s, rng), stop=lambda _s: paid, on_step=add_until_paid)
         return total
-    while not (state.is_terminal() or state.is_truncated()):
-        state.apply(policy(state, rng))
-        earned = state.take_rewards()
+
+    def add(_state: Any, _mover: int, _action: int, earned: np.ndarray) -> None:
+        nonlocal total
         total += float(earned[player])
-        if stop_on_reward and np.any(earned):
-            break
+
+    play_until(state, lambda s, _p: policy(s, rng), on_step=add)
     return total
 
 

@@ -1,9 +1,12 @@
 """DESIGN.md's one-way dependencies: engine and rules are framework-free, parlor.envs never
-imports parlor.agents or parlor.training, parlor.agents never imports parlor.training, and
+imports parlor.agents or parlor.training, parlor.agents never imports parlor.training,
+evaluation (parlor.training.evaluation) never imports torch or stable-baselines3, and
 every import of the project's own code goes through the ``parlor`` namespace."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +73,25 @@ def test_agents_never_import_training(path: Path) -> None:
 @pytest.mark.parametrize("path", project_files(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_project_code_is_imported_through_the_parlor_namespace(path: Path) -> None:
     assert not imported_roots(path) & PROJECT_ROOTS
+
+
+NO_TORCH = {"torch", "stable_baselines3", "sb3_contrib"}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "training" / "evaluation").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_evaluation_imports_no_torch_or_sb3(path: Path) -> None:
+    assert not imported_roots(path) & NO_TORCH
+
+
+def test_an_evaluation_runs_without_loading_torch() -> None:
+    # the AST check above sees direct imports; this sees what an evaluation loads transitively
+    code = (
+        "import sys\n"
+        "from parlor.training.evaluation import EvalConfig, evaluate\n"
+        "from parlor.training.evaluation import report\n"
+        "evaluate(EvalConfig(env='tonk_v0', agents=('heuristic', 'random', 'search:2'), games=2))\n"
+        f"loaded = sorted(m for m in sys.modules if m.split('.')[0] in {sorted(NO_TORCH)!r})\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)

@@ -1,3 +1,4 @@
+"""``python -m parlor.training``: the ``parlor`` command line."""
 import sys
 
 from parlor.training.cli import main

@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 
 from parlor import envs
+from parlor.agents.episodes import play_episode
+from parlor.agents.policy import read_signature
 from parlor.agents.registry import make_agent
-from parlor.training.episodes import play_episode
-from parlor.training.evaluate import install_policy_check
-from parlor.training.policy import read_signature
 
 PRETRAINED = Path(__file__).resolve().parents[2] / "agents" / "pretrained"
 SHIPPED = tuple(sorted(p.name for p in PRETRAINED.glob("*.zip")))
@@ -31,19 +30,8 @@ def test_the_safe_ofc_policy_plays_inside_the_endgame_guard_and_the_midgame_cap(
     assert agent.guard == sig["action_guard"]
 
 
-@pytest.fixture
-def policy_check():
-    """parlor eval's signature check, installed for this test only (it is process-wide)."""
-    from parlor.agents.ppo import set_metadata_check
-
-    previous = set_metadata_check(None)
-    install_policy_check()
-    yield
-    set_metadata_check(previous)
-
-
 @pytest.mark.parametrize("name", SHIPPED)
-def test_shipped_policy_plays_legally_in_its_env(name: str, policy_check) -> None:
+def test_shipped_policy_plays_legally_in_its_env(name: str) -> None:
     path = PRETRAINED / name
     assert path.stat().st_size < 3_000_000  # inference-only zips
     sig = read_signature(path)

@@ -102,47 +102,27 @@ def _tiny_policy(tmp_path, obs_dim: int, n_actions: int):
     return str(path)
 
 
-def test_ppo_zip_plays_only_legal_actions_and_checks_metadata(tmp_path) -> None:
-    from parlor.agents import ppo
+def test_ppo_zip_plays_only_legal_actions_and_always_checks_the_signature(tmp_path) -> None:
+    from parlor.agents.policy import signature, write_signature
 
     path = _tiny_policy(tmp_path, GAME.observation_shape[0], GAME.num_actions)
-    seen = []
-    previous = ppo.set_metadata_check(lambda p, game, env: seen.append((p, env)))
-    try:
-        agent = registry.make_agent(f"ppo:{path}", GAME, env_name="kuhn_test")
-    finally:
-        ppo.set_metadata_check(previous)
-    assert seen == [(path, "kuhn_test")]
+    with pytest.raises(ValueError, match="not saved by `parlor train`"):  # no signature: refused, no hook to skip it
+        registry.make_agent(f"ppo:{path}", GAME, env_name="kuhn_test")
+    write_signature(path, signature("kuhn_test", GAME))
+    agent = registry.make_agent(f"ppo:{path}", GAME, env_name="kuhn_test")
     obs = np.zeros(GAME.observation_shape, np.float32)
     for mask in ([1, 0], [0, 1]):
         assert agent.act(obs, np.array(mask, np.int8), None) == mask.index(1)
-
-
-def test_ppo_zip_for_another_game_is_refused(tmp_path) -> None:
-    from parlor.agents import ppo
-
-    path = _tiny_policy(tmp_path, 5, GAME.num_actions)
-    previous = ppo.set_metadata_check(None)  # the space check alone (another test may have installed parlor eval's)
-    try:
-        with pytest.raises(ValueError, match="observations of shape"):
-            registry.make_agent(f"ppo:{path}", GAME, env_name="kuhn_test")
-    finally:
-        ppo.set_metadata_check(previous)
+    with pytest.raises(ValueError, match="env: trained on 'kuhn_test', loading into 'other_v0'"):
+        registry.make_agent(f"ppo:{path}", GAME, env_name="other_v0")
     with pytest.raises(FileNotFoundError, match="no policy file"):
         registry.make_agent(f"ppo:{tmp_path / 'missing.zip'}", GAME)
 
 
-def test_a_failing_metadata_check_stops_the_load(tmp_path) -> None:
-    from parlor.agents import ppo
+def test_a_network_that_does_not_fit_the_game_is_refused(tmp_path) -> None:
+    from parlor.agents.policy import signature, write_signature
 
-    path = _tiny_policy(tmp_path, GAME.observation_shape[0], GAME.num_actions)
-
-    def refuse(p, game, env):
-        raise ValueError(f"{p} was trained on another env")
-
-    previous = ppo.set_metadata_check(refuse)
-    try:
-        with pytest.raises(ValueError, match="trained on another env"):
-            registry.make_agent(f"ppo:{path}", GAME, env_name="kuhn_test")
-    finally:
-        ppo.set_metadata_check(previous)
+    path = _tiny_policy(tmp_path, 5, GAME.num_actions)
+    write_signature(path, signature("kuhn_test", GAME))  # a signature that lies about the network
+    with pytest.raises(ValueError, match=r"network expects observations \(5,\)"):
+        registry.make_agent(f"ppo:{path}", GAME, env_name="kuhn_test")

@@ -4,9 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from parlor.agents import episodes
 from parlor.agents.base import RandomAgent
+from parlor.agents.episodes import play_episode
 from parlor.agents.search import AgentRollout, RandomRollout, SearchAgent, rollout
-from parlor.training.episodes import play_episode
 from tests.agents.kuhn_agents import KuhnRule
 from tests.harness import kuhn
 
@@ -14,10 +15,7 @@ GAME = kuhn.make_game()
 
 
 def decide(agent, state):
-    p = state.current_player
-    view = state.view(p)
-    mask = state.legal_mask().astype(np.int8)
-    return agent.act(GAME.encode(view), mask, view, sample_world=lambda rng: state.determinize(p, rng))
+    return episodes.decide(agent, GAME, state, state.current_player)
 
 
 def state_after(history, cards):

@@ -117,7 +117,7 @@ def test_block_ignores_the_stock_order_and_is_deterministic():
 
 
 def test_argmax_agent_follows_the_preferences_and_plays_legal_moves():
-    from parlor.agents.buffalo_bill_heuristic import FeatureArgmaxAgent
+    from parlor.agents.buffalo_bill.heuristic import FeatureArgmaxAgent
 
     game, state = start("As Ah Ad Ks Kh")
     agent = FeatureArgmaxAgent(game, seed=0)

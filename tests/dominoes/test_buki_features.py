@@ -118,7 +118,7 @@ def test_features_see_only_the_observers_view():
 
 
 def test_deadline_bettor_waits_then_bets_by_the_win_estimate():
-    from parlor.agents.dominoes_heuristic import DeadlineBettor
+    from parlor.agents.dominoes.heuristic import DeadlineBettor
 
     game, state = new(features=True)
     agent = DeadlineBettor(game, seed=0)

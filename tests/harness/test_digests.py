@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from parlor import envs
+from parlor.agents.episodes import play_episode
 from parlor.agents.registry import make_agent
-from parlor.training.episodes import play_episode
 from tests.harness.cases import CASES, EnvCase
 
 GOLDEN = Path(__file__).with_name("digests.json")

@@ -7,8 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from parlor.agents.ofc_heuristic import OFCHeuristic
-from parlor.agents.ppo import check_guard
+from parlor.agents.episodes import play_episode
+from parlor.agents.ofc.heuristic import OFCHeuristic
+from parlor.agents.policy import check_guard
 from parlor.envs.engine.cards import parse_cards
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.ofc.endgame import (
@@ -26,7 +27,6 @@ from parlor.envs.ofc.features import turn_key
 from parlor.envs.ofc.rollouts import _place, assignments, turn_candidates
 from parlor.envs.ofc.rules import make_game
 from parlor.envs.ofc.scoring import evaluate_board
-from parlor.training.episodes import play_episode
 
 
 def board(top: str, mid: str, bot: str) -> list[list[int]]:

@@ -172,7 +172,7 @@ def test_turn_key_is_the_same_for_every_card_of_a_turn() -> None:
 def test_outlook_planner_plays_the_preferred_action_on_every_card() -> None:
     # the planner (the behaviour-cloning teacher) and the outlook agree card by card,
     # so a policy reading the block can follow it exactly
-    from parlor.agents.ofc_heuristic import OutlookPlanner
+    from parlor.agents.ofc.heuristic import OutlookPlanner
 
     game = make_game(variant="pineapple", features=True)
     for seed in range(3):

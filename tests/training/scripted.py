@@ -1,4 +1,4 @@
-"""Test-only games for the training pipeline (registered with ``training.wrapper.register_env``).
+"""Test-only games for the training pipeline (registered with ``parlor.training.learning.wrapper.register_env``).
 
 ``ledger_test``: two players alternate for ``rounds`` turns each; action ``a``
 (0..3) pays the mover ``+a`` and the other seat ``-10 * a`` at once, so the two
@@ -15,7 +15,7 @@ import numpy as np
 from parlor.envs.aec import entry_points
 from parlor.envs.engine.config import build, check_int
 from parlor.envs.engine.game import IllegalActionError
-from parlor.training.wrapper import register_env
+from parlor.training.learning.wrapper import register_env
 from tests.harness import kuhn
 
 
@@ -128,6 +128,19 @@ KUHN_ENV, KUHN_RAW_ENV = entry_points("kuhn_test", kuhn.make_game)
 def register() -> None:
     register_env("ledger_test", LEDGER_RAW_ENV)
     register_env("kuhn_test", KUHN_RAW_ENV)
+
+
+# a small training config on the Kuhn test game: self-play, checkpoints and evaluation within seconds
+KUHN = """\
+env: kuhn_test
+opponents: [{agent: random, weight: 1.0}, {agent: self, weight: 1.0}]
+self_play: {start: 128, every: 128, keep: 2}
+n_envs: 2
+total_steps: 256
+checkpoint_every: 128
+ppo: {n_steps: 64, batch_size: 64, n_epochs: 1, net_arch: [16]}
+eval: {every: 128, deals: 4, opponents: [random], baselines: [random]}
+"""
 
 
 class FixedAgent:

@@ -1,0 +1,1 @@
+"""Buffalo Bill agents."""

@@ -1,0 +1,1 @@
+"""Agents for the domino games (Buki, Pulle, Austrian block and draw)."""

@@ -1,0 +1,1 @@
+"""Open Face Chinese poker agents."""

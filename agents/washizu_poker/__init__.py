@@ -1,0 +1,1 @@
+"""Washizu poker agents."""

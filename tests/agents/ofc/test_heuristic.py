@@ -1,0 +1,66 @@
+"""The rule-based OFC baseline: legal play in every variant, far fewer fouls than
+random, and an optimal Fantasyland arrangement on a worked example."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parlor.agents.base import RandomAgent
+from parlor.agents.ofc.heuristic import OFCHeuristic, plan_fantasyland
+from parlor.envs import ofc_v0
+from parlor.envs.engine.cards import parse_cards as P
+from parlor.envs.ofc.scoring import evaluate_board
+from parlor.training.evaluation import EvalConfig, evaluate
+from tests.ofc.helpers import hand_script, new_state, run, seq
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"num_players": 3}, {"variant": "pineapple"},
+    {"variant": "pineapple", "num_players": 3, "num_hands": 3, "fl_cards": "progressive"},
+])
+def test_heuristic_plays_legal_moves_through_the_env(options):
+    env = ofc_v0.env(**options)
+    game = env.unwrapped.game
+    players = {a: OFCHeuristic(game, seed=i) for i, a in enumerate(env.possible_agents)}
+    for episode in range(2):
+        env.reset(seed=episode)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            action = players[agent].act(obs["observation"], obs["action_mask"], env.unwrapped.view(agent))
+            assert obs["action_mask"][action] == 1
+            env.step(action)
+
+
+def test_heuristic_fouls_far_less_than_random_and_wins_points():
+    heuristic, rand = evaluate(EvalConfig(env="ofc_v0", agents=("heuristic", "random"), games=60, seed=11))["agents"]
+    assert heuristic["stats"]["foul"]["mean"] < 0.2 < 0.5 < rand["stats"]["foul"]["mean"]
+    assert heuristic["mean_reward"] - heuristic["ci95"] > 0  # duplicate deals, 95% CI
+
+
+def test_heuristic_fantasyland_takes_the_best_clean_arrangement():
+    cards = P("As Ks Qs Js Ts 9c 9d 9h 9s 2c 2d 2h 5c 7d")
+    dest = plan_fantasyland(cards, "trips_fh_quads", next_hand=True)
+    rows = [[c for c, d in zip(cards, dest) if d == r] for r in range(3)]
+    assert dest.count(3) == 1
+    result = evaluate_board(*rows)
+    assert not result.fouled
+    assert result.royalties == (10, 20, 25)  # 222 top, quads middle, royal bottom
+
+
+@pytest.mark.parametrize("fl_cards", ["regular", "progressive"])
+def test_heuristic_places_a_whole_fantasyland_hand_without_fouling(fl_cards):
+    aces_on_top = seq("As Ah 2c", "9c 9d 9h 4s 5s", "Kc Qc 8c 6c 3c")
+    deck, actions = hand_script({0: aces_on_top, 1: seq("3d 4h 5h", "Jc Jd 7h 8h Th", "Ts Js Qd Kd 9s")}, 2)
+    for seed in range(3):
+        game, state = new_state([deck], num_hands=2, fl_cards=fl_cards)
+        state.rng = np.random.default_rng(seed)  # the Fantasyland hand is shuffled from here
+        run(state, actions)
+        assert state.fl_dealt[0] == (14 if fl_cards == "regular" else 16)
+        agents = [OFCHeuristic(game), RandomAgent(game, seed=seed)]
+        while not state.is_terminal():
+            p = state.current_player
+            state.apply(agents[p].act(game.observe(state, p), state.legal_mask(), state.view(p)))
+        assert evaluate_board(*state.rows[0]).fouled is False

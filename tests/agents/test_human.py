@@ -1,0 +1,34 @@
+"""The human-play agent on scripted text: numbers, names, prefixes, help and quitting."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from parlor.agents.human import Abandon, HumanAgent
+from tests.harness import kuhn
+
+GAME = kuhn.make_game()
+
+
+def test_input_by_number_or_unique_prefix() -> None:
+    human = HumanAgent(GAME, io.StringIO(), io.StringIO())
+    assert human.parse("1", [0, 1]) == (1, "")
+    assert human.parse("  BeT ", [0, 1]) == (1, "")
+    assert human.parse("pa", [0, 1]) == (0, "")
+    action, message = human.parse("1", [0])
+    assert action is None and "not legal now" in message
+
+
+def test_act_shows_the_view_reprompts_on_bad_input_and_abandons_on_quit() -> None:
+    state = GAME.new_state(np.random.default_rng(0), decks=[(2, 0, 1)])
+    out = io.StringIO()
+    human = HumanAgent(GAME, io.StringIO("bogus\n?\nbet\n"), out)
+    assert human.act(None, np.array([1, 1], np.int8), state.view(0)) == 1
+    text = out.getvalue()
+    assert GAME.render(state.view(0)) in text and "'bogus' is not a legal action now" in text
+    assert text.count("legal actions:") == 2
+    for script, why in (("q\n", "you quit"), ("", "input ended")):
+        with pytest.raises(Abandon, match=why):
+            HumanAgent(GAME, io.StringIO(script), io.StringIO()).act(None, np.array([1, 1], np.int8), state.view(0))

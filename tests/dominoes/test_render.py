@@ -1,0 +1,18 @@
+"""Rendering of the domino games: what a seat's view shows."""
+from __future__ import annotations
+
+import numpy as np
+
+from parlor.envs.dominoes import buki, pulle
+from tests.dominoes.helpers import BLOCK_LINE, BUKI_BLOCK_SEAT2
+
+
+def test_render_shows_tiles_line_and_ends():
+    game = buki.make_game()
+    state = game.new_state(np.random.default_rng(0), [BUKI_BLOCK_SEAT2])
+    for a in BLOCK_LINE[:2]:
+        state.apply(game.LATER); state.apply(a)
+    text = game.render(state.view(3))
+    assert "[0|2][2|3]" in text and "open ends: 0 ... 3" in text and "banker" in text
+    assert "your tiles: [0|3]" in text
+    assert "Pulle" in pulle.make_game().render(pulle.make_game().new_state(np.random.default_rng(0)).view(0))

@@ -1,0 +1,45 @@
+"""The ``parlor`` command line: list, demo and bench run end to end."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from parlor import envs
+from parlor.training.cli import SUBCOMMANDS, build_parser, main
+
+
+def test_every_subcommand_is_in_the_help() -> None:
+    help_text = build_parser().format_help()
+    for name in SUBCOMMANDS:
+        assert name in help_text
+
+
+def test_list_prints_every_registered_env(capsys) -> None:
+    assert main(["list", "--presets"]) == 0
+    out = capsys.readouterr().out
+    for name in envs.ENVS:
+        assert name in out
+
+
+def test_demo_evaluates_the_shipped_ofc_policy(tmp_path, capsys) -> None:
+    # the quick training run of the demo is the smoke test of tests/training/test_train.py
+    from parlor.training.cli.demo import SHIPPED_POLICY
+
+    assert main(["demo", "--skip-training", "--games", "2", "--workers", "1", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"ppo:{SHIPPED_POLICY}" in out and "heuristic" in out and "random" in out
+    assert (tmp_path / "eval" / "results.json").is_file()
+    assert any((tmp_path / "eval").glob("*.png"))
+
+
+def test_bench_prints_reference_and_every_env(capsys) -> None:
+    assert main(["bench", "--seconds", "0.05", "--skip-hands"]) == 0
+    out = capsys.readouterr().out
+    assert "texas_holdem_v4" in out
+    for name in envs.ENVS:
+        assert name in out
+
+
+def test_console_script_module_runs() -> None:
+    done = subprocess.run([sys.executable, "-m", "parlor.training", "list"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,59 @@
+"""``parlor eval``: the run folder, a rerun from its saved config, errors that name the problem."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from parlor import envs
+from parlor.training.cli import main
+
+
+@pytest.fixture(scope="module")
+def tonk_run(tmp_path_factory):
+    if "tonk_v0" not in envs.ENVS:
+        pytest.skip("tonk_v0 is not registered yet")
+    out = tmp_path_factory.mktemp("eval") / "run"
+    code = main(["eval", "tonk_v0", "--agents", "random,heuristic,search:4:random", "--games", "12", "--seed", "2",
+                 "--out", str(out), "--quiet"])
+    return code, out
+
+
+def test_cli_writes_the_run_folder(tonk_run, capsys) -> None:
+    code, out = tonk_run
+    assert code == 0
+    for name in ("results.json", "results.csv", "results.md", "episodes.csv", "results.png", "config.yaml", "command.txt",
+                 "git_revision.txt"):
+        assert (out / name).is_file(), name
+    results = json.loads((out / "results.json").read_text())
+    assert results["env"] == "tonk_v0" and results["episodes"] == 3 * 12
+    assert all("elo" in a for a in results["agents"])
+    heuristic = next(a for a in results["agents"] if a["agent"] == "heuristic")
+    assert {"drop", "caught", "tonk"} <= set(heuristic["stats"])
+    assert "eval tonk_v0" in (out / "command.txt").read_text()
+
+
+def test_cli_rerun_from_the_saved_config_gives_the_same_results(tonk_run, tmp_path) -> None:
+    _, out = tonk_run
+    again = tmp_path / "again"
+    assert main(["eval", "--config", str(out / "config.yaml"), "--out", str(again), "--quiet", "--no-plot",
+                 "--workers", "2"]) == 0
+    first = json.loads((out / "results.json").read_text())["agents"]
+    assert json.loads((again / "results.json").read_text())["agents"] == first
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["eval", "tonk_v0", "--agents", "genius"], "unknown agent 'genius'"),
+    (["eval", "no_such_game_v0"], "unknown environment"),
+    (["eval", "tonk_v0", "--option", "no_such_option=1"], "allowed options"),
+    (["eval", "tonk_v0", "--games", "0"], "games"),
+    (["eval"], "name the game"),
+    (["eval", "tonk_v0", "--seats", "1"], "seats only applies with field"),
+    (["eval", "tonk_v0", "--field", "heuristic", "--seats", "7"], "allowed values: 0..2"),
+    (["eval", "tonk_v0", "--field", "heuristic", "--seats", "x"], "--seats='x'"),
+])
+def test_cli_errors_name_the_problem(argv, words, capsys, tmp_path) -> None:
+    if "tonk_v0" in argv and "tonk_v0" not in envs.ENVS:
+        pytest.skip("tonk_v0 is not registered yet")
+    assert main(argv + ["--out", str(tmp_path / "x"), "--quiet"]) == 2
+    assert words in capsys.readouterr().err

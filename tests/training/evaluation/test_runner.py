@@ -1,0 +1,67 @@
+"""The evaluation runner: tournaments, determinism across workers, Elo, field mode."""
+from __future__ import annotations
+
+import pytest
+
+from parlor.training.evaluation.runner import EvalConfig, evaluate
+from tests.harness import kuhn
+
+RULE = "tests.agents.kuhn_agents:KuhnRule"
+BET = "tests.agents.kuhn_agents:AlwaysBet"
+
+
+def kuhn_eval(agents, games, seed=0, workers=1):
+    config = EvalConfig(env="kuhn_test", agents=tuple(agents), games=games, seed=seed, workers=workers)
+    return evaluate(config, make_game=kuhn.make_game)
+
+
+def test_same_seed_same_results_with_one_or_two_workers() -> None:
+    one = kuhn_eval(["random", "search:8:random", RULE], games=40, seed=3, workers=1)
+    two = kuhn_eval(["random", "search:8:random", RULE], games=40, seed=3, workers=2)
+    assert one["agents"] == two["agents"]
+    assert one["records"] == two["records"]
+    other = kuhn_eval(["random", "search:8:random", RULE], games=40, seed=4, workers=1)
+    assert other["records"] != one["records"]
+
+
+def test_ci_width_shrinks_with_games() -> None:
+    small = kuhn_eval(["random", RULE], games=50)
+    large = kuhn_eval(["random", RULE], games=800)
+    assert large["agents"][0]["ci95"] < small["agents"][0]["ci95"] / 2
+
+
+def test_three_agents_get_elo_in_order_of_their_wins() -> None:
+    results = kuhn_eval([BET, "random", "search:16:random"], games=300, seed=1)
+    elo = [a["elo"] for a in results["agents"]]
+    wins = [sum(row) for row in results["pairwise_wins"]]
+    # every pair plays as many hands, so Bradley-Terry ranks by total wins
+    assert sorted(range(3), key=lambda i: elo[i]) == sorted(range(3), key=lambda i: wins[i])
+    assert min(elo) == elo[1]  # random
+    assert len(results["matchups"]) == 3
+    total = sum(a["mean_reward"] * a["deals"] for a in results["agents"])
+    assert abs(total) < 1e-9  # zero-sum game, every matchup plays the same deals both ways
+
+
+def test_duplicate_seats_cancel_luck_in_self_play() -> None:
+    results = kuhn_eval([RULE, RULE], games=100)
+    assert [a["agent"] for a in results["agents"]] == [RULE, RULE + "#2"]
+    assert all(a["mean_reward"] == 0.0 and a["ci95"] == 0.0 for a in results["agents"])
+
+
+def test_field_mode_plays_each_agent_alone_in_the_given_seats_on_the_same_deals() -> None:
+    config = EvalConfig(env="buki_v0", agents=("always_min", "always_max"), options={"num_deals": 2},
+                        games=9, seed=5, field="heuristic", seats=(1, 2, 3))
+    results = evaluate(config)
+    field = 2
+    by_agent: dict[int, list] = {0: [], 1: []}
+    for r in results["records"]:
+        (evaluated,) = {a for a in r["lineup"] if a != field}
+        seat = r["lineup"].index(evaluated)
+        assert seat in (1, 2, 3) and r["lineup"].count(field) == 3
+        by_agent[evaluated].append((r["deal"], seat))
+    assert sorted(by_agent[0]) == sorted(by_agent[1]) == [(d, s) for d in range(3) for s in (1, 2, 3)]
+    names = [a["agent"] for a in results["agents"]]
+    assert names == ["always_min", "always_max", "field:heuristic"]
+    (diff,) = [p for p in results["paired"] if p["agent"] == "always_min" and p["minus"] == "always_max"]
+    means = {a["agent"]: a["mean_reward"] for a in results["agents"]}
+    assert diff["deals"] == 3 and diff["mean"] == pytest.approx(means["always_min"] - means["always_max"])

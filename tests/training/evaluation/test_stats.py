@@ -1,0 +1,61 @@
+"""Confidence intervals and Bradley-Terry / Elo ratings."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from parlor.training.evaluation.stats import bradley_terry, elo_ratings, expected_score, mean_ci, t_quantile_975
+
+
+def test_t_quantiles_match_the_table_and_approach_the_normal() -> None:
+    assert t_quantile_975(1) == pytest.approx(12.706)
+    assert t_quantile_975(10) == pytest.approx(2.228)
+    assert t_quantile_975(40) == pytest.approx(2.021, abs=1e-3)
+    assert t_quantile_975(120) == pytest.approx(1.980, abs=1e-3)
+    assert t_quantile_975(10_000) == pytest.approx(1.960, abs=1e-3)
+    with pytest.raises(ValueError):
+        t_quantile_975(0)
+
+
+def test_mean_ci_of_a_known_sample() -> None:
+    mean, half = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5
+    assert half == pytest.approx(3.182 * math.sqrt(5 / 3) / 2)
+    assert math.isnan(mean_ci([1.0])[1]) and math.isnan(mean_ci([])[0])
+
+
+def test_ci_width_shrinks_with_more_games() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(0.0, 1.0, 6400)
+    widths = [mean_ci(x[:n])[1] for n in (100, 400, 1600, 6400)]
+    assert widths[0] > widths[1] > widths[2] > widths[3]
+    assert widths[0] / widths[3] == pytest.approx(8.0, rel=0.15)  # 1/sqrt(n)
+
+
+def test_bradley_terry_recovers_known_strengths() -> None:
+    true = np.array([4.0, 2.0, 1.0])
+    rng = np.random.default_rng(1)
+    wins = np.zeros((3, 3))
+    for i in range(3):
+        for j in range(i + 1, 3):
+            w = rng.binomial(4000, true[i] / (true[i] + true[j]))
+            wins[i, j], wins[j, i] = w, 4000 - w
+    p = bradley_terry(wins)
+    assert p[0] / p[1] == pytest.approx(2.0, rel=0.1)
+    assert p[1] / p[2] == pytest.approx(2.0, rel=0.1)
+
+
+def test_elo_orders_a_synthetic_tournament_and_predicts_its_scores() -> None:
+    # A beats B 75%, B beats C 75%, A beats C 90%
+    wins = np.array([[0, 75, 90], [25, 0, 75], [10, 25, 0]], dtype=float)
+    elo = elo_ratings(wins)
+    assert elo[0] > elo[1] > elo[2]
+    assert elo.mean() == pytest.approx(1500.0)
+    assert expected_score(elo[0], elo[1]) == pytest.approx(0.75, abs=0.05)
+
+
+def test_an_unbeaten_player_gets_a_finite_rating() -> None:
+    elo = elo_ratings(np.array([[0, 10], [0, 0]], dtype=float))
+    assert np.all(np.isfinite(elo)) and elo[0] > elo[1]

@@ -1,0 +1,43 @@
+"""The ``parlor`` command line: one entry point (:func:`main`, the ``parlor`` console
+script), one module per subcommand (``list``, ``demo``, ``play``, ``eval``, ``train``,
+``shield``, ``bench``; ``options`` reads game options from ``--preset``/``--option``).
+
+Each subcommand module offers ``add_arguments(parser)`` and ``run(args) -> int`` and
+only parses and dispatches: the work is done by :mod:`parlor.training.evaluation`,
+:mod:`parlor.training.learning`, :mod:`parlor.training.benchmarks` and
+:mod:`parlor.agents`. Training libraries are imported only when a subcommand needs them.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+SUBCOMMANDS = {
+    "list": ("parlor.training.cli.list", "list environments, their presets and agents"),
+    "demo": ("parlor.training.cli.demo", "the main job: what `make demo` runs"),
+    "play": ("parlor.training.cli.play", "play a game in the terminal against agents"),
+    "eval": ("parlor.training.cli.eval", "tournaments with duplicate deals, CIs and Elo"),
+    "train": ("parlor.training.cli.train", "train a MaskablePPO policy from a YAML config"),
+    "shield": ("parlor.training.cli.shield", "put a trained policy inside an action guard (a deployment shield)"),
+    "bench": ("parlor.training.cli.bench", "speed: hand evaluator and random-play steps/s vs texas_holdem_v4"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="parlor", description="parlor: multi-agent RL table games")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(_module=module_name)
+        importlib.import_module(module_name).add_arguments(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(importlib.import_module(args._module).run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

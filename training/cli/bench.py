@@ -1,0 +1,41 @@
+"""``parlor bench``: speed measured side by side in one run.
+
+Random-play AEC steps/second of every registered environment next to
+PettingZoo's ``texas_holdem_v4`` (the reference), and the hand evaluator
+against an independent one. Ratios matter, not absolute numbers: the
+machines are shared and noisy.
+"""
+from __future__ import annotations
+
+import argparse
+
+from parlor import envs
+from parlor.training.benchmarks.env_speed import DEFAULT_TARGET, TARGET_RATIO, reference_env, steps_per_second
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
+    parser.add_argument("--envs", default=",".join(envs.ENVS), help="comma-separated env names")
+    parser.add_argument("--skip-hands", action="store_true", help="skip the hand-evaluator benchmark")
+
+
+def run(args: argparse.Namespace) -> int:
+    names = [n for n in args.envs.split(",") if n]
+    # the reference is re-measured right before each env: shared machines change speed
+    # within a run, and a ratio is only fair between two back-to-back measurements
+    print(f"{'environment':24s} {'steps/s':>10s} {'texas_holdem_v4':>16s} {'ratio':>7s} {'target':>7s}")
+    for name in names:
+        reference = steps_per_second(reference_env, args.seconds)
+        rate = steps_per_second(lambda name=name: envs.make(name), args.seconds)
+        target = TARGET_RATIO.get(name, DEFAULT_TARGET)
+        verdict = "ok" if rate / reference >= target else "SLOW"
+        print(f"{name:24s} {rate:10,.0f} {reference:16,.0f} {rate / reference:6.1f}x {target:6.0f}x {verdict}")
+    if not args.skip_hands:
+        from parlor.training.benchmarks.hands import bench_hands, summary
+
+        rows = bench_hands(args.seconds)
+        print(f"\n{'hand evaluator':28s} {'hands/s':>14s}")
+        for r in rows:
+            print(f"{r['name']:28s} {r['hands_per_s']:14,.0f}")
+        print("\n".join(summary(rows)))
+    return 0

@@ -1,0 +1,103 @@
+"""``parlor play``: play any game in the terminal against agents.
+
+    parlor play ofc_v0 --vs heuristic --seat 0
+    parlor play buki_v0 --vs heuristic,search,random --seed 7
+
+The human (:class:`parlor.agents.human.HumanAgent`) sees exactly his seat's view
+and the legal actions; ``q`` or the end of the input abandons the game. Input and
+output are streams, so tests drive it with scripted text.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from parlor.agents.human import Abandon, HumanAgent
+from parlor.training.cli.options import add_game_option_arguments, game_options
+
+
+def play(game: Any, opponents: Sequence[Any], labels: Sequence[str], seat: int, seed: int | None,
+         stdin: TextIO, stdout: TextIO) -> int:
+    """Play one episode with the human at ``seat``; returns 0 when finished, 1 when abandoned."""
+    import numpy as np
+
+    from parlor.agents.episodes import play_episode
+
+    n = game.num_players
+    human = HumanAgent(game, stdin, stdout)
+    seats: list[Any] = list(opponents)
+    seats.insert(seat, human)
+    names = list(labels)
+    names.insert(seat, "you")
+    names = [f"player_{p} ({who})" for p, who in enumerate(names)]
+
+    def on_step(state: Any, player: int, action: int, earned: np.ndarray) -> None:
+        who = "you play" if player == seat else f"{names[player]} plays"
+        human.say(f"{who}: {game.action_name(action)}")
+        if np.any(earned != 0):
+            human.say("rewards: " + ", ".join(f"{names[p]} {earned[p]:+g}" for p in range(n) if earned[p] != 0))
+
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    human.say(f"{game.name}: you are player_{seat}; seed {seed}")
+    seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(n)]
+    try:
+        result = play_episode(game, seats, seed, agent_seeds=seeds, on_step=on_step)
+    except Abandon as why:
+        human.say(f"\n{why}: game abandoned")
+        return 1
+    human.say()
+    human.say(game.render(result.state.view(seat)))
+    human.say("\nresult" + (" (cut off by the turn cap)" if result.truncated else "") + ":")
+    for p in range(n):
+        human.say(f"  {names[p]}: {result.rewards[p]:+g}")
+    mine, best = result.rewards[seat], max(result.rewards)
+    if n > 1:
+        winners = [p for p in range(n) if result.rewards[p] == best]
+        verdict = "you win" if winners == [seat] else ("you share the best result" if seat in winners else "you lose")
+        human.say(verdict)
+    else:
+        human.say(f"your total: {mine:+g}")
+    return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="environment name (see `parlor list`)")
+    parser.add_argument("--vs", default="heuristic",
+                        help="agents for the other seats, comma-separated (one name fills every seat); default heuristic")
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument("--seed", type=int, help="seed of the deal (default: random)")
+    add_game_option_arguments(parser)
+
+
+def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
+    """(game, opponent agents, their labels) from the command line; ValueError on bad input."""
+    from parlor import envs
+    from parlor.agents.registry import make_agent
+
+    if args.game not in envs.ENVS:
+        raise ValueError(f"unknown environment {args.game!r}; available: {', '.join(envs.ENVS)}")
+    game = envs.make_game(args.game, **game_options(args.game, args.preset, args.option))
+    n = game.num_players
+    if not 0 <= args.seat < n:
+        raise ValueError(f"--seat {args.seat} is out of range; allowed values: 0..{n - 1}")
+    specs = [s.strip() for s in args.vs.split(",") if s.strip()]
+    if n == 1:
+        specs = []
+    elif len(specs) == 1:
+        specs = specs * (n - 1)
+    elif len(specs) != n - 1:
+        raise ValueError(f"--vs names {len(specs)} agents; {args.game} has {n - 1} other seats (give 1 or {n - 1})")
+    return game, [make_agent(s, game, env_name=args.game) for s in specs], specs
+
+
+def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    try:
+        game, opponents, labels = setup(args)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"parlor play: {exc}", file=sys.stderr)
+        return 2
+    return play(game, opponents, labels, args.seat, args.seed, stdin, stdout)

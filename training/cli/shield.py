@@ -1,0 +1,65 @@
+"""``parlor shield``: put a trained policy inside an action guard after training.
+
+A shield at deployment: ``parlor shield SOURCE.zip DEST.zip --guard foul_cap=0.25``
+writes a copy of the policy whose signature carries the guard (replacing any it
+had), so :class:`parlor.agents.policy.PolicyAgent` plays it with the game's
+``guarded_mask`` wherever it is loaded (``parlor eval``, ``parlor play``, self-play
+snapshots). The network is untouched; the guard is checked against the game the
+policy was trained on (the names ``guarded_mask`` reads, tolerances >= 0).
+``--guard NAME=TOLERANCE`` (repeatable) sets the guard, e.g. ``--guard
+endgame_foul=0 --guard midgame_foul=0.02`` for OFC Pineapple's exact endgame guard
+and its cap on the first three-card turn; ``--clear`` removes it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from parlor.agents.policy import read_signature, shield_policy
+from parlor.envs.engine.config import check_number
+from parlor.envs.engine.game import ConfigError
+
+
+def parse_guard(items: list[str]) -> dict[str, float]:
+    """``["foul=0.1", "foul_cap=0.3"]`` -> ``{"foul": 0.1, "foul_cap": 0.3}``."""
+    guard: dict[str, float] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise ConfigError(f"--guard {item!r}: expected NAME=TOLERANCE, e.g. foul_cap=0.25")
+        try:
+            guard[name] = float(value)
+        except ValueError:
+            raise ConfigError(f"--guard {item!r}: tolerance {value!r} is not a number") from None
+        check_number(f"--guard {name}", guard[name], 0.0)
+    return guard
+
+
+def shield(source: str | Path, dest: str | Path, guard: dict[str, float]) -> Path:
+    """Copy the policy ``source`` to ``dest`` with ``guard`` ({} removes it), checked
+    against the game the policy was trained on."""
+    from parlor.training.learning.wrapper import make_raw_env  # also knows envs registered for tests
+
+    saved = read_signature(source)
+    return shield_policy(source, dest, guard, make_raw_env(saved["env"], saved.get("options", {})).game)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", help="a policy zip saved by parlor train")
+    parser.add_argument("dest", help="where to write the shielded copy (may equal source)")
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--guard", action="append", metavar="NAME=TOLERANCE",
+                       help="a tolerance the game's guarded_mask reads (repeatable), e.g. foul_cap=0.25")
+    group.add_argument("--clear", action="store_true", help="remove the policy's guard")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        guard = {} if args.clear else parse_guard(args.guard)
+        path = shield(args.source, args.dest, guard)
+    except (ConfigError, FileNotFoundError) as exc:
+        print(f"parlor shield: {exc}", file=sys.stderr)
+        return 2
+    print(f"{path}: action guard {guard or 'none'}")
+    return 0

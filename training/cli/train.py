@@ -1,0 +1,78 @@
+"""``parlor train CONFIG.yaml [--resume RUN] [--init ZIP] [--out DIR]``: MaskablePPO from a YAML config.
+
+Parses the command line, checks the config and env before any folder is made,
+makes (or reopens) the run folder and runs :func:`parlor.training.learning.train.train`;
+the run folder's contents are described there.
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from parlor.training.cli.options import option_flags
+from parlor.training.learning.configs import load_config
+from parlor.training.learning.train import new_run_dir, train, write_run_files
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("config", nargs="?", help="training YAML (see configs/); omit with --resume")
+    parser.add_argument("--resume", metavar="RUN", help="continue the run folder RUN from its latest checkpoint")
+    parser.add_argument("--out", default="runs/train", help="parent folder of new run folders (default runs/train)")
+    parser.add_argument("--total-steps", type=int, help="override the config's total_steps")
+    parser.add_argument("--init", metavar="ZIP", help="start from this saved policy's weights (overrides the config's init)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    from parlor.envs.engine.game import ConfigError
+
+    command = shlex.join(getattr(sys, "orig_argv", sys.argv))  # the whole command line, interpreter included
+    try:
+        if args.resume:
+            run_dir = Path(args.resume)
+            if args.config:
+                raise ConfigError("give either CONFIG or --resume RUN (a resumed run uses its own config.yaml)")
+            if not (run_dir / "config.yaml").is_file():
+                raise ConfigError(f"{run_dir} is not a run folder (no config.yaml)")
+            config = load_config(str(run_dir / "config.yaml"))
+        else:
+            if not args.config:
+                raise ConfigError("give a training config, e.g. parlor train configs/ofc_pineapple_quick.yaml")
+            config = load_config(args.config)
+        if args.total_steps is not None:
+            if args.total_steps < 1:
+                raise ConfigError(f"--total-steps={args.total_steps} must be >= 1")
+            config = replace(config, total_steps=args.total_steps)
+        if getattr(args, "init", None):
+            if args.resume:
+                raise ConfigError("--init starts a new run; a resumed run continues from its own checkpoint")
+            config = replace(config, init=args.init)
+            if not Path(args.init).is_file():
+                raise FileNotFoundError(f"--init {args.init}: no such file")
+        from parlor.training.learning.wrapper import make_raw_env
+
+        make_raw_env(config.env, config.options)  # the env and its options, checked before any folder is made
+    except (ConfigError, FileNotFoundError) as exc:
+        print(f"parlor train: {exc}", file=sys.stderr)
+        return 2
+    if args.resume:
+        with open(run_dir / "command.txt", "a", encoding="utf-8") as fh:
+            fh.write(command + "\n")
+    else:
+        run_dir = new_run_dir(args.out, args.config)
+        write_run_files(run_dir, config, Path(args.config).read_text(encoding="utf-8"), command)
+    print(f"run folder: {run_dir}")
+    from parlor.agents.policy import PolicyMismatchError
+
+    try:
+        result = train(config, run_dir, resume=bool(args.resume), progress_bar=not args.no_progress)
+    except (ConfigError, PolicyMismatchError, FileNotFoundError) as exc:
+        print(f"parlor train: {exc}", file=sys.stderr)
+        return 2
+    print(f"learning curve: {run_dir / 'learning_curve.png'}")
+    agents = f"ppo:{result.model_path},{','.join(config.eval.baselines) or 'random'}"
+    print("evaluate it: " + shlex.join(["parlor", "eval", config.env, *option_flags(config.options), "--agents", agents]))
+    return 0

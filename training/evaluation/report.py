@@ -1,0 +1,228 @@
+"""Evaluation output: the run folder (JSON, CSV, PNG, config, command, git revision),
+the terminal tables and the progress bar. rich and matplotlib are imported only
+here, inside functions; without rich the tables are plain text."""
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import math
+import os
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def git_revision() -> str:
+    """``<commit>`` (plus ``-dirty`` with uncommitted changes), or why there is none."""
+    def git(*cmd: str) -> str:
+        return subprocess.run(["git", *cmd], cwd=REPO, capture_output=True, text=True, timeout=10).stdout.strip()
+
+    try:
+        rev = git("rev-parse", "HEAD")
+        dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (git not available)"
+    if not rev or rev == "HEAD":
+        return "unknown (no commit yet)"
+    return rev + ("-dirty" if dirty else "")
+
+
+def ci_text(mean: float, ci: float) -> str:
+    if mean is None or math.isnan(mean):
+        return "-"
+    return f"{mean:+.3f}" if ci is None or math.isnan(ci) else f"{mean:+.3f} ± {ci:.3f}"
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def default_run_dir(env_name: str) -> str:
+    """``runs/eval/<time>-<env>``: where a run folder goes unless the caller names one."""
+    return os.path.join("runs", "eval", f"{time.strftime('%Y%m%d-%H%M%S')}-{env_name}")
+
+
+def write_run(out: str, config: dict, results: dict, command: str, plot: bool = True) -> Path:
+    """Write the run folder; returns its path."""
+    import yaml
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    (folder / "command.txt").write_text(command + "\n", encoding="utf-8")
+    (folder / "git_revision.txt").write_text(git_revision() + "\n", encoding="utf-8")
+    summary = {k: v for k, v in results.items() if k != "records"}
+    (folder / "results.json").write_text(json.dumps(_json_safe(summary), indent=1), encoding="utf-8")
+    write_agents_csv(folder / "results.csv", results["agents"])
+    (folder / "results.md").write_text(markdown(results, command), encoding="utf-8")
+    write_episodes_csv(folder / "episodes.csv", results["records"])
+    if plot:
+        plot_bars(folder / "results.png", results)
+    return folder
+
+
+def write_agents_csv(path: Path, agents: list[dict]) -> None:
+    stat_names = sorted({k for a in agents for k in a["stats"]})
+    header = ["agent", "seat_games", "deals", "mean_reward", "ci95", "win_rate", "elo"]
+    header += [f"{k}{suffix}" for k in stat_names for suffix in ("", "_ci95")]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(header)
+        for a in agents:
+            row = [a["agent"], a["seat_games"], a["deals"], a["mean_reward"], a["ci95"], a["win_rate"], a.get("elo", "")]
+            for k in stat_names:
+                s = a["stats"].get(k, {})
+                row += [s.get("mean", ""), s.get("ci95", "")]
+            writer.writerow(row)
+
+
+def write_episodes_csv(path: Path, records: list[dict]) -> None:
+    stat_names = sorted({k for r in records for k in r["stats"]})
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["matchup", "deal", "seat", "agent_index", "reward", "steps", "truncated", *stat_names])
+        for r in records:
+            for seat, agent in enumerate(r["lineup"]):
+                stats = [r["stats"][k][seat] if k in r["stats"] else "" for k in stat_names]
+                writer.writerow([r["matchup"], r["deal"], seat, agent, r["rewards"][seat], r["steps"], r["truncated"], *stats])
+
+
+def plot_bars(path: Path, results: dict) -> None:
+    """Mean reward per agent with 95% CI error bars, plus one panel per game statistic."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = results["agents"]
+    names = [a["agent"] for a in agents]
+    panels = [("mean reward per game", [a["mean_reward"] for a in agents], [a["ci95"] for a in agents])]
+    for k in sorted({k for a in agents for k in a["stats"]}):
+        panels.append((k, [a["stats"].get(k, {}).get("mean", math.nan) for a in agents],
+                       [a["stats"].get(k, {}).get("ci95", math.nan) for a in agents]))
+    cols = min(3, len(panels))
+    rows = math.ceil(len(panels) / cols)
+    width = max(4.0, 1.2 * len(names))
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, 3.4 * rows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (title, means, cis) in zip(axes.flat, panels):
+        errs = [0.0 if (c is None or math.isnan(c)) else c for c in cis]
+        ax.bar(range(len(names)), means, yerr=errs, capsize=4, color="tab:blue", alpha=0.8)
+        ax.set_xticks(range(len(names)), names, rotation=20, ha="right")
+        ax.axhline(0.0, color="black", linewidth=0.6)
+        ax.set_title(title)
+    fig.suptitle(f"{results['env']} {results.get('options') or ''}  (95% CI, duplicate deals)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def markdown(results: dict, command: str) -> str:
+    """The results as a Markdown table (for a README), with the command that made them."""
+    header, rows = table_rows(results)
+    lines = [f"`{command}`", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    if len(results["matchups"]) > 1:
+        lines += ["", "Matchups (mean reward per game, 95% CI):", ""]
+        lines += [f"- {_matchup_line(m).strip()}" for m in results["matchups"]]
+    dup = "pre-sampled decks" if results.get("duplicate_decks") else "shared game seeds"
+    lines += ["", f"{results['episodes']} episodes, duplicate deals ({dup}), {results['seconds']} s."]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- terminal
+def table_rows(results: dict) -> tuple[list[str], list[list[str]]]:
+    agents = results["agents"]
+    stat_names = sorted({k for a in agents for k in a["stats"]})
+    show_elo = len(agents) > 2
+    header = ["agent", "seat-games", "reward/game (95% CI)", "win rate"] + (["Elo"] if show_elo else []) + stat_names
+    rows = []
+    for a in agents:
+        row = [a["agent"], str(a["seat_games"]), ci_text(a["mean_reward"], a["ci95"]), f"{a['win_rate']:.3f}"]
+        if show_elo:
+            row.append(f"{a['elo']:.0f}")
+        for k in stat_names:
+            s = a["stats"].get(k)
+            row.append("-" if s is None else f"{s['mean']:.3f}")
+        rows.append(row)
+    return header, rows
+
+
+def print_tables(results: dict, file: Any = None) -> None:
+    header, rows = table_rows(results)
+    title = f"{results['env']} {results.get('options') or ''}: {results['episodes']} episodes, {results['seconds']} s"
+    matchups = results["matchups"] if len(results["matchups"]) > 1 else []
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        print(title, file=file)
+        for row in [header, *rows]:
+            print("  ".join(f"{c:>14s}" for c in row), file=file)
+        for m in matchups:
+            print(_matchup_line(m), file=file)
+        for line in _paired_lines(results):
+            print(line, file=file)
+        return
+    import sys
+
+    stream = file or sys.stdout
+    wide = None if getattr(stream, "isatty", lambda: False)() else max(100, min(200, 24 * len(header)))
+    console = Console(file=file, width=wide)  # logs and pipes get a table wide enough to read
+    table = Table(title=title)
+    for i, h in enumerate(header):
+        table.add_column(h, justify="left" if i == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    for m in matchups:
+        console.print(_matchup_line(m))
+    for line in _paired_lines(results):
+        console.print(line)
+
+
+def _paired_lines(results: dict) -> list[str]:
+    """Paired differences per deal (same cards), when the evaluation has them."""
+    pairs = [p for p in results.get("paired", []) if p["mean"] >= 0]
+    if not pairs:
+        return []
+    return ["paired differences per deal (same cards, 95% CI):"] + [
+        f"  {p['agent']} - {p['minus']}: {ci_text(p['mean'], p['ci95'])} over {p['deals']} deals" for p in pairs]
+
+
+def _matchup_line(m: dict) -> str:
+    parts = [f"{name} {ci_text(v['mean'], v['ci95'])}" for name, v in m["mean_reward"].items()]
+    return f"  {' vs '.join(m['agents'])} ({m['episodes']} episodes): " + ", ".join(parts)
+
+
+@contextlib.contextmanager
+def progress_bar(description: str, enabled: bool = True) -> Iterator[Callable[[int, int], None]]:
+    """A rich progress bar over duplicate deals; yields ``update(done, total)``."""
+    if not enabled:
+        yield lambda done, total: None
+        return
+    try:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    except ImportError:
+        yield lambda done, total: None
+        return
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True) as bar:
+        task = bar.add_task(description, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update

@@ -1,0 +1,192 @@
+"""The training run's bookkeeping as one SB3 callback: periodic masked evaluation
+with duplicate deals, checkpoints, self-play snapshots, TensorBoard scalars
+and the learning-curve PNG. Schedules key on the model's step count, so a
+resumed run carries on where it stopped. Imported only by :mod:`parlor.training.learning.train`
+(it needs sb3)."""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
+from parlor.agents.policy import PolicyAgent, save_policy
+from parlor.training.learning.configs import TrainConfig
+from parlor.training.learning.learner_eval import evaluate_player, flat_row, plot_learning_curve
+from parlor.training.learning.wrapper import make_agent, make_raw_env
+
+KEEP_CHECKPOINTS = 5
+
+
+def _next(step: int, every: int, start: int = 0) -> int:
+    """The first multiple-of-``every`` milestone (from ``start``) after ``step``."""
+    if step < start:
+        return start
+    return start + ((step - start) // every + 1) * every
+
+
+def read_csv(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    out = []
+    for row in rows:
+        parsed: dict[str, Any] = {}
+        for k, v in row.items():
+            if k in ("agent", "opponent"):
+                parsed[k] = v
+            elif v not in ("", None):
+                parsed[k] = int(v) if k in ("step", "n") else float(v)
+        out.append(parsed)
+    return out
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    keys = list(dict.fromkeys(k for row in rows for k in row))
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=keys)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+class ParlorCallback(BaseCallback):
+    def __init__(self, config: TrainConfig, run_dir: Path, log: Any = print):
+        super().__init__()
+        self.config, self.run_dir, self.log = config, Path(run_dir), log
+        self.game = make_raw_env(config.env, config.options).game
+        self.seats = config.learner_seats or tuple(range(self.game.num_players))
+        self.history = read_csv(self.run_dir / "eval.csv")
+        self.baselines = read_csv(self.run_dir / "baselines.csv")
+        self.train_curve = [(int(r["step"]), float(r["mean"])) for r in read_csv(self.run_dir / "train_curve.csv")]
+        self._episode_returns: list[float] = []
+        self._opponents: dict[tuple[str, int], Any] = {}
+
+    # ------------------------------------------------------------ setup
+    def _init_callback(self) -> None:
+        step = self.num_timesteps = int(self.model.num_timesteps)  # nonzero when resuming
+        cfg = self.config
+        self.next_eval = _next(step, cfg.eval.every)
+        self.next_checkpoint = _next(step, cfg.checkpoint_every)
+        self.next_snapshot = None
+        if cfg.self_play_enabled:
+            self._reload_snapshots()
+            sp = cfg.self_play
+            self.next_snapshot = _next(step, sp.every, sp.start) if self._snapshot_paths() else max(step, sp.start)
+        if not self.baselines:
+            self._evaluate_baselines()
+        if not self.history:
+            self._evaluate()  # the untrained policy: the curve's first point
+
+    def _opponent(self, name: str, seat: int) -> Any:
+        key = (name, seat)
+        if key not in self._opponents:
+            self._opponents[key] = make_agent(name, self.game, self.config.env, None, None)
+        return self._opponents[key]
+
+    def _evaluate_baselines(self) -> None:
+        ev = self.config.eval
+        t = time.perf_counter()
+        for name in ev.baselines:
+            results = evaluate_player(self.game, lambda seat, n=name: self._opponent(n, seat), self._opponent,
+                                      ev.opponents, self.seats, ev.deals, ev.seed)
+            self.baselines += flat_row(0, name, results)
+            for opp, r in results.items():
+                self.log(f"baseline {name} vs {opp}: {r['mean']:+.3f} +- {r['ci']:.3f} {_stats_text(r)}")
+        write_csv(self.run_dir / "baselines.csv", self.baselines)
+        self.log(f"baselines evaluated in {time.perf_counter() - t:.1f} s")
+
+    # ------------------------------------------------------------ periodic work
+    def _on_step(self) -> bool:
+        for info in self.locals.get("infos", ()):
+            if "raw_return" in info:
+                self._episode_returns.append(info["raw_return"])
+                self.logger.record_mean("parlor/episode_return", info["raw_return"])
+                for name, value in info.get("stats", {}).items():
+                    self.logger.record_mean(f"parlor/{name}", value)
+        step = self.num_timesteps
+        if step >= self.next_eval:
+            self._evaluate()
+            self.next_eval = _next(step, self.config.eval.every)
+        if step >= self.next_checkpoint:
+            self._checkpoint()
+            self.next_checkpoint = _next(step, self.config.checkpoint_every)
+        if self.next_snapshot is not None and step >= self.next_snapshot:
+            self._snapshot()
+            self.next_snapshot = _next(step, self.config.self_play.every, self.config.self_play.start)
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if self._episode_returns:
+            self.train_curve.append((self.num_timesteps, float(np.mean(self._episode_returns))))
+            self._episode_returns = []
+            write_csv(self.run_dir / "train_curve.csv", [{"step": s, "mean": m} for s, m in self.train_curve])
+
+    def _evaluate(self) -> None:
+        ev = self.config.eval
+        t = time.perf_counter()
+        player = PolicyAgent(self.model.policy, deterministic=ev.deterministic, seed=ev.seed, game=self.game,
+                             guard=self.config.action_guard)
+        results = evaluate_player(self.game, lambda seat: player, self._opponent, ev.opponents, self.seats,
+                                  ev.deals, ev.seed)
+        step = self.num_timesteps
+        self.history = [r for r in self.history if r["step"] != step] + flat_row(step, "learner", results)
+        write_csv(self.run_dir / "eval.csv", self.history)
+        for opp, r in results.items():
+            self.logger.record(f"eval/{opp}/mean", r["mean"])
+            for name, value in r["stats"].items():
+                self.logger.record(f"eval/{opp}/{name}", value)
+            self.log(f"step {step:>9,}: learner vs {opp}: {r['mean']:+.3f} +- {r['ci']:.3f} {_stats_text(r)}"
+                     f" ({time.perf_counter() - t:.1f} s)")
+        self.plot()
+
+    def _checkpoint(self) -> Path:
+        folder = self.run_dir / "checkpoints"
+        path = save_policy(self.model, folder / f"step_{self.num_timesteps:09d}.zip", self.config.env, self.game,
+                           **self.config.policy_metadata())
+        shutil.copyfile(path, folder / "latest.zip")
+        for old in sorted(folder.glob("step_*.zip"))[:-KEEP_CHECKPOINTS]:
+            old.unlink()
+        return path
+
+    # ------------------------------------------------------------ self-play
+    def _snapshot_paths(self) -> list[Path]:
+        return sorted((self.run_dir / "snapshots").glob("step_*.zip"))
+
+    def _reload_snapshots(self) -> None:
+        for path in self._snapshot_paths()[-self.config.self_play.keep:]:
+            self.training_env.env_method("add_snapshot", str(path))
+
+    def _snapshot(self) -> None:
+        path = save_policy(self.model, self.run_dir / "snapshots" / f"step_{self.num_timesteps:09d}.zip",
+                           self.config.env, self.game, **self.config.policy_metadata())
+        self.training_env.env_method("add_snapshot", str(path))
+        self.log(f"step {self.num_timesteps:>9,}: self-play snapshot {path.name} joins the pool")
+
+    # ------------------------------------------------------------ end
+    def plot(self) -> None:
+        title = f"{self.config.env} {json.dumps(dict(self.config.options)) if self.config.options else ''}".strip()
+        plot_learning_curve(str(self.run_dir / "learning_curve.png"), title, self.history, self.baselines,
+                            self.train_curve)
+
+    def finish(self, model: Any) -> None:
+        """After ``learn``: a last evaluation and checkpoint at the final step, the plot, a summary."""
+        self.model = model
+        step = int(model.num_timesteps)
+        if not any(r["step"] == step for r in self.history):
+            self._evaluate()
+        self._checkpoint()
+        self.plot()
+        last = [r for r in self.history if r["step"] == step]
+        summary = {"env": self.config.env, "options": dict(self.config.options), "num_timesteps": step,
+                   "final_eval": last, "baselines": self.baselines}
+        (self.run_dir / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+
+
+def _stats_text(result: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v:.3f}" for k, v in result["stats"].items())

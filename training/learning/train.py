@@ -1,0 +1,224 @@
+"""A MaskablePPO training run from a config, in its run folder (``parlor train`` is its command line).
+
+A run folder ``<out>/<config-stem>-<time>/`` holds ``config.yaml`` (the file as
+given), ``config.resolved.yaml`` (defaults filled in), ``command.txt``,
+``git.txt`` (revision and dirty files), ``versions.json``, TensorBoard logs in
+``tb/``, ``checkpoints/`` (``step_<N>.zip`` and ``latest.zip``),
+``snapshots/`` (self-play), ``eval.csv`` + ``baselines.csv`` (periodic
+evaluation), ``learning_curve.png``, the final ``model.zip`` and ``policy.zip``
+(the same network without the optimizer state: small, for shipping). Every zip
+carries the env's signature (:mod:`parlor.agents.policy`), so
+``parlor eval ENV --agents ppo:<run>/model.zip`` refuses a different env.
+``--resume RUN`` continues from ``RUN/checkpoints/latest.zip`` with the run's
+own config, keeping the step count. ``init: PATH`` in the config (or ``--init
+PATH``) starts a new run from the weights of a saved policy of the same env and
+options (a fine-tune with other hyperparameters or shaping; ``init.json``
+records the source and its sha256). torch/sb3/matplotlib load inside functions.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from parlor.agents.policy import export_policy, load_policy, save_policy
+from parlor.training.learning.configs import TrainConfig, config_dict
+
+CHECKPOINTS, SNAPSHOTS, LATEST = "checkpoints", "snapshots", "latest.zip"
+LIBRARIES = ("numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "yaml")
+
+
+@dataclass
+class TrainResult:
+    run_dir: Path
+    model_path: Path
+    num_timesteps: int
+    seconds: float
+
+
+# ------------------------------------------------------------------ run folder
+def new_run_dir(out: str | Path, config_path: str | Path) -> Path:
+    stem = Path(config_path).stem
+    base = Path(out) / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+    run_dir, k = base, 1
+    while run_dir.exists():
+        k += 1
+        run_dir = base.with_name(f"{base.name}-{k}")
+    run_dir.mkdir(parents=True)
+    return run_dir
+
+
+def git_description() -> str:
+    root = Path(__file__).resolve().parents[2]
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (git not available)\n"
+    return f"{rev or 'unknown'}\n" + (f"uncommitted changes:\n{dirty}" if dirty.strip() else "clean\n")
+
+
+def library_versions() -> dict[str, str]:
+    import importlib.metadata as md
+
+    out = {"python": platform.python_version(), "platform": platform.platform()}
+    dists = {"yaml": "pyyaml", "stable_baselines3": "stable-baselines3", "sb3_contrib": "sb3-contrib"}
+    for lib in LIBRARIES + ("parlor",):
+        try:
+            out[lib] = md.version(dists.get(lib, lib))
+        except md.PackageNotFoundError:
+            out[lib] = "not installed"
+    return out
+
+
+def write_run_files(run_dir: Path, config: TrainConfig, config_text: str, command: str) -> None:
+    import yaml
+
+    (run_dir / "config.yaml").write_text(config_text, encoding="utf-8")
+    (run_dir / "config.resolved.yaml").write_text(yaml.safe_dump(config_dict(config), sort_keys=False), encoding="utf-8")
+    with open(run_dir / "command.txt", "a", encoding="utf-8") as fh:
+        fh.write(command + "\n")
+    (run_dir / "git.txt").write_text(git_description(), encoding="utf-8")
+    (run_dir / "versions.json").write_text(json.dumps(library_versions(), indent=1), encoding="utf-8")
+
+
+# ------------------------------------------------------------------ environments
+def env_kwargs(config: TrainConfig, rank: int) -> dict[str, Any]:
+    return dict(
+        env_name=config.env,
+        options=dict(config.options),
+        opponents=config.opponents,
+        learner_seats=config.learner_seats,
+        reward_scale=config.reward_scale,
+        shaping=dict(config.shaping),
+        shaping_mode=config.shaping_mode,
+        action_guard=dict(config.action_guard),
+        snapshot_keep=config.self_play.keep if config.self_play else 5,
+        seat_offset=rank,
+        seed=config.seed * 1000 + rank,
+    )
+
+
+def make_vec_env(config: TrainConfig):
+    """``n_envs`` learner envs in a Dummy- or SubprocVecEnv under one VecMonitor (so the
+    workers never import sb3 or torch); ``action_masks`` reaches MaskablePPO through
+    ``env_method`` either way."""
+    from functools import partial
+
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    from parlor.training.learning.wrapper import SingleAgentEnv
+
+    fns = [partial(SingleAgentEnv, **env_kwargs(config, rank)) for rank in range(config.n_envs)]
+    if config.vec_env == "subproc" and config.n_envs > 1:
+        return VecMonitor(SubprocVecEnv(fns))
+    return VecMonitor(DummyVecEnv(fns))
+
+
+def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    p = config.ppo
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p.activation]
+    return MaskablePPO(
+        "MlpPolicy", vec_env, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
+        n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range, ent_coef=p.ent_coef,
+        vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm, seed=config.seed, device="cpu", verbose=0,
+        tensorboard_log=str(run_dir / "tb"),
+        policy_kwargs=dict(net_arch=dict(pi=list(p.net_arch), vf=list(p.net_arch)), activation_fn=activation),
+    )
+
+
+def policy_game(config: TrainConfig) -> Any:
+    """The game a policy of this run is checked against."""
+    from parlor.training.learning.wrapper import make_raw_env  # also knows envs registered for tests
+
+    return make_raw_env(config.env, config.options).game
+
+
+# ------------------------------------------------------------------ training
+def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
+    """Behaviour cloning of ``config.pretrain.teacher`` (see parlor.training.learning.warm_start); writes pretrain.json."""
+    from parlor.training.learning.warm_start import clone, collect
+    from parlor.training.learning.wrapper import SingleAgentEnv
+
+    p = config.pretrain
+    start = time.perf_counter()
+    env = SingleAgentEnv(**{**env_kwargs(config, 0), "seed": config.seed * 1000 + 999})
+    step = max(1, p.episodes // 10)
+    data = collect(env, p.teacher, p.episodes, config.seed,
+                   progress=lambda k: k % step == 0 and log(f"pretrain: {k}/{p.episodes} {p.teacher} episodes"))
+    log(f"pretrain: {len(data.actions):,} decisions from {p.episodes} {p.teacher} episodes "
+        f"(mean return {data.mean_return:+.3f}) in {time.perf_counter() - start:.0f} s")
+    metrics = clone(model.policy, data, p.epochs, p.batch_size, p.learning_rate, config.ppo.vf_coef, config.seed, log)
+    summary = {"teacher": p.teacher, "episodes": p.episodes, "decisions": int(len(data.actions)),
+               "teacher_mean_return": data.mean_return, **metrics, "seconds": round(time.perf_counter() - start, 1)}
+    (run_dir / "pretrain.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return summary
+
+
+def initialise(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
+    """Copy the network of ``config.init`` (a policy zip of this env and options) into
+    ``model``; the architectures must match. Writes init.json."""
+    import hashlib
+
+    from parlor.envs.engine.game import ConfigError
+
+    source = load_policy(config.init, config.env, policy_game(config))  # refuses another env's policy
+    try:
+        model.policy.load_state_dict(source.policy.state_dict())
+    except RuntimeError as exc:
+        raise ConfigError(f"init={config.init}: its network does not fit ppo.net_arch="
+                          f"{list(config.ppo.net_arch)} ({str(exc).splitlines()[0]})") from None
+    summary = {"init": config.init, "sha256": hashlib.sha256(Path(config.init).read_bytes()).hexdigest(),
+               "source_num_timesteps": int(source.num_timesteps)}
+    (run_dir / "init.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    log(f"init: weights of {config.init} ({source.num_timesteps:,} steps)")
+    return summary
+
+
+def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar: bool = True,
+          log: Any = print) -> TrainResult:
+    """Train (or continue) the run in ``run_dir``; the config files must already be there."""
+    import torch
+
+    from parlor.training.learning.callbacks import ParlorCallback
+
+    torch.set_num_threads(1)  # a shared 2-core machine: one thread per process
+    start = time.perf_counter()
+    vec_env = make_vec_env(config)
+    latest = run_dir / CHECKPOINTS / LATEST
+    try:
+        if resume:
+            if not latest.is_file():
+                raise FileNotFoundError(f"{run_dir} has no {CHECKPOINTS}/{LATEST} to resume from")
+            model = load_policy(latest, config.env, policy_game(config))  # refuses a checkpoint of another env
+            model.set_env(vec_env)
+            model.tensorboard_log = str(run_dir / "tb")
+            log(f"resuming {run_dir} at step {model.num_timesteps:,}")
+        else:
+            model = make_model(config, vec_env, run_dir)
+            if config.pretrain is not None:
+                warm_start(config, model, run_dir, log)
+            if config.init is not None:
+                initialise(config, model, run_dir, log)
+        callback = ParlorCallback(config, run_dir, log=log)
+        remaining = config.total_steps - model.num_timesteps
+        if remaining > 0:
+            model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo",
+                        progress_bar=progress_bar)
+            callback.finish(model)
+        else:
+            log(f"{run_dir} already has {model.num_timesteps:,} >= total_steps={config.total_steps:,} steps")
+        final = save_policy(model, run_dir / "model.zip", config.env, callback.game, **config.policy_metadata())
+        export_policy(model, run_dir / "policy.zip", config.env, callback.game, **config.policy_metadata())
+    finally:
+        vec_env.close()
+    seconds = time.perf_counter() - start
+    log(f"saved {final} after {model.num_timesteps:,} steps ({seconds:.0f} s this session)")
+    return TrainResult(run_dir, final, int(model.num_timesteps), seconds)

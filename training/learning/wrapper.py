@@ -1,0 +1,371 @@
+"""Single-agent Gymnasium view of a parlor game, for MaskablePPO.
+
+The learner holds one seat, rotated per episode over ``learner_seats``; every
+other seat is played by an agent drawn from a weighted opponent pool (names
+such as ``heuristic``, ``random``, ``search:16``, ``ppo:<zip>``, built by
+``parlor.agents.registry.make_agent`` or a name -> factory mapping the caller gives)
+or, for the pool entry ``self``, by a frozen snapshot of the learner added
+with :meth:`SingleAgentEnv.add_snapshot`. ``step`` plays the learner's action
+and then the opponents until the learner must decide again (or the episode
+ends); the reward is the learner's own reward earned over that stretch, never
+another seat's (what it earns before its first decision is paid with its first
+step, so the step rewards of an episode sum to its return). ``action_masks()`` gives MaskablePPO the learner's legal
+actions, also through ``SubprocVecEnv`` (``env_method``). The game is played on its
+``State`` with the shared loop (:mod:`parlor.agents.episodes`): opponents get what the
+AEC adapter would give them; the adapter itself only deals (seed, stacked decks). An
+illegal learner action raises ``IllegalActionError`` naming the legal ones.
+
+Optional shaping: ``shaping={"foul": -6.0}`` adds, at the episode's last step,
+weight x the learner's value of that ``State.stats()`` entry (e.g. an extra
+cost per foul). With ``shaping_mode="potential"`` the same total is paid as it
+becomes likely instead of at the end: the potential of a decision point is
+weight x the game's estimate of that statistic (``game.stat_estimates``, e.g.
+OFC's foul risk of the hand) and every step adds the potential's change,
+so an episode's shaping sums to weight x the final statistic minus the
+potential at the learner's first decision (potential-based shaping, Ng et al.
+1999, with gamma = 1: the best policy stays the same, but a risky placement is
+charged right away instead of through a rare end-of-hand penalty). Where the
+game has no estimate (None) the potential keeps its last value. A name
+``STAT:ESTIMATOR`` pays ``STAT`` with another of the game's estimators
+(``game.estimated_stats``), e.g. OFC Pineapple's ``foul:endgame``. Only the
+training signal changes: ``info["raw_return"]`` and every evaluation use the
+game's own rewards.
+
+Optional action guard: ``action_guard={"foul": 0.0}`` narrows ``action_masks()``
+to the actions the game's ``guarded_mask`` keeps (OFC: none whose outlook foul
+rate exceeds the planner's choice by more than the tolerance; Pineapple's
+``endgame_foul``: none whose exact endgame foul probability exceeds the turn's
+lowest by more; ``midgame_foul``: a cap on that probability for the first
+three-card turn; both judged on the learner's view), a safety shield the learner
+is trained inside; a saved policy carries it and plays with it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from parlor import envs
+from parlor.agents.episodes import observation, play_until, seat_chooser
+from parlor.agents.policy import PolicyAgent, check_guard, guarded
+from parlor.agents.registry import make_agent as registry_make_agent
+from parlor.envs.aec import ADAPTER_OPTIONS
+from parlor.envs.engine.config import check_choice, check_number
+from parlor.envs.engine.game import ConfigError
+
+MAX_EMPTY_EPISODES = 100  # resets in a row allowed to end before the learner decides
+SELF = "self"  # the pool entry played by frozen snapshots of the learner
+SHAPING_MODES = ("final", "potential")
+AgentFactory = Callable[..., Any]  # (game, seed=None) -> Agent
+
+_EXTRA_ENVS: dict[str, Callable[..., Any]] = {}
+
+
+def register_env(name: str, raw_env_fn: Callable[..., Any]) -> None:
+    """Make an env that is not in ``envs.ENVS`` (e.g. a test game) trainable by name."""
+    _EXTRA_ENVS[name] = raw_env_fn
+
+
+def make_raw_env(env_name: str, options: Mapping[str, Any] | None = None) -> Any:
+    """The unwrapped TableEnv of ``env_name`` (registered extras first, then ``envs``)."""
+    options = dict(options or {})
+    if env_name in _EXTRA_ENVS:
+        return _EXTRA_ENVS[env_name](**options)
+    if env_name not in envs.ENVS:
+        known = sorted(set(envs.ENVS) | set(_EXTRA_ENVS))
+        raise ConfigError(f"unknown env {env_name!r}; allowed values: {', '.join(known) or 'none'}")
+    return envs.make_raw(env_name, **options)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolEntry:
+    """One kind of opponent and its weight in the pool."""
+
+    agent: str
+    weight: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.agent, str) or not self.agent.strip():
+            raise ConfigError(f"opponent agent={self.agent!r} must be a non-empty agent name (e.g. heuristic, random, self)")
+        check_number("opponent weight", self.weight, 0.0)
+
+
+def make_agent(spec: str, game: Any, env_name: str, seed: int | None, factories: Mapping[str, AgentFactory] | None) -> Any:
+    """Build an agent by name: the caller's factories first, then ``parlor.agents.registry``."""
+    if factories and spec in factories:
+        return factories[spec](game, seed=seed)
+    return registry_make_agent(spec, game, env_name=env_name, seed=seed)
+
+
+class OpponentPool:
+    """Weighted opponents; the ``self`` entry draws uniformly among the snapshots.
+
+    While no snapshot exists the ``self`` weight is left out (the other entries
+    are renormalised), so self-play can join the pool later in training.
+    """
+
+    def __init__(self, entries: Sequence[PoolEntry], game: Any, env_name: str,
+                 factories: Mapping[str, AgentFactory] | None = None, keep: int = 5):
+        self.entries = tuple(entries)
+        self.game, self.env_name, self.factories = game, env_name, factories
+        self.keep = keep
+        self.snapshots: list[Any] = []
+        self._agents: dict[tuple[str, int], Any] = {}
+        for entry in self.entries:  # build each named agent once now: bad names fail at start
+            if entry.agent != SELF:
+                self.agent(entry.agent, 0)
+
+    def agent(self, spec: str, seat: int) -> Any:
+        key = (spec, seat)  # one instance per seat: agents may keep per-episode memory
+        if key not in self._agents:
+            self._agents[key] = make_agent(spec, self.game, self.env_name, None, self.factories)
+        return self._agents[key]
+
+    def add_snapshot(self, agent: Any) -> None:
+        self.snapshots.append(agent)
+        del self.snapshots[:-self.keep]
+
+    def draw(self, seat: int, rng: np.random.Generator) -> tuple[str, Any]:
+        """(name, agent) for ``seat`` this episode."""
+        usable = [e for e in self.entries if e.weight > 0 and (e.agent != SELF or self.snapshots)]
+        if not usable:
+            raise ConfigError("the opponent pool is empty: give at least one opponent with weight > 0 "
+                              "(a 'self' entry only counts once a snapshot exists)")
+        weights = np.array([e.weight for e in usable], dtype=float)
+        entry = usable[int(rng.choice(len(usable), p=weights / weights.sum()))]
+        if entry.agent == SELF:
+            i = int(rng.integers(len(self.snapshots)))
+            return f"self[{i}]", self.snapshots[i]
+        return entry.agent, self.agent(entry.agent, seat)
+
+
+def stat_of(shaped: str) -> str:
+    """The ``State.stats()`` entry a shaping name pays: ``"foul:endgame"`` -> ``"foul"``
+    (the part after the colon picks the game's estimator for potential shaping)."""
+    return shaped.partition(":")[0]
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """The learner's seat of a multi-player game as a Gymnasium env with action masks."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        env_name: str,
+        options: Mapping[str, Any] | None = None,
+        opponents: Sequence[PoolEntry | tuple[str, float]] = (PoolEntry("random"),),
+        learner_seats: Sequence[int] | None = None,
+        reward_scale: float = 1.0,
+        agent_factories: Mapping[str, AgentFactory] | None = None,
+        snapshot_keep: int = 5,
+        seat_offset: int = 0,
+        seed: int | None = None,
+        shaping: Mapping[str, float] | None = None,
+        shaping_mode: str = "final",
+        action_guard: Mapping[str, float] | None = None,
+    ):
+        super().__init__()
+        self.env_name = env_name
+        self.options = dict(options or {})
+        adapter_only = sorted(set(self.options) & set(ADAPTER_OPTIONS))
+        if adapter_only:
+            raise ConfigError(f"options {adapter_only} belong to the AEC adapter, which the learner does not play "
+                              "through (its illegal actions raise); allowed values: the game's own options")
+        self._table = make_raw_env(env_name, self.options)  # deals each episode (seed, stacked decks)
+        self.game = self._table.game
+        n = self.game.num_players
+        seats = tuple(range(n)) if learner_seats is None else tuple(learner_seats)
+        if not seats or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n for s in seats):
+            raise ConfigError(f"learner_seats={list(seats)!r}: allowed values are seats 0..{n - 1}")
+        check_number("reward_scale", reward_scale, 0.0)
+        if reward_scale == 0:
+            raise ConfigError("reward_scale=0 is not allowed; allowed values: a number > 0")
+        self.learner_seats = seats
+        self.reward_scale = float(reward_scale)
+        self.shaping = dict(shaping or {})
+        if self.shaping:
+            fresh = self.game.new_state(np.random.default_rng(0))
+            known = sorted(fresh.stats()) if hasattr(fresh, "stats") else []
+            for name, weight in self.shaping.items():
+                if stat_of(name) not in known:
+                    raise ConfigError(f"shaping: {name!r} is not a statistic of {env_name}; allowed values: "
+                                      f"{', '.join(known) or 'none (the game reports no statistics)'}")
+                check_number(f"shaping.{name}", weight)
+        check_choice("shaping_mode", shaping_mode, SHAPING_MODES)
+        if shaping_mode == "potential":
+            estimable = tuple(getattr(self.game, "estimated_stats", ()))
+            for name in self.shaping:
+                if name not in estimable:
+                    raise ConfigError(f"shaping_mode='potential': {env_name} does not estimate {name!r} during an "
+                                      f"episode; allowed values: {', '.join(estimable) or 'none (use shaping_mode: final)'}")
+        self.shaping_mode = shaping_mode
+        self.action_guard = dict(action_guard or {})
+        check_guard(self.game, self.action_guard)
+        self._last_obs: np.ndarray | None = None
+        self._potentials: dict[str, float] = {}
+        entries = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in opponents]
+        self.pool = OpponentPool(entries if n > 1 else [], self.game, env_name, agent_factories, snapshot_keep)
+        agent0 = self._table.possible_agents[0]
+        self.observation_space = self._table.observation_space(agent0)["observation"]
+        self.action_space = self._table.action_space(agent0)
+        self._opponent_choice = seat_chooser(self.game, lambda seat: self._seats_agents[seat][1])
+        self._seat_offset = self._episode = seat_offset
+        self._rng = np.random.default_rng(seed)
+        self._seats_agents: dict[int, tuple[str, Any]] = {}
+        self.learner = seats[0]
+        self._raw_return = self._pending = 0.0
+        self._done = True
+
+    # ------------------------------------------------------------ self-play
+    def add_snapshot(self, path: str) -> None:
+        """Add the policy saved at ``path`` (a file from ``save_policy``) to the ``self`` entry;
+        it samples its actions (stochastic play) with its own seeded generator."""
+        import torch
+
+        torch.set_num_threads(1)  # opponents' forward passes: one thread per env process
+        self.pool.add_snapshot(PolicyAgent.from_file(path, self.env_name, self.game, deterministic=False,
+                                                     seed=int(self._rng.integers(2**31))))
+
+    def num_snapshots(self) -> int:
+        return len(self.pool.snapshots)
+
+    # ------------------------------------------------------------ episode
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """``options`` may hold ``learner_seat`` (else rotation), ``opponents``
+        (seat -> agent name, to pin them, e.g. for evaluation) and the adapter's
+        ``deck``/``decks`` (stacked decks for duplicate deals)."""
+        super().reset(seed=seed)
+        if seed is not None:  # a seed fixes everything, the seat rotation included
+            self._rng = np.random.default_rng(seed)
+            self._episode = self._seat_offset
+        options = dict(options or {})
+        self.learner = options.pop("learner_seat", None)
+        if self.learner is None:
+            self.learner = self.learner_seats[self._episode % len(self.learner_seats)]
+        elif self.learner not in range(self.game.num_players):
+            raise ValueError(f"learner_seat={self.learner!r}; allowed values: 0..{self.game.num_players - 1}")
+        self._episode += 1
+        pinned = options.pop("opponents", None) or {}
+        for _ in range(MAX_EMPTY_EPISODES):
+            self._start_episode(pinned, options)
+            # earned before the learner's first decision: paid with its first step's reward
+            self._pending = self._collect(self._table.rewards[self._table.possible_agents[self.learner]])
+            self._pending += self._play_opponents()
+            if not self._over():
+                self._done = False
+                obs = self._observe()
+                if self.shaping_mode == "potential":
+                    self._potentials = dict.fromkeys(self.shaping, 0.0)
+                    self._shaping_step()  # the first potential (its change is not paid)
+                return obs, self._info(0.0)
+        raise RuntimeError(f"{MAX_EMPTY_EPISODES} episodes in a row ended before seat {self.learner} had a decision")
+
+    def _start_episode(self, pinned: Mapping[int, str], options: dict[str, Any]) -> None:
+        self._seats_agents = {}
+        for seat in range(self.game.num_players):
+            if seat == self.learner:
+                continue
+            if seat in pinned:
+                name = pinned[seat]
+                self._seats_agents[seat] = (name, self.pool.agent(name, seat))
+            else:
+                self._seats_agents[seat] = self.pool.draw(seat, self._rng)
+            self._seats_agents[seat][1].reset(int(self._rng.integers(2**31)))
+        self._table.reset(seed=int(self._rng.integers(2**63)), options=options or None)
+        self._raw_return = 0.0
+
+    def step(self, action: int):
+        if self._done:
+            raise RuntimeError("step() called on a finished episode; call reset()")
+        state = self.state
+        state.apply(int(action))
+        reward = self._pending + self._collect(float(state.take_rewards()[self.learner]))
+        self._pending = 0.0
+        reward += self._play_opponents()
+        terminated = state.is_terminal()
+        truncated = state.is_truncated() and not terminated
+        self._done = terminated or truncated
+        info = self._info(reward)
+        obs = self._observe()
+        if self._done:
+            info.update(self._final_info())
+        if self.shaping_mode == "potential":
+            reward += self._shaping_step(info.get("stats"))
+        elif self._done and self.shaping:
+            reward += sum(w * info["stats"][stat_of(name)] for name, w in self.shaping.items())
+        return obs, reward * self.reward_scale, terminated, truncated, info
+
+    def _shaping_step(self, final_stats: Mapping[str, float] | None = None) -> float:
+        """Moves each shaped statistic's potential to its value now (the final statistic
+        once the episode is over) and returns the potentials' total change."""
+        if final_stats is not None:
+            now: Mapping[str, float | None] = {name: final_stats[stat_of(name)] for name in self.shaping}
+        else:
+            now = self.game.stat_estimates(self.state, self.learner, tuple(self.shaping))
+        change = 0.0
+        for name, weight in self.shaping.items():
+            value = now.get(name)
+            if value is not None:
+                change += weight * value - self._potentials[name]
+                self._potentials[name] = weight * value
+        return change
+
+    def _play_opponents(self) -> float:
+        """Opponents act until the learner must decide or the episode ends;
+        returns the learner's reward earned meanwhile."""
+        earned = 0.0
+
+        def collect(_state: Any, _seat: int, _action: int, rewards: np.ndarray) -> None:
+            nonlocal earned
+            earned += self._collect(float(rewards[self.learner]))
+
+        play_until(self.state, self._opponent_choice, stop=lambda state: state.current_player == self.learner,
+                   on_step=collect)
+        return earned
+
+    def _collect(self, reward: float) -> float:
+        self._raw_return += reward
+        return float(reward)
+
+    def _over(self) -> bool:
+        state = self.state
+        return state.is_terminal() or state.is_truncated()
+
+    def _observe(self) -> np.ndarray:
+        self._last_obs = observation(self.game, self.state, self.learner)
+        return self._last_obs
+
+    def _info(self, reward: float) -> dict[str, Any]:
+        return {"learner_seat": self.learner, "raw_reward": reward}
+
+    def _final_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "raw_return": self._raw_return,
+            "opponents": {seat: name for seat, (name, _) in sorted(self._seats_agents.items())},
+        }
+        stats = getattr(self.state, "stats", None)
+        if stats is not None:
+            info["stats"] = {k: float(v[self.learner]) for k, v in stats().items()}
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """bool[num_actions]: the learner's legal actions, narrowed by the action guard (all
+        True once the episode is over, so a masked distribution is never empty)."""
+        if self._done or self._over():
+            return np.ones(self.game.num_actions, dtype=bool)
+        legal = self.state.legal_mask().astype(bool)
+        if not self.action_guard:
+            return legal
+        return guarded(self.game, self._last_obs, legal, self.action_guard, self.state.view(self.learner))
+
+    def render(self) -> str:
+        return self.game.render(self.state.view(self.learner))
+
+    @property
+    def state(self) -> Any:
+        """The game's State of the current episode (the adapter dealt it; the wrapper plays it)."""
+        return self._table.state
