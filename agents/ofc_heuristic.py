@@ -194,7 +194,7 @@ def duplicate_match(hands: int, seed: int = 0, variant: str = "original") -> dic
     Per deck the two games are averaged (the duplicate pair is the sample unit).
     """
     from parlor.agents.base import RandomAgent
-    from parlor.envs.ofc.rules import make_game
+    from parlor.envs.ofc.game import make_game
 
     game = make_game(variant=variant, num_players=2)
     rng = np.random.default_rng(seed)

@@ -117,7 +117,7 @@ others before the showdown, the deck order.
   judged the next card alone).
 """
 from parlor.envs.aec import entry_points
-from parlor.envs.ofc.rules import make_game
+from parlor.envs.ofc.game import make_game
 
 PRESETS = {
     "default": {},

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.cards import parse_cards
-from parlor.envs.ofc.rules import make_game
+from parlor.envs.ofc.game import make_game
 
 DEST = {"t": 0, "m": 1, "b": 2, "x": 3}
 

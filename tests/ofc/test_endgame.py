@@ -23,8 +23,8 @@ from parlor.envs.ofc.endgame import (
     next_turn_draws,
 )
 from parlor.envs.ofc.features import turn_key
+from parlor.envs.ofc.game import make_game
 from parlor.envs.ofc.rollouts import _place, assignments, turn_candidates
-from parlor.envs.ofc.rules import make_game
 from parlor.envs.ofc.scoring import evaluate_board
 from parlor.training.episodes import play_episode
 

@@ -9,8 +9,8 @@ import pytest
 from parlor.envs.engine.cards import parse_cards
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.ofc import features as F
+from parlor.envs.ofc.game import make_game
 from parlor.envs.ofc.rollouts import RISK_SAMPLES, _completed_turn, foul_risk, turn_candidates
-from parlor.envs.ofc.rules import make_game
 from parlor.envs.ofc.view import OFCView
 
 
