@@ -178,7 +178,7 @@ class BuffaloBillMonteCarlo(_Base):
 # ---------------------------------------------------------------- evaluation
 def play_solitaire(agent_factory, games: int, sheet: str = "standard", seed0: int = 0) -> np.ndarray:
     """Final totals of ``games`` solitaire games (seeds seed0..), one agent per game seed."""
-    from parlor.envs.buffalo_bill.rules import make_game
+    from parlor.envs.buffalo_bill.game import make_game
 
     game = make_game(num_players=1, sheet=sheet)
     totals = np.zeros(games)

@@ -6,7 +6,7 @@ import pytest
 
 from parlor.agents.base import Agent, RandomAgent
 from parlor.agents.buffalo_bill_heuristic import BuffaloBillHeuristic, BuffaloBillMonteCarlo, play_solitaire
-from parlor.envs.buffalo_bill.rules import make_game
+from parlor.envs.buffalo_bill.game import make_game
 
 
 @pytest.mark.parametrize("options", [
