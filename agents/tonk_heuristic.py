@@ -37,7 +37,7 @@ import numpy as np
 
 from parlor.agents.base import SeededAgent
 from parlor.envs.engine.melds import SPREADS, VALUES, accepts, mask_of, spreads_in
-from parlor.envs.tonk.view import (
+from parlor.envs.tonk.encode import (
     DECLARE_49,
     DISCARD_BASE,
     DRAW_STOCK,
@@ -49,8 +49,8 @@ from parlor.envs.tonk.view import (
     SIDE_JOIN,
     SIDE_PASS,
     TAKE_DISCARD,
-    TonkView,
 )
+from parlor.envs.tonk.view import TonkView
 
 
 class TonkHeuristic(SeededAgent):
@@ -179,7 +179,7 @@ def play_hands(hands: int, seed: int = 0, **options: Any) -> tuple[np.ndarray, n
     Returns the heuristic's stake result per hand and the mean random seat's result per hand.
     """
     from parlor.agents.base import RandomAgent
-    from parlor.envs.tonk.rules import make_game
+    from parlor.envs.tonk.game import make_game
 
     game = make_game(**options)
     n = game.num_players

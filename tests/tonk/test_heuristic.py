@@ -6,8 +6,8 @@ import pytest
 
 from parlor.agents.base import Agent
 from parlor.agents.tonk_heuristic import TonkHeuristic, confidence, play_hands
-from parlor.envs.tonk.rules import make_game
-from parlor.envs.tonk.view import DECLARE_49, DRAW_STOCK, DROP, TAKE_DISCARD
+from parlor.envs.tonk.encode import DECLARE_49, DRAW_STOCK, DROP, TAKE_DISCARD
+from parlor.envs.tonk.game import make_game
 from parlor.envs.tonk_v0 import PRESETS
 from tests.tonk.helpers import discard, lay, new
 
