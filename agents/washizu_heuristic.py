@@ -182,7 +182,7 @@ class WashizuHeuristic(SeededAgent):
 def play_matches(matches: int, seed: int = 0, **options: Any) -> dict[str, Any]:
     """``matches`` matches, the heuristic in seat ``i % n`` of match ``i`` against random agents."""
     from parlor.agents.base import RandomAgent
-    from parlor.envs.washizu_poker.rules import make_game
+    from parlor.envs.washizu_poker.game import make_game
 
     game = make_game(**options)
     n = game.num_players
