@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.dominoes.rules import N_NUMBERS, PASS, PLAY_ACTIONS, TILES
+from parlor.envs.dominoes.line import N_NUMBERS, PASS, PLAY_ACTIONS, TILES
 
 FEATURES = 176
 SCALARS = 32
