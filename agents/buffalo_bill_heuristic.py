@@ -204,7 +204,7 @@ class FeatureArgmaxAgent:
     ``features`` option (it computes the block from the view)."""
 
     def __init__(self, game, seed: int | None = None):
-        self.block = game.features if getattr(game, "features", None) is not None else FeatureBlock(game)
+        self.block = game.features if game.features is not None else FeatureBlock(game)
 
     def reset(self, seed: int | None = None) -> None:
         pass

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from parlor.envs.engine.config import check_number
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError, Game
 
 META_MEMBER = "parlor.json"  # the training pipeline's metadata inside a policy zip
 MetadataCheck = Callable[[str, Any, str], None]  # (path, game, env_name); raises on a mismatch
@@ -39,7 +39,7 @@ def set_metadata_check(fn: MetadataCheck | None) -> MetadataCheck | None:
     return previous
 
 
-def check_spaces(model: Any, game: Any, path: str) -> None:
+def check_spaces(model: Any, game: Game, path: str) -> None:
     """The policy's observation and action spaces must be the game's."""
     space = model.observation_space
     shape = space["observation"].shape if hasattr(space, "spaces") and "observation" in space.spaces else space.shape
@@ -70,7 +70,7 @@ def check_tolerances(guard: Mapping[str, float]) -> None:
         check_number(f"action_guard.{name}", tolerance, 0.0)
 
 
-def check_guard(game: Any, guard: Mapping[str, float]) -> None:
+def check_guard(game: Game, guard: Mapping[str, float]) -> None:
     """A guard may only name the tolerances the game's ``guarded_mask`` reads
     (``game.guarded_stats``), each a number >= 0."""
     allowed = tuple(getattr(game, "guarded_stats", ()))
@@ -81,7 +81,7 @@ def check_guard(game: Any, guard: Mapping[str, float]) -> None:
     check_tolerances(guard)
 
 
-def guarded(game: Any, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
+def guarded(game: Game, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
             view: Any = None) -> np.ndarray:
     """``mask`` narrowed by the game's ``guarded_mask`` (unchanged without a guard);
     ``view`` is the acting seat's, for guards that judge the board itself."""
@@ -101,7 +101,7 @@ def load_model(path: str) -> Any:
 class PPOAgent:
     """Acts with a trained MaskablePPO policy: ``predict(obs, action_masks=mask, deterministic=True)``."""
 
-    def __init__(self, game: Any, path: str, env_name: str | None = None, seed: int | None = None,
+    def __init__(self, game: Game, path: str, env_name: str | None = None, seed: int | None = None,
                  model: Any = None, guard: Mapping[str, float] | None = None):
         self.game = game
         self.path = path

@@ -2,8 +2,7 @@
 
 It owns everything PettingZoo-specific: agent names, spaces, the reward /
 termination bookkeeping of the AEC API, stacked-deck options, the illegal
-action policy and rendering. Rules live in ``envs/<game>/rules.py`` and never
-import this module.
+action policy and rendering. Games (``envs/<game>/``) never import this module.
 """
 from __future__ import annotations
 
@@ -62,7 +61,6 @@ class TableEnv(AECEnv):
         self._observation_spaces = {a: space for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
-        self._fast_observe: Callable[[Any, int], np.ndarray] | None = getattr(game, "observe", None)
         self._rng: np.random.Generator | None = None
         self.state = None
         self._acting: int | None = None  # the seat to act; None once the episode is over
@@ -186,13 +184,8 @@ class TableEnv(AECEnv):
         player = self.agent_name_mapping[agent]
         obs = self._obs_cache.get(player)
         if obs is None:
-            obs = self._obs_cache[player] = self._encode(player)
+            obs = self._obs_cache[player] = self.game.observe(self.state, player)
         return {"observation": obs, "action_mask": self._mask(player)}
-
-    def _encode(self, player: int) -> np.ndarray:
-        if self._fast_observe is not None:
-            return self._fast_observe(self.state, player)
-        return self.game.encode(self.state.view(player))
 
     def _mask(self, player: int) -> np.ndarray:
         if player != self._acting:

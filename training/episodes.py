@@ -1,9 +1,9 @@
 """Play one episode of a Game with one agent per seat (the loop evaluate and play share).
 
 It runs on the framework-free ``State`` directly (no AEC bookkeeping): the
-observation is what the adapter would give (``game.observe`` fast path or
-``game.encode(view)``), the mask is ``int8`` as in the env, and search agents
-get ``sample_world = lambda rng: state.determinize(player, rng)``.
+observation is what the adapter gives (``game.observe``), the mask is ``int8``
+as in the env, and search agents get ``sample_world = lambda rng:
+state.determinize(player, rng)``.
 """
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from parlor.envs.engine.game import Game
 
 StepHook = Callable[[Any, int, int, np.ndarray], None]  # (state after the move, player, action, rewards)
 
@@ -25,13 +27,8 @@ class EpisodeResult:
     state: Any = None                          # the final State (for showing the end of the game)
 
 
-def observation(game: Any, state: Any, player: int) -> np.ndarray:
-    fast = getattr(game, "observe", None)
-    return fast(state, player) if fast is not None else game.encode(state.view(player))
-
-
 def play_episode(
-    game: Any,
+    game: Game,
     seat_agents: Sequence[Any],
     seed: int,
     decks: Sequence[Sequence[int]] | None = None,
@@ -54,7 +51,7 @@ def play_episode(
         player = state.current_player
         mask = state.legal_mask().astype(np.int8)
         view = state.view(player)
-        obs = observation(game, state, player)
+        obs = game.observe(state, player)
         action = int(seat_agents[player].act(obs, mask, view, sample_world=_sampler(state, player)))
         state.apply(action)
         earned = state.take_rewards()
@@ -62,8 +59,7 @@ def play_episode(
         steps += 1
         if on_step is not None:
             on_step(state, player, action, earned)
-    stats_fn = getattr(state, "stats", None)
-    stats = {k: [float(x) for x in v] for k, v in stats_fn().items()} if stats_fn is not None else {}
+    stats = {k: [float(x) for x in v] for k, v in state.stats().items()}
     truncated = bool(state.is_truncated() and not state.is_terminal())
     return EpisodeResult([float(x) for x in totals], stats, steps, truncated, state)
 

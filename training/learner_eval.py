@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from parlor.envs.engine.game import Game
 from parlor.training.episodes import play_episode
 from parlor.training.stats import mean_ci
 from parlor.training.tournament import deal_for
@@ -24,17 +25,8 @@ SOLO = "solo"  # the "opponent" label of a one-player game
 MAX_STAT_PANELS = 3
 
 
-def duplicate_deal(game: Any, seed: int, deal: int) -> tuple[int, list[tuple[int, ...]] | None]:
-    """(game seed, stacked decks) of deal ``deal``; a game without ``sample_deck``
-    replays its deals from the seed alone (same cards as long as the shuffles come first)."""
-    if hasattr(game, "sample_deck"):
-        return deal_for(game, seed, deal)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, deal, 0]))
-    return int(rng.integers(2**63)), None
-
-
 def evaluate_player(
-    game: Any,
+    game: Game,
     make_player: Callable[[int], Any],
     make_opponent: Callable[[str, int], Any],
     opponents: Sequence[str],
@@ -51,7 +43,7 @@ def evaluate_player(
         samples: list[float] = []
         stats: dict[str, list[float]] = {}
         for deal in range(deals):
-            game_seed, decks = duplicate_deal(game, seed, deal)
+            game_seed, decks = deal_for(game, seed, deal)
             per_seat = []
             for seat in seats:
                 lineup = [make_player(p) if p == seat else make_opponent(opponent, p) for p in range(game.num_players)]

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from parlor.envs.engine.game import Game
 from parlor.training.game_options import add_game_option_arguments, game_options
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -33,7 +34,7 @@ def _norm(text: str) -> str:
 class HumanAgent:
     """An Agent whose decisions come from a text stream."""
 
-    def __init__(self, game: Any, stdin: TextIO, stdout: TextIO):
+    def __init__(self, game: Game, stdin: TextIO, stdout: TextIO):
         self.game, self.stdin, self.stdout = game, stdin, stdout
 
     def reset(self, seed: int | None = None) -> None:
@@ -94,7 +95,7 @@ class HumanAgent:
         return None, f"{answer!r} is not a legal action now; type a number from the list (? shows it again)"
 
 
-def play(game: Any, opponents: Sequence[Any], labels: Sequence[str], seat: int, seed: int | None,
+def play(game: Game, opponents: Sequence[Any], labels: Sequence[str], seat: int, seed: int | None,
          stdin: TextIO, stdout: TextIO) -> int:
     """Play one episode with the human at ``seat``; returns 0 when finished, 1 when abandoned."""
     import numpy as np

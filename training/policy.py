@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from parlor.agents.ppo import META_MEMBER, check_guard, guarded, read_action_guard
+from parlor.envs.engine.game import Game
 
 SIGNATURE_MEMBER = META_MEMBER
 SIGNATURE_FORMAT = 1
@@ -46,14 +47,14 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def layout_version(env_name: str, game: Any) -> str:
+def layout_version(env_name: str, game: Game) -> str:
     """The observation layout's version: the env's ``_vN`` plus the game's own
     ``observation_version`` when it declares one (bumped when encode changes)."""
-    own = getattr(game, "observation_version", None)
+    own = game.observation_version
     return env_name if own is None else f"{env_name}/{own}"
 
 
-def signature(env_name: str, game: Any) -> dict[str, Any]:
+def signature(env_name: str, game: Game) -> dict[str, Any]:
     """What a policy trained on ``game`` needs to be true of the env it plays in."""
     config = game.config
     options = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)} if dataclasses.is_dataclass(config) else {}
@@ -108,7 +109,7 @@ def check_signature(saved: Mapping[str, Any], expected: Mapping[str, Any], path:
         raise PolicyMismatchError(f"{path} does not fit this env: " + "; ".join(problems))
 
 
-def save_policy(model: Any, path: str | Path, env_name: str, game: Any, **extra: Any) -> Path:
+def save_policy(model: Any, path: str | Path, env_name: str, game: Game, **extra: Any) -> Path:
     """``model.save`` plus the signature; returns the zip's path."""
     path = Path(path)
     if path.suffix != ".zip":
@@ -119,7 +120,7 @@ def save_policy(model: Any, path: str | Path, env_name: str, game: Any, **extra:
     return path
 
 
-def export_policy(model: Any, path: str | Path, env_name: str, game: Any, **extra: Any) -> Path:
+def export_policy(model: Any, path: str | Path, env_name: str, game: Game, **extra: Any) -> Path:
     """A small inference-only zip (for shipping): the network without the optimizer's
     moment estimates (a fresh optimizer state is stored instead, so ``load`` and
     ``parlor eval`` work unchanged; continue training from a checkpoint instead)."""
@@ -132,7 +133,7 @@ def export_policy(model: Any, path: str | Path, env_name: str, game: Any, **extr
         policy.optimizer = saved
 
 
-def load_policy(path: str | Path, env_name: str, options: Mapping[str, Any] | None = None, game: Any = None) -> Any:
+def load_policy(path: str | Path, env_name: str, options: Mapping[str, Any] | None = None, game: Game | None = None) -> Any:
     """Load a MaskablePPO zip for ``env_name`` with game ``options`` (or an already built
     ``game``); raises :class:`PolicyMismatchError` if it was trained on another env,
     other options or another observation layout."""
@@ -160,7 +161,7 @@ class PolicyAgent:
     """
 
     def __init__(self, policy: Any, deterministic: bool = False, seed: int | None = None, name: str = "ppo",
-                 game: Any = None, guard: Mapping[str, float] | None = None):
+                 game: Game | None = None, guard: Mapping[str, float] | None = None):
         self.policy = getattr(policy, "policy", policy)  # an sb3 model or its policy
         self.game, self.guard = game, dict(guard or {})
         if self.guard:
@@ -197,7 +198,7 @@ class PolicyAgent:
         return int(self.rng.choice(probs.size, p=probs))
 
 
-def policy_agent_from_zip(path: str | Path, env_name: str, game: Any, deterministic: bool = False, seed: int | None = None) -> PolicyAgent:
+def policy_agent_from_zip(path: str | Path, env_name: str, game: Game, deterministic: bool = False, seed: int | None = None) -> PolicyAgent:
     """A frozen snapshot (or any saved policy) as an opponent for ``game``."""
     model = load_policy(path, env_name, game=game)
     return PolicyAgent(model.policy, deterministic=deterministic, seed=seed, name=f"ppo:{Path(path).name}",

@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
+from parlor.envs.engine.game import Game
 from parlor.training.episodes import play_episode
 from parlor.training.stats import elo_ratings, mean_ci
 
-EPISODE_LENGTH_FIELDS = ("num_hands", "num_deals", "num_games", "num_rounds", "max_deals")
 UNBOUNDED_DEALS = 64  # decks pre-sampled when a game's episode has no fixed number of deals
 
 
@@ -95,31 +95,16 @@ def field_schedule(num_agents: int, num_seats: int, games: int, seats: Sequence[
     return jobs
 
 
-def decks_per_episode(game: Any) -> int:
-    """How many stacked decks one episode can use: one per hand, deal, game or round."""
-    for source in (game, game.config):
-        for name in EPISODE_LENGTH_FIELDS:
-            value = getattr(source, name, None)
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                return value
-    return UNBOUNDED_DEALS
+def decks_per_episode(game: Game) -> int:
+    """How many stacked decks one episode can use: one per hand, deal, game or round
+    (``game.max_deals``; ``UNBOUNDED_DEALS`` when the episode has no bound)."""
+    return UNBOUNDED_DEALS if game.max_deals is None else game.max_deals
 
 
-def stacks_decks(game: Any) -> bool:
-    """Whether duplicate deals replay pre-sampled decks (else they replay the game seed only)."""
-    return callable(getattr(game, "sample_deck", None))
-
-
-def deal_for(game: Any, seed: int, deal: int) -> tuple[int, list[tuple[int, ...]] | None]:
-    """(game seed, decks) of duplicate deal ``deal``: a function of (seed, deal) only.
-
-    A game without ``sample_deck`` gets no stacked decks: the shared game seed then
-    replays the same shuffles as long as its random draws do not depend on the play.
-    """
+def deal_for(game: Game, seed: int, deal: int) -> tuple[int, list[tuple[int, ...]]]:
+    """(game seed, decks) of duplicate deal ``deal``: a function of (seed, deal) only."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, deal, 0]))
     game_seed = int(rng.integers(2**63))
-    if not stacks_decks(game):
-        return game_seed, None
     return game_seed, [tuple(int(c) for c in game.sample_deck(rng)) for _ in range(decks_per_episode(game))]
 
 
@@ -128,7 +113,7 @@ def agent_seeds(seed: int, job: Job, lineup_index: int, num_seats: int) -> list[
     return [int(s) for s in ss.generate_state(num_seats, dtype=np.uint64)]
 
 
-def run_job(game: Any, seat_agent: Callable[[int, int], Any], job: Job, seed: int) -> list[dict]:
+def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: int) -> list[dict]:
     """Play every lineup of ``job``; ``seat_agent(agent_index, seat)`` returns a ready agent."""
     game_seed, decks = deal_for(game, seed, job.deal)
     records = []

@@ -49,7 +49,7 @@ from parlor import envs
 from parlor.agents.base import RandomAgent
 from parlor.agents.ppo import check_guard, guarded
 from parlor.envs.engine.config import check_choice, check_number
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError, Game
 
 MAX_EMPTY_EPISODES = 100  # resets in a row allowed to end before the learner decides
 SELF = "self"  # the pool entry played by frozen snapshots of the learner
@@ -88,7 +88,7 @@ class PoolEntry:
         check_number("opponent weight", self.weight, 0.0)
 
 
-def make_agent(spec: str, game: Any, env_name: str, seed: int | None, factories: Mapping[str, AgentFactory] | None) -> Any:
+def make_agent(spec: str, game: Game, env_name: str, seed: int | None, factories: Mapping[str, AgentFactory] | None) -> Any:
     """Build an agent by name: the caller's factories first, then ``agents.registry``."""
     if factories and spec in factories:
         return factories[spec](game, seed=seed)
@@ -110,7 +110,7 @@ class OpponentPool:
     are renormalised), so self-play can join the pool later in training.
     """
 
-    def __init__(self, entries: Sequence[PoolEntry], game: Any, env_name: str,
+    def __init__(self, entries: Sequence[PoolEntry], game: Game, env_name: str,
                  factories: Mapping[str, AgentFactory] | None = None, keep: int = 5):
         self.entries = tuple(entries)
         self.game, self.env_name, self.factories = game, env_name, factories
@@ -188,7 +188,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.shaping = dict(shaping or {})
         if self.shaping:
             fresh = self.game.new_state(np.random.default_rng(0))
-            known = sorted(fresh.stats()) if hasattr(fresh, "stats") else []
+            known = sorted(fresh.stats())
             for name, weight in self.shaping.items():
                 if stat_of(name) not in known:
                     raise ConfigError(f"shaping: {name!r} is not a statistic of {env_name}; allowed values: "
@@ -350,9 +350,7 @@ class SingleAgentEnv(gymnasium.Env):
             "raw_return": self._raw_return,
             "opponents": {seat: name for seat, (name, _) in sorted(self._seats_agents.items())},
         }
-        stats = getattr(self.raw.state, "stats", None)
-        if stats is not None:
-            info["stats"] = {k: float(v[self.learner]) for k, v in stats().items()}
+        info["stats"] = {k: float(v[self.learner]) for k, v in self.raw.state.stats().items()}
         return info
 
     def action_masks(self) -> np.ndarray:

@@ -81,7 +81,7 @@ class BuffaloBillGame:
         self.config = config
         self.num_players = config.num_players
         self.lines = sheet_lines(config.sheet)
-        self.num_rounds = len(self.lines)
+        self.num_rounds = self.max_deals = len(self.lines)  # one deck per round
         self.num_actions = NUM_EXCHANGES + self.num_rounds
         self.deck = make_deck(config.deck)
         self.reward = config.reward or ("score" if config.num_players == 1 else "margin")

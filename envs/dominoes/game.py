@@ -21,13 +21,16 @@ if TYPE_CHECKING:
 
 
 class DominoGame:
-    """Shared Game behaviour; subclasses set ``name``, ``config``, sizes and ``state_class``."""
+    """Shared Game behaviour; subclasses set ``name``, ``config``, sizes, ``state_class`` and
+    ``max_deals``."""
 
     name: str
     num_players: int
     num_actions: int
     observation_shape: tuple[int, ...]
     observation_bounds = (0.0, 1.0)
+    observation_version = None  # the env's _vN versions the observation (Buki's feature block included)
+    max_deals: int | None
     state_class: ClassVar[type]
     tail_size: ClassVar[int]
     tail_blocks: ClassVar[list[tuple[int, int]]]  # (offset in the tail, width) of per-seat blocks

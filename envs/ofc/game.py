@@ -67,6 +67,7 @@ class OFCGame:
         self.features = config.features
         # part of a trained policy's signature (training.policy.layout_version)
         self.observation_version = _features.FEATURES_VERSION if config.features else None
+        self.max_deals = config.num_hands
         # what guarded_mask() can keep in check (tolerances by name): the outlook's foul
         # rates (read off the feature block) and, in Pineapple, the endgame's exact ones
         self.guarded_stats = (("foul", "opening_foul", "foul_cap") if config.features else ()) + (

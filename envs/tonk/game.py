@@ -65,10 +65,12 @@ class TonkGame:
     name = "tonk_v0"
     num_actions = NUM_ACTIONS
     observation_bounds = (-1.0, 1.0)
+    observation_version = None  # no optional observation block
 
     def __init__(self, config: TonkConfig):
         self.config = config
         self.num_players = config.num_players
+        self.max_deals = config.num_hands
         self.observation_shape = (enc.observation_size(config.num_players),)
         # a hand never holds more than hand_size + 1 cards: longer spreads cannot be laid
         self.layable = np.flatnonzero(SPREAD_SIZE <= config.hand_size + 1)

@@ -81,10 +81,12 @@ def _normalize_washizu_cards(mode: str, value: Any) -> tuple[int, ...] | None:
 
 class WashizuGame:
     name = "washizu_poker"
+    observation_version = None  # no optional observation block
 
     def __init__(self, config: WashizuConfig):
         self.config = config
         self.num_players = config.num_players
+        self.max_deals = config.num_games
         self.num_actions = RAISE_BASE + 1 + config.max_raise
         self.layout = enc.Layout(config.num_players)
         self.observation_shape = (self.layout.size,)

@@ -8,7 +8,6 @@ import pytest
 
 from parlor import envs
 from parlor.agents.registry import agent_names, make_agent
-from parlor.training.episodes import observation
 from tests.harness import kuhn
 
 SEARCH_SPEC = "search:4"  # small budget: the point is what the agent sees, not how well it plays
@@ -52,7 +51,7 @@ def act(game, env_name, spec, state, seed):
     agent.reset(seed=seed)
     p = state.current_player
     mask = state.legal_mask().astype(np.int8)
-    return agent.act(observation(game, state, p), mask, state.view(p), sample_world=lambda rng: state.determinize(p, rng))
+    return agent.act(game.observe(state, p), mask, state.view(p), sample_world=lambda rng: state.determinize(p, rng))
 
 
 @pytest.mark.parametrize("env_name,spec", CASES, ids=[f"{e}-{s}" for e, s in CASES])

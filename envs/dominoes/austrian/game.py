@@ -47,6 +47,7 @@ class AustrianGame(DominoGame):
 
     def __init__(self, config: AustrianConfig):
         super().__init__(config, config.num_players, 73)
+        self.max_deals = config.num_deals
         n, h = config.num_players, config.hand_size
         self.hand_capacity = N_TILES - (n - 1) * h if config.mode == "draw" else h
         self.draw_scale = config.max_draws or max(1, N_TILES - n * h)

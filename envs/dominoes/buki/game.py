@@ -70,6 +70,7 @@ class BukiGame(DominoGame):
         self.tail_size = TAIL + (buki_features.FEATURES if config.features else 0)
         super().__init__(config, NUM_PLAYERS, self.REFUSE + 1)
         self.total_chips = NUM_PLAYERS * config.chips
+        self.max_deals = config.num_deals
         # payout[bet]: the banker's exact 2.5x, an int for even bets (no Fraction product per deal)
         self.payout = [exact(PAYOUT * b) for b in range(config.max_bet + 1)]
         if not config.features:  # no feature block: observe straight from the fast path (2 frames less)

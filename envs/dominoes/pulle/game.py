@@ -51,6 +51,7 @@ class PulleGame(DominoGame):
 
     def __init__(self, config: PulleConfig):
         super().__init__(config, NUM_PLAYERS, NO_BUY + 1)
+        self.max_deals = config.max_deals  # the cap: an episode plays at most that many deals
 
     def pass_name(self) -> str:
         return "pass"
