@@ -5,7 +5,7 @@ showdown arithmetic in ``scoring.py``. Framework-free (numpy only).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,10 +15,8 @@ from parlor.envs.engine.cards import parse_stacked_deck, standard52, validate_de
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.ofc import encode as _encode
-from parlor.envs.ofc import endgame as _endgame
 from parlor.envs.ofc import features as _features
 from parlor.envs.ofc import render as _render
-from parlor.envs.ofc import rollouts as _rollouts
 from parlor.envs.ofc.deal import deal_plan
 from parlor.envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
 from parlor.envs.ofc.state import OFCState
@@ -68,14 +66,6 @@ class OFCGame:
         # part of a trained policy's signature (training.policy.layout_version)
         self.observation_version = _features.FEATURES_VERSION if config.features else None
         self.max_deals = config.num_hands
-        # what guarded_mask() can keep in check (tolerances by name): the outlook's foul
-        # rates (read off the feature block) and, in Pineapple, the endgame's exact ones
-        self.guarded_stats = (("foul", "opening_foul", "foul_cap") if config.features else ()) + (
-            ("endgame_foul", "midgame_foul") if config.variant == "pineapple" else ())
-        self._endgame_judge = _endgame.EndgameJudge()
-        # the State.stats() entries stat_estimates() predicts (training.wrapper's potential
-        # shaping); "STAT:ESTIMATOR" estimates STAT another way
-        self.estimated_stats = ("foul", "foul:endgame") if config.variant == "pineapple" else ("foul",)
         self.observation_shape = (self.layout.size + (_features.size(config.num_players) if config.features else 0),)
         self.deck = standard52()
         n = config.num_players
@@ -131,132 +121,11 @@ class OFCGame:
             return np.concatenate((state.obs[player], _features.features(state.view(player))))
         return state.obs[player].copy()
 
-    def stat_estimates(self, state: OFCState, player: int,
-                       names: Sequence[str] = ("foul",)) -> dict[str, float | None]:
-        """``player``'s foul rate as ``state.stats()`` will report it at the episode's end,
-        expected from what the seat knows now: the fouls of its finished hands plus the
-        current hand's risk, by the estimators ``names`` asks for:
-
-        - ``foul``: :func:`envs.ofc.rollouts.foul_risk` (the safest plan of the turn,
-          completed strongest-first);
-        - ``foul:endgame`` (Pineapple): the lowest :func:`envs.ofc.endgame.action_risks`
-          of the turn, None while the turn leaves more than four free slots (the
-          potential then stays where it was: 0 before the hand's first judged turn).
-
-        Exact once the episode is over; None while the seat has no regular turn to
-        judge (no pending card, or a Fantasyland turn)."""
-        if state.is_terminal():
-            return dict.fromkeys(names, state.stats()["foul"][player])
-        view = state.view(player)
-        if not view.pending or view.fantasyland[player]:
-            return dict.fromkeys(names)
-        out: dict[str, float | None] = {}
-        for name in names:
-            if name == "foul":
-                current: float | None = _rollouts.foul_risk(view, _features.turn_key(view))
-            elif name == "foul:endgame" and name in self.estimated_stats:
-                risks = _endgame.action_risks(view, _features.turn_key(view), self._endgame_judge)
-                current = None if risks is None else min(risks.values())
-            else:
-                raise ValueError(f"{self.name} does not estimate {name!r} with these options; allowed values: "
-                                 f"{', '.join(self.estimated_stats)}")
-            out[name] = None if current is None else (state.stat_foul[player] + current) / self.config.num_hands
-        return out
-
-    def guarded_mask(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
-                     view: OFCView | None = None) -> np.ndarray:
-        """``mask`` without the actions the guard finds too risky:
-
-        - ``guard["endgame_foul"]`` (Pineapple; needs ``view``): once the turn leaves at
-          most four free slots, drop an action whose foul probability under careful
-          play (:func:`envs.ofc.endgame.action_risks`: exact from two free slots on,
-          over 32 draws of the next turn's cards from four) exceeds the turn's lowest
-          among the actions the other guards leave by more than the tolerance.
-        - ``guard["midgame_foul"]`` (Pineapple; needs ``view``): a cap for the turn that
-          leaves six free slots (the first three-card turn): drop an action none of whose
-          plans keeps the foul probability under careful play
-          (:func:`envs.ofc.endgame.midgame_action_risks`: over 16 draws of the next
-          turn's cards and 4 of the turn after's) within the cap; if no action can, the
-          lowest stays.
-
-        The others are judged by the outlook's foul rates (only with ``features=True``:
-        the outlook is read from ``observation``):
-
-        - ``guard["foul"]``: a tolerance: drop an action whose foul rate exceeds that of
-          the planner's choice by more than it;
-        - ``guard["opening_foul"]``: replaces ``foul`` while the seat places its first
-          five cards (the opening turn, where most fouls are decided);
-        - ``guard["foul_cap"]``: a ceiling: drop an action whose foul rate exceeds both
-          it and the planner's choice's (the risk a hand may creep up to, step by step).
-
-        The action of lowest risk (the planner's choice for the outlook's) always
-        stays, and a decision the guards do not judge (a Fantasyland turn, an opening)
-        keeps every legal action."""
-        if guard.keys() & {"foul", "opening_foul", "foul_cap"}:
-            mask = self._outlook_guard(observation, mask, guard)
-        if "endgame_foul" in guard:  # after the outlook's: its lowest risk is among the actions left
-            mask = self._endgame_guard(mask, guard["endgame_foul"], view)
-        if "midgame_foul" in guard:  # judges other turns than endgame_foul: the order is free
-            mask = self._midgame_guard(mask, guard["midgame_foul"], view)
-        return mask
-
-    def _outlook_guard(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float]) -> np.ndarray:
-        block = _features.block_of(observation, self.config.num_players)
-        planned = _features.planned_foul(block[-4 * _features.OUTLOOK:])
-        if planned is None:
-            return mask
-        outlook = np.asarray(block[-4 * _features.OUTLOOK:]).reshape(4, _features.OUTLOOK)
-        tolerance = guard.get("foul")
-        if "opening_foul" in guard and _features.in_opening(block):
-            tolerance = guard["opening_foul"]
-        ceiling = np.inf if tolerance is None else planned + tolerance
-        if "foul_cap" in guard:
-            ceiling = min(ceiling, max(planned, guard["foul_cap"]))
-        risky = (outlook[:, 0] > 0) & (outlook[:, 1] > ceiling + 1e-9)
-        return mask & ~risky
-
-    def _endgame_guard(self, mask: np.ndarray, tolerance: float, view: OFCView | None) -> np.ndarray:
-        risks = _endgame.action_risks(_needs_view("endgame_foul", view), _features.turn_key(view), self._endgame_judge)
-        return _drop_above(mask, risks, lambda lowest: lowest + tolerance)
-
-    def _midgame_guard(self, mask: np.ndarray, cap: float, view: OFCView | None) -> np.ndarray:
-        key = _features.turn_key(_needs_view("midgame_foul", view))
-        risks = _endgame.midgame_action_risks(view, key, cap, self._endgame_judge)
-        if risks is None:
-            return mask
-        if not any(p <= cap for a, p in risks.items() if mask[a]):  # none within: the lowest stays
-            return _drop_above(mask, _endgame.midgame_action_risks(view, key, 1.0, self._endgame_judge),
-                               lambda lowest: lowest)
-        return _drop_above(mask, risks, lambda lowest: cap)
-
     def render(self, view: OFCView) -> str:
         return _render.render(view)
 
     def action_name(self, action: int) -> str:
         return _encode.action_name(action)
-
-
-def _needs_view(guard: str, view: OFCView | None) -> OFCView:
-    if view is None:
-        raise ValueError(f"the {guard} guard needs the seat's view: guarded_mask(..., view=state.view(seat))")
-    return view
-
-
-def _drop_above(mask: np.ndarray, risks: dict[int, float] | None, ceiling) -> np.ndarray:
-    """``mask`` without the actions whose risk exceeds ``ceiling(lowest risk among the
-    actions it allows)``; unchanged when the decision is not judged (``risks`` None)."""
-    if risks is None:
-        return mask
-    allowed = {a: p for a, p in risks.items() if mask[a]}
-    if not allowed:
-        return mask
-    limit = ceiling(min(allowed.values()))
-    risky = [a for a, p in allowed.items() if p > limit + 1e-12]
-    if not risky:
-        return mask
-    mask = mask.copy()
-    mask[risky] = False
-    return mask
 
 
 def make_game(**options: Any) -> OFCGame:
