@@ -10,8 +10,8 @@ training. After loading, the policy's spaces must match the game's
 (observation shape, number of actions) whatever check is installed.
 
 Action guard: a policy trained with one (``action_guard`` in the zip's
-metadata, e.g. ``{"foul": 0.0}``) was only ever allowed the actions the game's
-``guarded_mask`` keeps, so it plays with the same narrowed mask here.
+metadata, e.g. ``{"foul": 0.0}``) was only ever allowed the actions the env's
+advisor keeps (``agents.advisors``), so it plays with the same narrowed mask here.
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.config import check_number
-from parlor.envs.engine.game import ConfigError, Game
+from parlor.agents.advisors import advisor_for, check_guard, guarded
+from parlor.envs.engine.game import Game
 
 META_MEMBER = "parlor.json"  # the training pipeline's metadata inside a policy zip
 MetadataCheck = Callable[[str, Any, str], None]  # (path, game, env_name); raises on a mismatch
@@ -64,30 +64,6 @@ def read_action_guard(path: str) -> dict[str, float]:
         return {str(k): float(v) for k, v in (json.loads(zf.read(META_MEMBER)).get("action_guard") or {}).items()}
 
 
-def check_tolerances(guard: Mapping[str, float]) -> None:
-    """Every tolerance of a guard is a number >= 0."""
-    for name, tolerance in guard.items():
-        check_number(f"action_guard.{name}", tolerance, 0.0)
-
-
-def check_guard(game: Game, guard: Mapping[str, float]) -> None:
-    """A guard may only name the tolerances the game's ``guarded_mask`` reads
-    (``game.guarded_stats``), each a number >= 0."""
-    allowed = tuple(getattr(game, "guarded_stats", ()))
-    for name in guard:
-        if name not in allowed:
-            raise ConfigError(f"action_guard: {game.name} cannot guard {name!r} (with these options); allowed "
-                              f"values: {', '.join(allowed) or 'none'}")
-    check_tolerances(guard)
-
-
-def guarded(game: Game, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
-            view: Any = None) -> np.ndarray:
-    """``mask`` narrowed by the game's ``guarded_mask`` (unchanged without a guard);
-    ``view`` is the acting seat's, for guards that judge the board itself."""
-    return game.guarded_mask(observation, mask, guard, view=view) if guard else mask
-
-
 def load_model(path: str) -> Any:
     """The MaskablePPO model in ``path`` (loaded once per process, then shared)."""
     key = os.path.abspath(path)
@@ -114,7 +90,8 @@ class PPOAgent:
             if guard is None:
                 guard = read_action_guard(path)
         self.guard = dict(guard or {})
-        check_guard(game, self.guard)
+        self.advisor = advisor_for(env_name or game.name, game)
+        check_guard(self.advisor, self.guard, env_name or game.name)
         self.model = model
         check_spaces(model, game, path)
         self._dict_obs = hasattr(self.model.observation_space, "spaces")
@@ -123,7 +100,7 @@ class PPOAgent:
         pass  # deterministic policy: nothing to reseed
 
     def act(self, observation, action_mask, view, sample_world=None) -> int:
-        mask = guarded(self.game, observation, np.asarray(action_mask, dtype=bool), self.guard, view)
+        mask = guarded(self.advisor, observation, np.asarray(action_mask, dtype=bool), self.guard, view)
         obs = {"observation": observation, "action_mask": mask.astype(np.int8)} if self._dict_obs else observation
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
         action = int(np.asarray(action).reshape(-1)[0])

@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from parlor.agents.ppo import META_MEMBER, check_guard, guarded, read_action_guard
+from parlor.agents.advisors import advisor_for, check_guard, guarded
+from parlor.agents.ppo import META_MEMBER, read_action_guard
 from parlor.envs.engine.game import Game
 
 SIGNATURE_MEMBER = META_MEMBER
@@ -161,13 +162,14 @@ class PolicyAgent:
     """
 
     def __init__(self, policy: Any, deterministic: bool = False, seed: int | None = None, name: str = "ppo",
-                 game: Game | None = None, guard: Mapping[str, float] | None = None):
+                 game: Game | None = None, guard: Mapping[str, float] | None = None, env_name: str | None = None):
         self.policy = getattr(policy, "policy", policy)  # an sb3 model or its policy
-        self.game, self.guard = game, dict(guard or {})
+        self.game, self.guard, self.advisor = game, dict(guard or {}), None
         if self.guard:
-            if game is None:
-                raise ValueError("PolicyAgent: an action guard needs the game (its guarded_mask)")
-            check_guard(game, self.guard)
+            if game is None or env_name is None:
+                raise ValueError("PolicyAgent: an action guard needs the game and the env name (its advisor)")
+            self.advisor = advisor_for(env_name, game)
+            check_guard(self.advisor, self.guard, env_name)
         self.deterministic = deterministic
         self.name = name
         self.rng = np.random.default_rng(seed)
@@ -181,7 +183,7 @@ class PolicyAgent:
         (the seat's) for a guard that judges the board."""
         import torch
 
-        mask = guarded(self.game, observation, np.asarray(action_mask, dtype=bool), self.guard, view)
+        mask = guarded(self.advisor, observation, np.asarray(action_mask, dtype=bool), self.guard, view)
         if not mask.any():
             raise ValueError("PolicyAgent: no legal action in the mask")
         obs, _ = self.policy.obs_to_tensor(np.asarray(observation, dtype=np.float32))
@@ -202,4 +204,4 @@ def policy_agent_from_zip(path: str | Path, env_name: str, game: Game, determini
     """A frozen snapshot (or any saved policy) as an opponent for ``game``."""
     model = load_policy(path, env_name, game=game)
     return PolicyAgent(model.policy, deterministic=deterministic, seed=seed, name=f"ppo:{Path(path).name}",
-                       game=game, guard=read_action_guard(str(path)))
+                       game=game, guard=read_action_guard(str(path)), env_name=env_name)

@@ -2,10 +2,11 @@
 
 A shield at deployment: ``parlor shield SOURCE.zip DEST.zip --guard foul_cap=0.25``
 writes a copy of the policy whose ``parlor.json`` carries the guard (replacing any
-it had), so ``PPOAgent`` / ``PolicyAgent`` play it with the game's ``guarded_mask``
-wherever it is loaded (``parlor eval``, ``parlor play``, self-play snapshots). The
-network is untouched; the guard is checked against the game the zip was trained on
-(the names ``guarded_mask`` reads, tolerances >= 0). ``--guard NAME=TOLERANCE``
+it had), so ``PPOAgent`` / ``PolicyAgent`` play it with the env's advisor's
+``guarded_mask`` (``agents.advisors``) wherever it is loaded (``parlor eval``,
+``parlor play``, self-play snapshots). The network is untouched; the guard is
+checked against the game the zip was trained on (the names its advisor's
+``guarded_mask`` reads, tolerances >= 0). ``--guard NAME=TOLERANCE``
 (repeatable) sets the guard, e.g. ``--guard endgame_foul=0 --guard midgame_foul=0.02``
 for OFC Pineapple's exact endgame guard and its cap on the first three-card turn;
 ``--clear`` removes it.
@@ -17,7 +18,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from parlor.agents.ppo import check_guard
+from parlor.agents.advisors import advisor_for, check_guard
 from parlor.envs.engine.config import check_number
 from parlor.envs.engine.game import ConfigError
 from parlor.training.policy import read_signature, write_signature
@@ -45,7 +46,7 @@ def shield(source: str | Path, dest: str | Path, guard: dict[str, float]) -> Pat
 
     saved = read_signature(source)
     game = make_raw_env(saved["env"], saved.get("options", {})).game
-    check_guard(game, guard)
+    check_guard(advisor_for(saved["env"], game), guard, saved["env"])
     dest = Path(dest)
     if dest.resolve() != Path(source).resolve():
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -60,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dest", help="where to write the shielded copy (may equal source)")
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--guard", action="append", metavar="NAME=TOLERANCE",
-                       help="a tolerance the game's guarded_mask reads (repeatable), e.g. foul_cap=0.25")
+                       help="a tolerance the env's action guard reads (repeatable), e.g. foul_cap=0.25")
     group.add_argument("--clear", action="store_true", help="remove the policy's guard")
 
 

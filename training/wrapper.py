@@ -16,21 +16,22 @@ Optional shaping: ``shaping={"foul": -6.0}`` adds, at the episode's last step,
 weight x the learner's value of that ``State.stats()`` entry (e.g. an extra
 cost per foul). With ``shaping_mode="potential"`` the same total is paid as it
 becomes likely instead of at the end: the potential of a decision point is
-weight x the game's estimate of that statistic (``game.stat_estimates``, e.g.
-OFC's foul risk of the hand) and every step adds the potential's change,
-so an episode's shaping sums to weight x the final statistic minus the
+weight x the estimate of that statistic by the env's advisor
+(``agents.advisors``: ``stat_estimates``, e.g. OFC's foul risk of the hand) and
+every step adds the potential's change, so an episode's shaping sums to weight
+x the final statistic minus the
 potential at the learner's first decision (potential-based shaping, Ng et al.
 1999, with gamma = 1: the best policy stays the same, but a risky placement is
 charged right away instead of through a rare end-of-hand penalty). Where the
-game has no estimate (None) the potential keeps its last value. A name
-``STAT:ESTIMATOR`` pays ``STAT`` with another of the game's estimators
-(``game.estimated_stats``), e.g. OFC Pineapple's ``foul:endgame``. Only the
+advisor has no estimate (None) the potential keeps its last value. A name
+``STAT:ESTIMATOR`` pays ``STAT`` with another of the advisor's estimators
+(``estimated_stats``), e.g. OFC Pineapple's ``foul:endgame``. Only the
 training signal changes: ``info["raw_return"]`` and every evaluation use the
 game's own rewards.
 
 Optional action guard: ``action_guard={"foul": 0.0}`` narrows ``action_masks()``
-to the actions the game's ``guarded_mask`` keeps (OFC: none whose outlook foul
-rate exceeds the planner's choice by more than the tolerance; Pineapple's
+to the actions the env's advisor's ``guarded_mask`` keeps (OFC: none whose
+outlook foul rate exceeds the planner's choice by more than the tolerance; Pineapple's
 ``endgame_foul``: none whose exact endgame foul probability exceeds the turn's
 lowest by more; ``midgame_foul``: a cap on that probability for the first
 three-card turn; both judged on the learner's view), a safety shield the learner
@@ -46,8 +47,8 @@ import gymnasium
 import numpy as np
 
 from parlor import envs
+from parlor.agents.advisors import advisor_for, check_guard, guarded
 from parlor.agents.base import RandomAgent
-from parlor.agents.ppo import check_guard, guarded
 from parlor.envs.engine.config import check_choice, check_number
 from parlor.envs.engine.game import ConfigError, Game
 
@@ -186,6 +187,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.learner_seats = seats
         self.reward_scale = float(reward_scale)
         self.shaping = dict(shaping or {})
+        self.advisor = advisor_for(env_name, self.game)  # guards and estimators (agents.advisors)
         if self.shaping:
             fresh = self.game.new_state(np.random.default_rng(0))
             known = sorted(fresh.stats())
@@ -196,14 +198,14 @@ class SingleAgentEnv(gymnasium.Env):
                 check_number(f"shaping.{name}", weight)
         check_choice("shaping_mode", shaping_mode, SHAPING_MODES)
         if shaping_mode == "potential":
-            estimable = tuple(getattr(self.game, "estimated_stats", ()))
+            estimable = self.advisor.estimated_stats if self.advisor is not None else ()
             for name in self.shaping:
                 if name not in estimable:
                     raise ConfigError(f"shaping_mode='potential': {env_name} does not estimate {name!r} during an "
                                       f"episode; allowed values: {', '.join(estimable) or 'none (use shaping_mode: final)'}")
         self.shaping_mode = shaping_mode
         self.action_guard = dict(action_guard or {})
-        check_guard(self.game, self.action_guard)
+        check_guard(self.advisor, self.action_guard, env_name)
         self._last_obs: np.ndarray | None = None
         self._potentials: dict[str, float] = {}
         entries = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in opponents]
@@ -303,7 +305,7 @@ class SingleAgentEnv(gymnasium.Env):
         if final_stats is not None:
             now: Mapping[str, float | None] = {name: final_stats[stat_of(name)] for name in self.shaping}
         else:
-            now = self.game.stat_estimates(self.raw.state, self.learner, tuple(self.shaping))
+            now = self.advisor.stat_estimates(self.raw.state, self.learner, tuple(self.shaping))
         change = 0.0
         for name, weight in self.shaping.items():
             value = now.get(name)
@@ -360,7 +362,7 @@ class SingleAgentEnv(gymnasium.Env):
             return np.ones(self.game.num_actions, dtype=bool)
         if not self.action_guard:
             return self.raw.action_mask(self._learner_agent).astype(bool)
-        return guarded(self.game, self._last_obs, self.raw.action_mask(self._learner_agent).astype(bool),
+        return guarded(self.advisor, self._last_obs, self.raw.action_mask(self._learner_agent).astype(bool),
                        self.action_guard, self.raw.state.view(self.learner))
 
     def render(self) -> str:
