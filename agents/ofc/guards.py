@@ -31,7 +31,7 @@ every legal action. Not a rule of the game: played through ``agents.ofc.advisor`
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from parlor.envs.ofc.view import OFCView
 
 OUTLOOK_GUARDS = ("foul", "opening_foul", "foul_cap")   # read off the feature block
 BOARD_GUARDS = ("endgame_foul", "midgame_foul")         # judged on the seat's board (Pineapple)
+OPENING_FREE = 8  # a seat with more free slots is still placing its first five cards
 
 
 def guarded_stats(variant: str, features: bool) -> tuple[str, ...]:
@@ -66,18 +67,36 @@ def outlook_guard(observation: np.ndarray, mask: np.ndarray, guard: Mapping[str,
     """The ``foul``, ``opening_foul`` and ``foul_cap`` guards, on the outlook of the
     observation's feature block."""
     block = _features.block_of(observation, num_players)
-    planned = _features.planned_foul(block[-4 * _features.OUTLOOK:])
+    planned = planned_foul(block[-4 * _features.OUTLOOK:])
     if planned is None:
         return mask
     outlook = np.asarray(block[-4 * _features.OUTLOOK:]).reshape(4, _features.OUTLOOK)
     tolerance = guard.get("foul")
-    if "opening_foul" in guard and _features.in_opening(block):
+    if "opening_foul" in guard and in_opening(block):
         tolerance = guard["opening_foul"]
     ceiling = np.inf if tolerance is None else planned + tolerance
     if "foul_cap" in guard:
         ceiling = min(ceiling, max(planned, guard["foul_cap"]))
     risky = (outlook[:, 0] > 0) & (outlook[:, 1] > ceiling + 1e-9)
     return mask & ~risky
+
+
+def planned_foul(block: Sequence[float]) -> float | None:
+    """The foul rate of the planner's choice (the available action of highest value) in
+    an :func:`envs.ofc.features.outlook` block, or None when the block is empty (no pending card, or a
+    Fantasyland turn)."""
+    best = None
+    for a in range(4):
+        entry = block[a * _features.OUTLOOK:(a + 1) * _features.OUTLOOK]
+        if entry[0] and (best is None or entry[5] > best[5]):
+            best = entry
+    return None if best is None else float(best[1])
+
+
+def in_opening(block: Sequence[float]) -> bool:
+    """Whether the feature block (from its start) belongs to a seat still placing its
+    first five cards (the opening turn: more than ``OPENING_FREE`` free slots)."""
+    return round(float(block[_features.FREE_SLOTS]) * 13) > OPENING_FREE
 
 
 def endgame_guard(mask: np.ndarray, tolerance: float, view: OFCView | None, judge: EndgameJudge) -> np.ndarray:

@@ -178,28 +178,3 @@ def test_outlook_planner_plays_the_preferred_action_on_every_card() -> None:
                 checked += 1
             state.apply(action)
         assert checked > 20
-
-
-def test_planned_foul_is_the_foul_rate_of_the_highest_value_action() -> None:
-    block = np.zeros(4 * F.OUTLOOK)
-    assert F.planned_foul(block) is None  # no outlook (no pending card, or Fantasyland)
-    for action, (foul, value) in {1: (0.25, 0.5), 2: (0.75, 0.625), 3: (0.0, 0.25)}.items():
-        block[action * F.OUTLOOK:(action + 1) * F.OUTLOOK] = [1.0, foul, 0, 0, 0, value, 1.0]
-    assert F.planned_foul(block) == 0.75  # the bottom has the highest value, fouls or not
-    block[2 * F.OUTLOOK] = 0.0  # no longer available: the middle is the plan
-    assert F.planned_foul(block) == 0.25
-
-
-def test_in_opening_follows_the_seats_own_board() -> None:
-    game = make_game(variant="pineapple", features=True)
-    state = game.new_state(np.random.default_rng(3))
-    rng = np.random.default_rng(4)
-    seen = set()
-    while not state.is_terminal():
-        p = state.current_player
-        placed = sum(len(row) for row in state.view(p).own_rows)
-        opening = F.in_opening(F.block_of(game.observe(state, p), game.config.num_players))
-        assert opening == (placed < 5)
-        seen.add(opening)
-        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
-    assert seen == {True, False}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.agents.ofc.advisor import OFCAdvisor
+from parlor.agents.ofc.guards import in_opening, planned_foul
 from parlor.envs.ofc import features as F
 from parlor.envs.ofc.game import make_game
 
@@ -37,11 +38,11 @@ def test_guarded_mask_opening_tolerance_applies_while_the_first_five_cards_are_p
     legal = np.array([False, True, True, False])
     guard = {"foul": 0.5, "opening_foul": 0.0}
     features[F.FREE_SLOTS] = 10 / 13            # third card of the opening turn
-    assert F.in_opening(features)
+    assert in_opening(features)
     assert advisor.guarded_mask(obs, legal, guard).tolist() == [False, True, False, False]
     assert advisor.guarded_mask(obs, legal, {"opening_foul": 0.0}).tolist() == [False, True, False, False]
     features[F.FREE_SLOTS] = 8 / 13             # a later turn: the general tolerance
-    assert not F.in_opening(features)
+    assert not in_opening(features)
     assert advisor.guarded_mask(obs, legal, guard).tolist() == [False, True, True, False]
     assert advisor.guarded_mask(obs, legal, {"opening_foul": 0.0}).tolist() == legal.tolist()  # no tolerance
 
@@ -77,3 +78,28 @@ def test_guarded_mask_always_keeps_the_planners_choice() -> None:
         if block[:, 0].any():
             assert kept[int(np.argmax(np.where(block[:, 0] > 0, block[:, 5], -1)))]
         state.apply(int(rng.choice(np.flatnonzero(legal))))
+
+
+def test_planned_foul_is_the_foul_rate_of_the_highest_value_action() -> None:
+    block = np.zeros(4 * F.OUTLOOK)
+    assert planned_foul(block) is None  # no outlook (no pending card, or Fantasyland)
+    for action, (foul, value) in {1: (0.25, 0.5), 2: (0.75, 0.625), 3: (0.0, 0.25)}.items():
+        block[action * F.OUTLOOK:(action + 1) * F.OUTLOOK] = [1.0, foul, 0, 0, 0, value, 1.0]
+    assert planned_foul(block) == 0.75  # the bottom has the highest value, fouls or not
+    block[2 * F.OUTLOOK] = 0.0  # no longer available: the middle is the plan
+    assert planned_foul(block) == 0.25
+
+
+def test_in_opening_follows_the_seats_own_board() -> None:
+    game = make_game(variant="pineapple", features=True)
+    state = game.new_state(np.random.default_rng(3))
+    rng = np.random.default_rng(4)
+    seen = set()
+    while not state.is_terminal():
+        p = state.current_player
+        placed = sum(len(row) for row in state.view(p).own_rows)
+        opening = in_opening(F.block_of(game.observe(state, p), game.config.num_players))
+        assert opening == (placed < 5)
+        seen.add(opening)
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    assert seen == {True, False}
