@@ -38,6 +38,7 @@ import numpy as np
 
 from parlor.agents.base import RandomAgent, SeededAgent, legal_actions
 from parlor.envs.dominoes.buki.features import next_active_seat, tile_score
+from parlor.envs.dominoes.game import DominoGame
 from parlor.envs.dominoes.line import PASS, PLAY_ACTIONS, TILES
 
 BREAK_EVEN = 2.0 / 7.0  # Buki: a bet b wins 2.5 b or loses b
@@ -72,7 +73,7 @@ def win_chance(view: Any, seat: int) -> float:
 class DominoesHeuristic(SeededAgent):
     """The baseline for all three domino games (Agent protocol of agents/base.py)."""
 
-    def __init__(self, game: Any, seed: int | None = None):
+    def __init__(self, game: DominoGame, seed: int | None = None):
         self.game = game
         super().__init__(seed)
 

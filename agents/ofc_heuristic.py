@@ -42,6 +42,7 @@ import numpy as np
 from parlor.agents.base import SeededAgent
 from parlor.envs.engine.hands import CATEGORY_SHIFT, rank3, rank5_batch
 from parlor.envs.ofc.features import turn_key
+from parlor.envs.ofc.game import OFCGame
 from parlor.envs.ofc.rollouts import (
     BOT_ROYALTY,
     BOTTOM,
@@ -123,7 +124,7 @@ class OFCHeuristic(SeededAgent):
     """Agent protocol (agents/base.py): decides from the View. Its sampling uses its
     own generator (``seed``), so a seeded agent replays identically."""
 
-    def __init__(self, game: Any = None, seed: int | None = None):
+    def __init__(self, game: OFCGame | None = None, seed: int | None = None):
         self.game = game
         self.stay_rule = game.config.fl_stay if game is not None else "trips_fh_quads"
         super().__init__(seed)
@@ -169,7 +170,7 @@ class OutlookPlanner(OFCHeuristic):
 
 
 # ---------------------------------------------------------------- duplicate evaluation
-def play_hand(game, agents: Sequence[Any], deck: Sequence[int], seed: int) -> tuple[np.ndarray, dict]:
+def play_hand(game: OFCGame, agents: Sequence[Any], deck: Sequence[int], seed: int) -> tuple[np.ndarray, dict]:
     """One episode with a stacked deck; returns (rewards per seat, State.stats())."""
     state = game.new_state(np.random.default_rng(seed), decks=[tuple(deck)])
     for i, agent in enumerate(agents):

@@ -50,13 +50,14 @@ from parlor.envs.tonk.encode import (
     SIDE_PASS,
     TAKE_DISCARD,
 )
+from parlor.envs.tonk.game import TonkGame
 from parlor.envs.tonk.view import TonkView
 
 
 class TonkHeuristic(SeededAgent):
     """Agent protocol (``agents/base.py``) for ``tonk_v0``."""
 
-    def __init__(self, game: Any, seed: int | None = None, drop_probability: float = 0.85, samples: int = 200):
+    def __init__(self, game: TonkGame, seed: int | None = None, drop_probability: float = 0.85, samples: int = 200):
         self.game = game
         self.drop_probability = drop_probability
         self.samples = samples

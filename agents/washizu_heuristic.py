@@ -46,6 +46,7 @@ from parlor.agents.base import SeededAgent
 from parlor.envs.engine.cards import JOKER_BASE, rank_of, suit_of
 from parlor.envs.engine.hands import rank5, rank5_batch
 from parlor.envs.washizu_poker.deck import full_deck
+from parlor.envs.washizu_poker.game import WashizuGame
 
 DRAW_SAMPLES = 128  # replacement draws per discard choice (shared by all choices)
 WORLD_SAMPLES = 120  # sampled opponent hands for the win chance
@@ -108,7 +109,7 @@ def candidate_discards(hand: tuple[int, ...]) -> list[int]:
 
 
 class WashizuHeuristic(SeededAgent):
-    def __init__(self, game: Any, seed: int | None = None):
+    def __init__(self, game: WashizuGame, seed: int | None = None):
         self.game = game
         self.deck = full_deck(game.config)
         self.reference = reference_ranks(self.deck)
