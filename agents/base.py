@@ -14,6 +14,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from parlor.envs.engine.game import Game
+
 
 @runtime_checkable
 class Agent(Protocol):
@@ -49,7 +51,7 @@ class SeededAgent:
 class RandomAgent(SeededAgent):
     """Uniformly random legal action."""
 
-    def __init__(self, game: Any = None, seed: int | None = None):
+    def __init__(self, game: Game | None = None, seed: int | None = None):
         super().__init__(seed)
 
     def act(self, observation, action_mask, view, sample_world=None) -> int:

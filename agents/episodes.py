@@ -17,8 +17,7 @@ caller's ``stop`` says so, handing every transition and the rewards it paid to
 
 It runs on the ``State`` directly, without the AEC bookkeeping, because these
 loops are hot (search playouts, evaluation). The observation is what the
-adapter gives: ``game.observe(state, player)`` when the game has that fast
-path, else ``game.encode(view)``.
+adapter gives: ``game.observe(state, player)``.
 """
 from __future__ import annotations
 
@@ -27,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from parlor.envs.engine.game import Game
 
 Choose = Callable[[Any, int], int]  # (state, player to act) -> action
 Stop = Callable[[Any], bool]  # (state before a decision) -> True to stop there
@@ -56,27 +57,21 @@ def play_until(state: Any, choose: Choose, stop: Stop | None = None, on_step: St
     return steps
 
 
-def observation(game: Any, state: Any, player: int) -> np.ndarray:
-    """The encoded observation of ``player``, as the adapter gives it."""
-    fast = getattr(game, "observe", None)
-    return fast(state, player) if fast is not None else game.encode(state.view(player))
-
-
 def world_sampler(state: Any, player: int) -> Callable[[np.random.Generator], Any]:
     """``sample_world`` for ``player``: full states consistent with its view."""
     return lambda rng: state.determinize(player, rng)
 
 
-def decide(agent: Any, game: Any, state: Any, player: int, mask: np.ndarray | None = None) -> int:
+def decide(agent: Any, game: Game, state: Any, player: int, mask: np.ndarray | None = None) -> int:
     """``agent``'s action for ``player`` at ``state``; ``mask`` replaces the legal
     mask (e.g. narrowed by an action guard), else it is the state's, as ``int8``."""
     if mask is None:
         mask = state.legal_mask().astype(np.int8)
-    return int(agent.act(observation(game, state, player), mask, state.view(player),
+    return int(agent.act(game.observe(state, player), mask, state.view(player),
                          sample_world=world_sampler(state, player)))
 
 
-def seat_chooser(game: Any, seat_agents: Sequence[Any] | Callable[[int], Any]) -> Choose:
+def seat_chooser(game: Game, seat_agents: Sequence[Any] | Callable[[int], Any]) -> Choose:
     """A ``choose`` for :func:`play_until`: the agent of the seat to act decides
     (``seat_agents[player]``, or ``seat_agents(player)`` for a callable)."""
     agent_of = seat_agents if callable(seat_agents) else seat_agents.__getitem__
@@ -93,7 +88,7 @@ class EpisodeResult:
 
 
 def play_episode(
-    game: Any,
+    game: Game,
     seat_agents: Sequence[Any],
     seed: int,
     decks: Sequence[Sequence[int]] | None = None,
@@ -119,7 +114,6 @@ def play_episode(
             on_step(state, player, action, earned)
 
     steps = play_until(state, seat_chooser(game, seat_agents), on_step=record)
-    stats_fn = getattr(state, "stats", None)
-    stats = {k: [float(x) for x in v] for k, v in stats_fn().items()} if stats_fn is not None else {}
+    stats = {k: [float(x) for x in v] for k, v in state.stats().items()}
     truncated = bool(state.is_truncated() and not state.is_terminal())
     return EpisodeResult([float(x) for x in totals], stats, steps, truncated, state)

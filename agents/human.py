@@ -9,7 +9,9 @@ with scripted text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
+
+from parlor.envs.engine.game import Game
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
@@ -26,7 +28,7 @@ def _norm(text: str) -> str:
 class HumanAgent:
     """An Agent whose decisions come from a text stream."""
 
-    def __init__(self, game: Any, stdin: TextIO, stdout: TextIO):
+    def __init__(self, game: Game, stdin: TextIO, stdout: TextIO):
         self.game, self.stdin, self.stdout = game, stdin, stdout
 
     def reset(self, seed: int | None = None) -> None:

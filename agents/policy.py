@@ -10,8 +10,8 @@ policy as an :class:`~parlor.agents.base.Agent` (the agent spec ``ppo:PATH.zip``
 of :mod:`parlor.agents.registry`, self-play snapshots, the learner's evaluation).
 
 Action guard: a policy trained with one (``action_guard``, e.g. ``{"foul": 0.0}``)
-was only ever allowed the actions the game's ``guarded_mask`` keeps, so it plays
-with the same narrowed mask wherever it is loaded.
+was only ever allowed the actions the env's advisor keeps (:mod:`parlor.agents.advisors`),
+so it plays with the same narrowed mask wherever it is loaded.
 
 The file format lives in one section below (:func:`save_policy`,
 :func:`read_signature`, ...): today an SB3 MaskablePPO zip with one extra member,
@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.config import check_number
-from parlor.envs.engine.game import ConfigError
+from parlor.agents.advisors import advisor_for, check_guard, guarded
+from parlor.envs.engine.game import Game
 
 SIGNATURE_KEYS = ("env", "layout_version", "observation_shape", "num_actions", "options")
 SHARED_MODELS = 8  # networks kept per process for agents (evaluation workers load each file once)
@@ -61,14 +61,14 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def layout_version(env_name: str, game: Any) -> str:
+def layout_version(env_name: str, game: Game) -> str:
     """The observation layout's version: the env's ``_vN`` plus the game's own
     ``observation_version`` when it declares one (bumped when encode changes)."""
-    own = getattr(game, "observation_version", None)
+    own = game.observation_version
     return env_name if own is None else f"{env_name}/{own}"
 
 
-def signature(env_name: str, game: Any) -> dict[str, Any]:
+def signature(env_name: str, game: Game) -> dict[str, Any]:
     """What a policy trained on ``game`` needs to be true of the env it plays in."""
     config = game.config
     options = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)} if dataclasses.is_dataclass(config) else {}
@@ -101,30 +101,6 @@ def check_signature(saved: Mapping[str, Any], expected: Mapping[str, Any], path:
 def action_guard(saved: Mapping[str, Any]) -> dict[str, float]:
     """The action guard recorded in a policy's signature ({} for none)."""
     return {str(k): float(v) for k, v in (saved.get("action_guard") or {}).items()}
-
-
-def check_tolerances(guard: Mapping[str, float]) -> None:
-    """Every tolerance of a guard is a number >= 0."""
-    for name, tolerance in guard.items():
-        check_number(f"action_guard.{name}", tolerance, 0.0)
-
-
-def check_guard(game: Any, guard: Mapping[str, float]) -> None:
-    """A guard may only name the tolerances the game's ``guarded_mask`` reads
-    (``game.guarded_stats``), each a number >= 0."""
-    allowed = tuple(getattr(game, "guarded_stats", ()))
-    for name in guard:
-        if name not in allowed:
-            raise ConfigError(f"action_guard: {game.name} cannot guard {name!r} (with these options); allowed "
-                              f"values: {', '.join(allowed) or 'none'}")
-    check_tolerances(guard)
-
-
-def guarded(game: Any, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
-            view: Any = None) -> np.ndarray:
-    """``mask`` narrowed by the game's ``guarded_mask`` (unchanged without a guard);
-    ``view`` is the acting seat's, for guards that judge the board itself."""
-    return game.guarded_mask(observation, mask, guard, view=view) if guard else mask
 
 
 # ---------------------------------------------------------------- the file format
@@ -165,7 +141,7 @@ def _read_model(path: str | Path) -> Any:
     return MaskablePPO.load(str(path), device="cpu")
 
 
-def save_policy(model: Any, path: str | Path, env_name: str, game: Any, **extra: Any) -> Path:
+def save_policy(model: Any, path: str | Path, env_name: str, game: Game, **extra: Any) -> Path:
     """Save ``model`` (a MaskablePPO) with the signature of ``game``; returns the file's path."""
     path = Path(path)
     if path.suffix != ".zip":
@@ -176,7 +152,7 @@ def save_policy(model: Any, path: str | Path, env_name: str, game: Any, **extra:
     return path
 
 
-def export_policy(model: Any, path: str | Path, env_name: str, game: Any, **extra: Any) -> Path:
+def export_policy(model: Any, path: str | Path, env_name: str, game: Game, **extra: Any) -> Path:
     """A small inference-only file (for shipping): the network without the optimizer's
     moment estimates (a fresh optimizer state is stored instead, so loading works
     unchanged; continue training from a checkpoint instead)."""
@@ -189,12 +165,12 @@ def export_policy(model: Any, path: str | Path, env_name: str, game: Any, **extr
         policy.optimizer = saved
 
 
-def shield_policy(source: str | Path, dest: str | Path, guard: Mapping[str, float], game: Any) -> Path:
+def shield_policy(source: str | Path, dest: str | Path, guard: Mapping[str, float], game: Game) -> Path:
     """Copy the policy file ``source`` to ``dest`` (which may be ``source``) with ``guard`` as
     its action guard, replacing any it had ({} removes it); the network is untouched.
-    ``game`` is the policy's own game: a guard it cannot apply raises ConfigError."""
+    ``game`` is the policy's own game: a guard its env's advisor cannot apply raises ConfigError."""
     saved = read_signature(source)
-    check_guard(game, guard)
+    check_guard(advisor_for(saved["env"], game), guard, saved["env"])
     dest = Path(dest)
     if dest.resolve() != Path(source).resolve():
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -210,7 +186,7 @@ def _shared_model(path: str, mtime_ns: int, size: int) -> Any:
     return _read_model(path)
 
 
-def load_policy(path: str | Path, env_name: str, game: Any, shared: bool = False) -> Any:
+def load_policy(path: str | Path, env_name: str, game: Game, shared: bool = False) -> Any:
     """The MaskablePPO in ``path``, checked for ``game`` of env ``env_name``: raises
     :class:`PolicyMismatchError` if it was trained on another env, other options or
     another observation layout. ``shared=True`` returns the process's read-only copy
@@ -238,28 +214,29 @@ class PolicyAgent:
     Deterministic play takes the most probable legal action; stochastic play samples
     the masked action distribution with the agent's own seeded generator (never the
     global torch RNG, so it cannot disturb training). ``guard`` narrows the mask
-    with the game's ``guarded_mask`` (the game is needed then).
+    with the ``guarded_mask`` of the env's advisor (the game and ``env_name`` are needed then).
     """
 
-    def __init__(self, policy: Any, game: Any = None, deterministic: bool = True, seed: int | None = None,
-                 name: str = "ppo", guard: Mapping[str, float] | None = None):
+    def __init__(self, policy: Any, game: Game | None = None, deterministic: bool = True, seed: int | None = None,
+                 name: str = "ppo", guard: Mapping[str, float] | None = None, env_name: str | None = None):
         self.policy = getattr(policy, "policy", policy)  # an sb3 model or its policy
-        self.game, self.guard = game, dict(guard or {})
+        self.game, self.guard, self.advisor = game, dict(guard or {}), None
         if self.guard:
-            if game is None:
-                raise ValueError("PolicyAgent: an action guard needs the game (its guarded_mask)")
-            check_guard(game, self.guard)
+            if game is None or env_name is None:
+                raise ValueError("PolicyAgent: an action guard needs the game and the env name (its advisor)")
+            self.advisor = advisor_for(env_name, game)
+            check_guard(self.advisor, self.guard, env_name)
         self.deterministic = deterministic
         self.name = name
         self.rng = np.random.default_rng(seed)
 
     @classmethod
-    def from_file(cls, path: str | Path, env_name: str, game: Any, deterministic: bool = True,
+    def from_file(cls, path: str | Path, env_name: str, game: Game, deterministic: bool = True,
                   seed: int | None = None) -> PolicyAgent:
         """The policy saved at ``path`` (checked by :func:`load_policy`) with the guard it carries."""
         model = load_policy(path, env_name, game, shared=True)
         return cls(model.policy, game, deterministic=deterministic, seed=seed, name=f"ppo:{path}",
-                   guard=action_guard(read_signature(path)))
+                   guard=action_guard(read_signature(path)), env_name=env_name)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -270,7 +247,7 @@ class PolicyAgent:
         (the seat's) for a guard that judges the board."""
         import torch
 
-        mask = guarded(self.game, observation, np.asarray(action_mask, dtype=bool), self.guard, view)
+        mask = guarded(self.advisor, observation, np.asarray(action_mask, dtype=bool), self.guard, view)
         if not mask.any():
             raise ValueError(f"{self.name}: no legal action in the mask")
         obs, _ = self.policy.obs_to_tensor(np.asarray(observation, dtype=np.float32))

@@ -20,6 +20,7 @@ import importlib
 from typing import Any
 
 from parlor.agents.base import RandomAgent
+from parlor.envs.engine.game import Game
 
 HEURISTICS: dict[str, str] = {
     "ofc_v0": "parlor.agents.ofc.heuristic:OFCHeuristic",
@@ -79,9 +80,9 @@ def agent_names(env_name: str | None = None) -> list[str]:
     return names
 
 
-def make_agent(spec: str, game: Any, env_name: str | None = None, seed: int | None = None) -> Any:
+def make_agent(spec: str, game: Game, env_name: str | None = None, seed: int | None = None) -> Any:
     """Build the agent named by ``spec`` for ``game`` (see the module table)."""
-    env_name = env_name or getattr(game, "name", "")
+    env_name = env_name or game.name
     spec = spec.strip()
     if spec == "random":
         return RandomAgent(game, seed=seed)
@@ -110,7 +111,7 @@ def search_defaults(env_name: str) -> tuple[int, str, str, int | None]:
     return SEARCH_DEFAULTS.get(env_name, (DEFAULT_SEARCH_BUDGET, rollout, "episode", None))
 
 
-def _make_search(spec: str, game: Any, env_name: str, seed: int | None) -> Any:
+def _make_search(spec: str, game: Game, env_name: str, seed: int | None) -> Any:
     from parlor.agents.search import HORIZONS, AgentRollout, SearchAgent
 
     parts = spec.split(":")

@@ -28,6 +28,7 @@ import numpy as np
 
 from parlor.agents.base import legal_actions
 from parlor.agents.episodes import play_until
+from parlor.envs.engine.game import Game
 
 ALLOCATIONS = ("halving", "uniform")
 MIN_CHECK_WORLDS = 6  # fewer paired samples give a standard error too noisy to trust
@@ -62,7 +63,7 @@ class AgentRollout:
     ``None`` is passed instead, which saves encoding every playout step.
     """
 
-    def __init__(self, game: Any, make_agent: Callable[[int | None], Any], name: str = "agent",
+    def __init__(self, game: Game, make_agent: Callable[[int | None], Any], name: str = "agent",
                  encode: bool = True):
         self.game = game
         self.name = name
@@ -139,7 +140,7 @@ class SearchAgent:
     large action sets and long playouts).
     """
 
-    def __init__(self, game: Any, seed: int | None = None, budget: int = 64,
+    def __init__(self, game: Game, seed: int | None = None, budget: int = 64,
                  rollout: RolloutPolicy | None = None, allocation: str = "halving",
                  horizon: str = "episode", confidence: float = 1.5, max_candidates: int | None = None):
         if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:

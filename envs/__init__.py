@@ -14,7 +14,10 @@ import importlib
 import pkgutil
 import re
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from parlor.envs.engine.game import Game
 
 _ENTRY = re.compile(r"[a-z][a-z_]*_v\d+")
 
@@ -37,7 +40,7 @@ def make_raw(name: str, **options: Any):
     return load(name).raw_env(**options)
 
 
-def make_game(name: str, **options: Any):
+def make_game(name: str, **options: Any) -> Game:
     """The framework-free Game object (no adapter options allowed)."""
     module = load(name)
     return module.raw_env(**options).game

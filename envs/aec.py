@@ -3,8 +3,8 @@
 It owns everything PettingZoo-specific: agent names, spaces, the reward /
 termination bookkeeping of the AEC API, stacked-deck options, the illegal
 action policy and rendering (text, and pictures: ``rgb_array`` draws the game's
-``render.render_svg(view)`` and rasterizes it). Rules live in ``envs/<game>/rules.py`` and never
-import this module.
+``render.render_svg(view)`` and rasterizes it). Games (``envs/<game>/``) never import
+this module.
 """
 from __future__ import annotations
 
@@ -70,7 +70,6 @@ class TableEnv(AECEnv):
         self._observation_spaces = {a: space for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
-        self._fast_observe: Callable[[Any, int], np.ndarray] | None = getattr(game, "observe", None)
         self._rng: np.random.Generator | None = None
         self.state = None
         self._acting: int | None = None  # the seat to act; None once the episode is over
@@ -194,13 +193,8 @@ class TableEnv(AECEnv):
         player = self.agent_name_mapping[agent]
         obs = self._obs_cache.get(player)
         if obs is None:
-            obs = self._obs_cache[player] = self._encode(player)
+            obs = self._obs_cache[player] = self.game.observe(self.state, player)
         return {"observation": obs, "action_mask": self._mask(player)}
-
-    def _encode(self, player: int) -> np.ndarray:
-        if self._fast_observe is not None:
-            return self._fast_observe(self.state, player)
-        return self.game.encode(self.state.view(player))
 
     def _mask(self, player: int) -> np.ndarray:
         if player != self._acting:
@@ -303,19 +297,25 @@ class AgentIterator:
 
 def svg_renderer(game: Game) -> Callable[[Any], str]:
     """The picture function ``render_svg(view) -> str`` of ``game``: it lives in the render
-    module of the game's package (``parlor.envs.<game>.render``), next to the text render."""
+    module next to the text render, in the game's package or the nearest enclosing one (the
+    domino games' sub-packages share ``parlor.envs.dominoes.render``)."""
     package = type(game).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.render")
-    except ModuleNotFoundError as err:
-        if err.name != f"{package}.render":
-            raise
-        module = None
-    draw = getattr(module, "render_svg", None)
-    if draw is None:
-        raise ConfigError(f"render_mode='rgb_array' needs a picture of the game: {package}.render has no "
-                          f"render_svg(view); allowed render_mode values here: ansi, human")
-    return draw
+    searched = []
+    while package and package != "parlor.envs":
+        name = f"{package}.render"
+        searched.append(name)
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name != name:
+                raise
+        else:
+            draw = getattr(module, "render_svg", None)
+            if draw is not None:
+                return draw
+        package = package.rpartition(".")[0]
+    raise ConfigError(f"render_mode='rgb_array' needs a picture of the game: no render_svg(view) in "
+                      f"{', '.join(searched)}; allowed render_mode values here: ansi, human")
 
 
 def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -48,7 +48,7 @@ seat 0 gets the first `hand_size`, seat 1 the next, ...; the rest is the boneyar
 - v0: first release.
 """
 from parlor.envs.aec import entry_points
-from parlor.envs.dominoes.austrian import make_game
+from parlor.envs.dominoes.austrian.game import make_game
 
 PRESETS = {
     "default": {},

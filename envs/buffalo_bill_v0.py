@@ -114,7 +114,7 @@ Version History:
   draws per exchange (version 1: 64).
 """
 from parlor.envs.aec import entry_points
-from parlor.envs.buffalo_bill.rules import make_game
+from parlor.envs.buffalo_bill.game import make_game
 
 PRESETS = {
     "default": {},

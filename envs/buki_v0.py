@@ -47,7 +47,7 @@ accept decision now, pending raise / max_bet, raiser. Seats are relative
 (slot 0 = the observer). Never observed: other hands, the Stamm.
 
 With option `features=True` a block of 176 entries follows at 342:518, computed
-from the observer's view only (`envs/dominoes/buki_features.py` documents each):
+from the observer's view only (`envs/dominoes/buki/features.py` documents each):
 
 | slice | meaning |
 |---|---|
@@ -102,7 +102,7 @@ for the first deal or `{"decks": [...]}` one per deal: seat 0 gets the first
 - v0 (additive): option `features` (default False: the observation is unchanged).
 """
 from parlor.envs.aec import entry_points
-from parlor.envs.dominoes.buki import make_game
+from parlor.envs.dominoes.buki.game import make_game
 
 PRESETS = {
     "default": {},

@@ -61,20 +61,7 @@ per action of the next card, the best plan of the whole turn that starts with
 it over 32 sampled completions (the heuristic's planner): legal, foul rate,
 royalties, row strength, Fantasyland rate, value and preference (1.0 for the
 planner's choice). The block has its own version (`features.FEATURES_VERSION`,
-now 2), which a trained policy's signature records. The game also reads the
-outlook for training: `guarded_mask` (the `action_guard` that drops actions
-riskier than the planner's choice). In Pineapple (with or without features) its
-`endgame_foul` guard reads the board itself: once a turn leaves at most four
-free slots, an action whose foul probability under careful play exceeds the
-turn's lowest by more than the tolerance is dropped (`envs.ofc.endgame`: exact
-from two free slots on, the best next placement over 32 draws from four). Its
-`midgame_foul` guard is a cap for the turn that leaves six free slots: an action
-none of whose plans keeps that probability within the cap is dropped (estimated
-over 16 draws of the next turn's cards and 4 of the turn after's; the lowest
-stays when no action is within). `stat_estimates` (the potential of
-`shaping_mode: potential`, with or without features) is the hand's foul risk:
-the foul rate of the turn's safest plan over 96 completions filled
-strongest-first (`envs.ofc.rollouts.foul_risk`).
+now 2), which a trained policy's signature records.
 
 Never observed: opponents' pending cards and discards, Fantasyland boards of
 others before the showdown, the deck order.
@@ -107,8 +94,8 @@ others before the showdown, the deck order.
 - `State.stats()`: per seat, averaged over the hands played: `foul`,
   `fantasyland` (regular hands that qualified for Fantasyland entry, also in
   the last hand), `royalties`.
-- The Game has the fast path `observe(state, player)`, equal to
-  `encode(state.view(player))`: each seat's vector is updated incrementally.
+- `observe(state, player)` equals `encode(state.view(player))`: each seat's
+  vector is updated incrementally.
 
 **Version History**
 - v0: first release (original and Pineapple, Fantasyland, multi-hand episodes).
@@ -117,7 +104,7 @@ others before the showdown, the deck order.
   judged the next card alone).
 """
 from parlor.envs.aec import entry_points
-from parlor.envs.ofc.rules import make_game
+from parlor.envs.ofc.game import make_game
 
 PRESETS = {
     "default": {},

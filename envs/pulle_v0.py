@@ -59,7 +59,7 @@ first 7 tiles go to the first seat still in, the next 7 to the next, ...
 - v0: first release.
 """
 from parlor.envs.aec import entry_points
-from parlor.envs.dominoes.pulle import make_game
+from parlor.envs.dominoes.pulle.game import make_game
 
 PRESETS = {
     "default": {},

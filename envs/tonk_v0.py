@@ -9,7 +9,7 @@
 | Action mask | ``int8[1312]`` under ``"action_mask"``; all zero for a seat not to act |
 | Rewards | stakes won minus stakes paid, times ``stake``, paid when a hand is settled (zero-sum) |
 
-Actions (``envs/tonk/view.py``):
+Actions (``envs/tonk/encode.py``):
 
 | ids | action | legal when |
 |---|---|---|
@@ -102,7 +102,7 @@ Version History:
 - v0: initial release.
 """
 from parlor.envs.aec import entry_points
-from parlor.envs.tonk.rules import make_game
+from parlor.envs.tonk.game import make_game
 
 PRESETS = {
     "default": {},

@@ -81,7 +81,7 @@ discard but one's own, the deck order.
 - v0: first release.
 """
 from parlor.envs.aec import entry_points
-from parlor.envs.washizu_poker.rules import make_game
+from parlor.envs.washizu_poker.game import make_game
 
 PRESETS = {
     "default": {},

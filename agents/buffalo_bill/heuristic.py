@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -31,6 +30,7 @@ from parlor.agents.base import SeededAgent, legal_actions
 from parlor.envs.buffalo_bill.categories import CARD_VALUE, FACE_RANKS, NUMBER_RANKS
 from parlor.envs.buffalo_bill.encode import EXCHANGE_POSITIONS, HAND_SIZE, NUM_EXCHANGES, exchange_action, score_action
 from parlor.envs.buffalo_bill.features import FeatureBlock, line_pars
+from parlor.envs.buffalo_bill.game import BuffaloBillGame
 
 PAIR_LINES = {"four of a kind", "full house", "three of a kind", "two pair", "one pair"}
 SUIT_LINES = {"straight flush", "flush", "four flush", "big bobtail", "little bobtail", "bobtail", "flush or gang"}
@@ -38,7 +38,7 @@ RUN_LINES = {"straight", "four straight", "sequence", "straight flush", "big bob
 COLOR_LINES = {"gang", "flush or gang"}
 HIGH_LINES = {"high card", "face cards", "blaze", "four blaze"}
 NUMBER_LINES = {"puritan", "number cards"}
-def _exchange_values(game: Any, hand: Sequence[int], pool: np.ndarray, samples: int, rng) -> np.ndarray:
+def _exchange_values(game: BuffaloBillGame, hand: Sequence[int], pool: np.ndarray, samples: int, rng) -> np.ndarray:
     """int[31, samples, L]: line values after each exchange, the same sampled draws for all."""
     draws = pool[np.argsort(rng.random((samples, len(pool))), axis=1)[:, :HAND_SIZE]]
     hands = np.tile(np.asarray(hand), (NUM_EXCHANGES, samples, 1))
@@ -50,7 +50,7 @@ def _exchange_values(game: Any, hand: Sequence[int], pool: np.ndarray, samples: 
 class _Base(SeededAgent):
     par_scale = 1.0  # lines kept for later compete with each other: count this share of their par
 
-    def __init__(self, game: Any, seed: int | None = None):
+    def __init__(self, game: BuffaloBillGame, seed: int | None = None):
         self.game = game
         super().__init__(seed)
         self.par = self.par_scale * line_pars(game)
@@ -141,7 +141,7 @@ class BuffaloBillMonteCarlo(_Base):
 
     par_scale = 0.8
 
-    def __init__(self, game: Any, seed: int | None = None, samples: int = 48, chip_price: float = 2.0):
+    def __init__(self, game: BuffaloBillGame, seed: int | None = None, samples: int = 48, chip_price: float = 2.0):
         super().__init__(game, seed)
         self.samples = samples
         self.chip_price = chip_price
@@ -173,8 +173,8 @@ class FeatureArgmaxAgent:
     parlor.agents.buffalo_bill.heuristic:FeatureArgmaxAgent``); works with or without the
     ``features`` option (it computes the block from the view)."""
 
-    def __init__(self, game, seed: int | None = None):
-        self.block = game.features if getattr(game, "features", None) is not None else FeatureBlock(game)
+    def __init__(self, game: BuffaloBillGame, seed: int | None = None):
+        self.block = game.features if game.features is not None else FeatureBlock(game)
 
     def reset(self, seed: int | None = None) -> None:
         pass

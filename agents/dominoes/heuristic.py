@@ -27,8 +27,9 @@ from typing import Any
 import numpy as np
 
 from parlor.agents.base import SeededAgent, legal_actions
-from parlor.envs.dominoes.buki_features import next_active_seat, tile_score
-from parlor.envs.dominoes.rules import PASS, PLAY_ACTIONS, TILES
+from parlor.envs.dominoes.buki.features import next_active_seat, tile_score
+from parlor.envs.dominoes.game import DominoGame
+from parlor.envs.dominoes.line import PASS, PLAY_ACTIONS, TILES
 
 BREAK_EVEN = 2.0 / 7.0  # Buki: a bet b wins 2.5 b or loses b
 
@@ -62,7 +63,7 @@ def win_chance(view: Any, seat: int) -> float:
 class DominoesHeuristic(SeededAgent):
     """The baseline for all three domino games (Agent protocol of agents/base.py)."""
 
-    def __init__(self, game: Any, seed: int | None = None):
+    def __init__(self, game: DominoGame, seed: int | None = None):
         self.game = game
         super().__init__(seed)
 
@@ -106,7 +107,7 @@ class DominoesHeuristic(SeededAgent):
 
     # ------------------------------------------------------------ Pulle
     def choose_buy_back(self, view: Any) -> int:
-        from parlor.envs.dominoes.pulle import BUY, NO_BUY
+        from parlor.envs.dominoes.pulle.state import BUY, NO_BUY
 
         total = view.totals[view.player]
         return BUY if total >= 70 and total - view.buy_back_value >= 15 else NO_BUY
@@ -127,12 +128,12 @@ class _FixedBettor(DominoesHeuristic):
 
 class DeadlineBettor(DominoesHeuristic):
     """Tiles like the heuristic; puts the bet off to the last allowed turn, then bets the
-    maximum if the feature block's win estimate (parlor.envs.dominoes.buki_features) beats the
+    maximum if the feature block's win estimate (parlor.envs.dominoes.buki.features) beats the
     2/7 break-even, else the minimum (a carried bet is raised only then). A teacher for
     the Buki training's warm start (configs/buki_betting.yaml)."""
 
     def choose_bet(self, view: Any, legal: np.ndarray) -> int:
-        from parlor.envs.dominoes.buki_features import win_estimate
+        from parlor.envs.dominoes.buki.features import win_estimate
 
         g = self.game
         amounts = [int(a) for a in legal if a < g.LATER]

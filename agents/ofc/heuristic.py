@@ -24,13 +24,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from parlor.agents.base import SeededAgent
 from parlor.envs.engine.hands import CATEGORY_SHIFT, rank3, rank5_batch
 from parlor.envs.ofc.features import turn_key
+from parlor.envs.ofc.game import OFCGame
 from parlor.envs.ofc.rollouts import (
     BOT_ROYALTY,
     BOTTOM,
@@ -112,7 +112,7 @@ class OFCHeuristic(SeededAgent):
     """Agent protocol (agents/base.py): decides from the View. Its sampling uses its
     own generator (``seed``), so a seeded agent replays identically."""
 
-    def __init__(self, game: Any = None, seed: int | None = None):
+    def __init__(self, game: OFCGame | None = None, seed: int | None = None):
         self.game = game
         self.stay_rule = game.config.fl_stay if game is not None else "trips_fh_quads"
         super().__init__(seed)

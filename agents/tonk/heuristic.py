@@ -18,13 +18,11 @@ confidence intervals) come from ``parlor eval``, e.g. ``parlor eval tonk_v0
 """
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from parlor.agents.base import SeededAgent
 from parlor.envs.engine.melds import SPREADS, VALUES, accepts, mask_of, spreads_in
-from parlor.envs.tonk.view import (
+from parlor.envs.tonk.encode import (
     DECLARE_49,
     DISCARD_BASE,
     DRAW_STOCK,
@@ -36,14 +34,15 @@ from parlor.envs.tonk.view import (
     SIDE_JOIN,
     SIDE_PASS,
     TAKE_DISCARD,
-    TonkView,
 )
+from parlor.envs.tonk.game import TonkGame
+from parlor.envs.tonk.view import TonkView
 
 
 class TonkHeuristic(SeededAgent):
     """Agent protocol (``agents/base.py``) for ``tonk_v0``."""
 
-    def __init__(self, game: Any, seed: int | None = None, drop_probability: float = 0.85, samples: int = 200):
+    def __init__(self, game: TonkGame, seed: int | None = None, drop_probability: float = 0.85, samples: int = 200):
         self.game = game
         self.drop_probability = drop_probability
         self.samples = samples

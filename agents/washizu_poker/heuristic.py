@@ -23,7 +23,6 @@ washizu_poker_v0 --agents heuristic,random --games 2000``.
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 import numpy as np
 
@@ -31,6 +30,7 @@ from parlor.agents.base import SeededAgent
 from parlor.envs.engine.cards import JOKER_BASE, rank_of, suit_of
 from parlor.envs.engine.hands import rank5, rank5_batch
 from parlor.envs.washizu_poker.deck import full_deck
+from parlor.envs.washizu_poker.game import WashizuGame
 
 DRAW_SAMPLES = 128  # replacement draws per discard choice (shared by all choices)
 WORLD_SAMPLES = 120  # sampled opponent hands for the win chance
@@ -93,7 +93,7 @@ def candidate_discards(hand: tuple[int, ...]) -> list[int]:
 
 
 class WashizuHeuristic(SeededAgent):
-    def __init__(self, game: Any, seed: int | None = None):
+    def __init__(self, game: WashizuGame, seed: int | None = None):
         self.game = game
         self.deck = full_deck(game.config)
         self.reference = reference_ranks(self.deck)

@@ -1,1 +1,11 @@
-"""Buffalo Bill: score-sheet poker with exchanges and chips (docs/rules.md §2)."""
+"""Buffalo Bill: score-sheet poker with exchanges and chips (docs/rules.md §2), one job per module:
+
+- ``game``: the config (``BuffaloBillConfig``), the Game (``BuffaloBillGame``) and ``make_game``;
+- ``state``: the State (rounds, exchanges, chips, scoring, rewards; ``determinize``
+  is a State method: only the stock order is hidden);
+- ``view``: the View (what one seat knows);
+- ``encode``: action ids <-> words and the observation layout and ``encode``;
+- ``render``: text of a view and its SVG picture (``render_svg``);
+- ``features``: the optional ``features=True`` observation block;
+- rule module: ``categories`` (score-sheet categories and line values).
+"""

@@ -193,7 +193,7 @@ def _slices(sizes: list[tuple[str, int]]) -> dict[str, slice]:
 
 
 def encode_view(layout: ObservationLayout, view) -> np.ndarray:
-    """The observation of a :class:`envs.buffalo_bill.state.BuffaloBillView`."""
+    """The observation of a :class:`envs.buffalo_bill.view.BuffaloBillView`."""
     rows = np.zeros((view.num_players, layout.seat_size), dtype=np.float32)
     for seat, row in enumerate(rows):
         written = np.array([-1 if v is None else v for v in view.written[seat]], dtype=np.int16)

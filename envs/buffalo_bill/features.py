@@ -34,7 +34,7 @@ An observer without a hand (it has scored this round, or the game is over) gets
 zeros in the exchange and hand-dependent slices.
 
 Version 2 (``FEATURES_VERSION``): 256 draws per exchange (version 1: 64). Its
-argmax (:class:`agents.buffalo_bill_heuristic.FeatureArgmaxAgent`) then scores
+argmax (:class:`parlor.agents.buffalo_bill.heuristic.FeatureArgmaxAgent`) then scores
 about 168 per solitaire game against the Monte Carlo agent's 163 (48 fresh draws),
 paired over 1,000 games; 512 draws add about one more point at twice the cost.
 """

@@ -1,1 +1,15 @@
-"""Buki, Pulle and the Austrian block/draw games on one shared line-of-play module (docs/rules.md §4)."""
+"""The domino games of docs/rules.md §4: Buki, Pulle and the Austrian block/draw games.
+
+Three games share one line of play, one observation core and one episode
+machinery, so the package has two levels with the same module names as every
+other game package:
+
+- shared here: ``line`` (the line-of-play rules: a ``Deal``, must-play, passing,
+  drawing, blocking, void inference), ``game`` / ``state`` / ``view`` (the base
+  Game, State and View each game extends), ``encode`` (the shared observation core,
+  its incremental cache, action names), ``render`` (text and SVG picture of any domino view) and
+  ``determinize`` (the hidden tiles redealt consistently with the voids);
+- one sub-package per game, ``buki``, ``pulle``, ``austrian``, each with ``game``
+  (its config, Game and ``make_game``), ``state`` (its State), ``view`` (its View)
+  and, for Buki, ``features`` (the optional ``features=True`` block).
+"""

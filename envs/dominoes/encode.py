@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.dominoes.rules import EMPTY, MAX_SEATS, N_NUMBERS, N_TILES, PASS, PLAY_ACTIONS, TILES
+from parlor.envs.dominoes.line import EMPTY, MAX_SEATS, N_NUMBERS, N_TILES, PASS, PLAY_ACTIONS, TILES
 
 HAND, UNSEEN, UNSEEN_NUM, PRIVATE = 0, 36, 72, 81   # 0:PRIVATE depends on the observer
 LEFT, RIGHT, LINE_EMPTY, PLAYED = 81, 90, 99, 100

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlor.envs.dominoes.rules import TILES
+from parlor.envs.dominoes.line import TILES
 from parlor.envs.engine import svg
 
 

@@ -1,116 +1,28 @@
-"""Episode machinery shared by the three domino games: the base Game, State and View.
+"""The base State of the three domino games: an episode as a sequence of deals.
 
-A game is a sequence of ``Deal``s (``rules.py``); subclasses add their
+A game is a sequence of ``Deal``s (``line.py``); subclasses add their
 phases (Buki bets, Pulle buy-backs) and their settlement. This module owns
 stacked decks, the lead rule between deals, the cached legal mask, rewards,
-``clone`` and ``determinize``. numpy only.
+``clone`` and ``determinize`` (the redeal itself is ``determinize.py``). numpy only.
 """
 from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from parlor.envs.dominoes import encode as _encode
-from parlor.envs.dominoes import render as _render
-from parlor.envs.dominoes.rules import N_TILES, PLAY_ACTIONS, TILES, Deal
+from parlor.envs.dominoes.determinize import resample_hidden
+from parlor.envs.dominoes.line import N_TILES, PLAY_ACTIONS, Deal
 from parlor.envs.engine.game import IllegalActionError
 
+if TYPE_CHECKING:
+    from parlor.envs.dominoes.game import DominoGame
+
 TILE, BET, ACCEPT, BUY_BACK, OVER = "tile", "bet", "accept", "buy_back", "over"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DominoView:
-    """What one seat knows. Seats are absolute; tiles are ids of ``TILES``."""
-
-    game: str
-    player: int
-    num_players: int
-    current_player: int | None
-    phase: str
-    deal_index: int          # 0-based index of the deal in play
-    num_deals: int           # deals in the episode (Pulle: the max_deals cap)
-    leader: int              # who led this deal
-    first_by_weight: bool    # this deal's leader was chosen by the heaviest tile
-    hand: tuple[int, ...]
-    line: tuple[tuple[int, int], ...]   # (left, right) numbers of each tile, left to right
-    ends: tuple[int, int] | None
-    played: tuple[tuple[int, ...], ...]  # tiles played by each seat, in order
-    hand_counts: tuple[int, ...]
-    void: tuple[tuple[int, ...], ...]    # numbers each seat is known not to hold
-    active: tuple[bool, ...]             # seats playing this deal
-    stock_count: int
-    draws_this_turn: int
-    turns: tuple[int, ...]               # own turns begun this deal, per seat
-    hand_capacity: int                   # most tiles a hand can hold (for scaling)
-
-    @property
-    def unseen(self) -> tuple[int, ...]:
-        """Tiles this seat has not seen: neither in his hand nor played."""
-        seen = set(self.hand).union(*self.played)
-        return tuple(t for t in range(N_TILES) if t not in seen)
-
-
-class DominoGame:
-    """Shared Game behaviour; subclasses set ``name``, ``config``, sizes and ``state_class``."""
-
-    name: str
-    num_players: int
-    num_actions: int
-    observation_shape: tuple[int, ...]
-    observation_bounds = (0.0, 1.0)
-    state_class: ClassVar[type]
-    tail_size: ClassVar[int]
-    tail_blocks: ClassVar[list[tuple[int, int]]]  # (offset in the tail, width) of per-seat blocks
-
-    def __init__(self, config: Any, num_players: int, num_actions: int):
-        self.config = config
-        self.num_players = num_players
-        self.num_actions = num_actions
-        size = _encode.CORE_SIZE + self.tail_size
-        self.observation_shape = (size,)
-        blocks = _encode.CORE_BLOCKS + [(_encode.CORE_SIZE + off, w) for off, w in self.tail_blocks]
-        self.perms = _encode.seat_permutations(size, num_players, blocks)
-        # the same gathers from a state's ``buf`` (pub then the private rows): the observer's
-        # private block comes with the one gather instead of a second copy
-        self.buf_perms = _encode.buffer_permutations(self.perms)
-        # offsets in ``buf`` of each seat's private block, and of every other seat's
-        self.priv_rows = [size + _encode.PRIVATE * q for q in range(num_players)]
-        self.other_rows = [[r for q, r in enumerate(self.priv_rows) if q != p] for p in range(num_players)]
-        # shared read-only rewards of a step that paid nothing (most steps): no allocation
-        self.zero_rewards = np.zeros(num_players, dtype=np.float64)
-        self.zero_rewards.flags.writeable = False
-
-    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None):
-        return self.state_class(self, rng, decks)
-
-    def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
-        tiles = TILES.parse(deck)
-        if len(tiles) != N_TILES:
-            raise ValueError(f"a stacked deck must list all {N_TILES} tiles of the double-eight set "
-                             f"without doubles, got {len(tiles)}")
-        return tiles
-
-    def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
-        """A random order of all 36 tiles, as ``new_state`` accepts in ``decks``."""
-        return tuple(rng.permutation(N_TILES).tolist())
-
-    def encode(self, view: DominoView) -> np.ndarray:
-        return _encode.encode(self, view)
-
-    def observe(self, state: DominoState, player: int) -> np.ndarray:
-        """Fast path: equals ``encode(state.view(player))``."""
-        return _encode.observe(self, state, player)
-
-    def render(self, view: DominoView) -> str:
-        return _render.render(self, view)
-
-    def action_name(self, action: int) -> str:
-        return _encode.action_name(self, action)
 
 
 class DominoState(ABC):
@@ -306,7 +218,7 @@ class DominoState(ABC):
         """Other hands and the stock redealt consistently with ``player``'s view; later deals
         (stacked or not) come from a generator seeded by ``rng``."""
         new = self.clone()
-        new.deal.resample_hidden(player, rng)
+        resample_hidden(new.deal, player, rng)
         _encode.sync_private(new)
         new.decks = []
         new.rng = np.random.default_rng(int(rng.integers(2**63)))

@@ -1,8 +1,11 @@
 """The Game / State contract every game implements, and the shared error types.
 
-This module owns the protocol between rules (``envs/<game>/rules.py``) and
-everything above them: the PettingZoo adapter (``envs/aec.py``), agents and
-training only talk to games through these two protocols. Framework-free.
+This module owns the protocol between a game (``envs/<game>/game.py`` and its
+State) and everything above it: the PettingZoo adapter (``envs/aec.py``), agents
+and training only talk to games through these two protocols, and every member is
+declared here with its type: callers call them directly, never probe for them.
+Advisors that are not rules (guards, risk estimators for training) are no part
+of a game: they live with the agents (``agents/advisors.py``). Framework-free.
 """
 from __future__ import annotations
 
@@ -73,6 +76,11 @@ class State(Protocol):
     def check_invariants(self) -> None:
         """Raise AssertionError if conservation (cards, tiles, chips) is broken."""
 
+    def stats(self) -> dict[str, list[float]]:
+        """Statistics of the episode so far, each a list with one value per seat (e.g. OFC's
+        ``foul`` rate); ``{}`` for a game that reports none. Evaluation averages them and
+        reward shaping may pay them (``State.stats()`` in the env docstrings)."""
+
 
 @runtime_checkable
 class Game(Protocol):
@@ -84,6 +92,12 @@ class Game(Protocol):
     num_actions: int
     observation_shape: tuple[int, ...]
     observation_bounds: tuple[float, float]  # every entry of encode() lies inside
+    # the version of an optional observation block (e.g. OFC's ``features=True``), part of a
+    # trained policy's signature; None when the env's ``_vN`` says it all
+    observation_version: int | None
+    # the most deals (hands, games, rounds: what one stacked deck plays) an episode has,
+    # so the most decks ``new_state`` can use; None when the episode has no bound
+    max_deals: int | None
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> State:
         """A fresh episode. ``decks``: stacked decks (parsed), one per deal/hand in order."""
@@ -97,6 +111,10 @@ class Game(Protocol):
 
     def encode(self, view: Any) -> np.ndarray:
         """float32[observation_shape] for a view."""
+
+    def observe(self, state: State, player: int) -> np.ndarray:
+        """``encode(state.view(player))``, equal entry for entry (the harness checks it); a game
+        may keep it fast (buffers the state updates incrementally) or return exactly that."""
 
     def render(self, view: Any) -> str:
         """Human-readable text (suit symbols) of a view."""

@@ -1,1 +1,13 @@
-"""Open Face Chinese poker (docs/rules.md §1): rules, scoring, observation, rendering."""
+"""Open Face Chinese poker (docs/rules.md §1), one job per module:
+
+- ``game``: the config (``OFCConfig``), the Game (``OFCGame``) and ``make_game``;
+- ``state``: the State (dealing, placement, showdown, Fantasyland; ``determinize``
+  is a State method);
+- ``view``: the View (what one seat knows);
+- ``encode``: the observation layout, ``encode(view)`` and action names;
+- ``render``: text of a view and its SVG picture (``render_svg``);
+- ``features``: the optional ``features=True`` observation block;
+- rule modules: ``deal`` (cards per turn, Fantasyland deal sizes, turn order),
+  ``scoring`` (rows, fouls, royalties, Fantasyland entry and stay), ``rollouts``
+  (sampled completions of a board: the feature block's outlook).
+"""

@@ -59,7 +59,6 @@ ROYALTY_SCALE, STRENGTH_SCALE = 25.0, 27.0
 VALUE_SCALE = 40.0          # planner values run from -FOUL_COST (a sure foul) to about +30
 PREF_TEMPERATURE = 2.0      # points: preference exp((value - best) / T)
 FREE_SLOTS = 3 * OWN_ROW + ORDER + 3 * NEXT_ROW + 2   # index of own free slots / 13 in the block
-OPENING_FREE = 8            # a seat with more free slots is still placing its first five cards
 FEATURES_VERSION = 2        # bump when the block changes (part of a trained policy's signature)
 
 
@@ -93,27 +92,9 @@ def outlook(view: OFCView) -> list[float]:
     return out
 
 
-def planned_foul(block: Sequence[float]) -> float | None:
-    """The foul rate of the planner's choice (the available action of highest value) in
-    an :func:`outlook` block, or None when the block is empty (no pending card, or a
-    Fantasyland turn)."""
-    best = None
-    for a in range(4):
-        entry = block[a * OUTLOOK:(a + 1) * OUTLOOK]
-        if entry[0] and (best is None or entry[5] > best[5]):
-            best = entry
-    return None if best is None else float(best[1])
-
-
 def block_of(observation: Sequence[float], num_players: int) -> Sequence[float]:
     """The feature block at the end of a ``features=True`` observation."""
     return observation[len(observation) - size(num_players):]
-
-
-def in_opening(block: Sequence[float]) -> bool:
-    """Whether the feature block (from its start) belongs to a seat still placing its
-    first five cards (the opening turn: more than ``OPENING_FREE`` free slots)."""
-    return round(float(block[FREE_SLOTS]) * 13) > OPENING_FREE
 
 
 def made_hand(cards: Sequence[int], row: int) -> tuple[int, int, int]:

@@ -9,11 +9,12 @@ random. :func:`evaluate_turn` returns per candidate the foul rate, royalties,
 row strength and Fantasyland rate over the completions plus one value that
 weighs them (``FOUL_COST``, ``ROW_WEIGHT``, ``FL_BONUS``).
 
-Used by the rule-based heuristic (``agents.ofc_heuristic``: it plays the
-best-valued candidate) and by the ``features=True`` observation
-(``envs.ofc.features``: :func:`evaluate_turn_plans` gives per action of the
-next card the statistics of the best plan starting with it, for a learner to
-weigh itself). Reads only the View: nothing hidden.
+Used by the ``features=True`` observation (``envs.ofc.features``:
+:func:`evaluate_turn_plans` gives per action of the next card the statistics of
+the best plan starting with it, for a learner to weigh itself) and, outside the
+game, by the rule-based heuristic (it plays the best-valued candidate) and the
+training advisors of ``agents/ofc`` (foul risks, endgame guards). Reads only the
+View: nothing hidden.
 """
 from __future__ import annotations
 
@@ -141,10 +142,10 @@ def turn_candidates(view: OFCView) -> list[list[int]]:
 def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generator,
                   samples: int = SAMPLES) -> TurnStats:
     """:class:`TurnStats` of ``cands`` (from :func:`turn_candidates`) over ``samples`` completions."""
-    return _completed_turn(view, cands, lambda pool: rng.random((samples, len(pool))))
+    return completed_turn(view, cands, lambda pool: rng.random((samples, len(pool))))
 
 
-def _completed_turn(view: OFCView, cands: list[list[int]], noise: Callable[[np.ndarray], np.ndarray],
+def completed_turn(view: OFCView, cands: list[list[int]], noise: Callable[[np.ndarray], np.ndarray],
                     routed: float = 0.5) -> TurnStats:
     """:class:`TurnStats` of ``cands``, each board completed from the unseen cards once per
     row of ``noise(pool)`` ([R, len(pool)] sort keys for the ascending unseen ``pool``),
@@ -153,7 +154,7 @@ def _completed_turn(view: OFCView, cands: list[list[int]], noise: Callable[[np.n
     free = sum(room_of(board)) - (len(view.pending) - view.discards_owed)
     pool = np.asarray(view.unseen_cards(), dtype=np.int64)
     future = _route(pool[np.argsort(noise(pool), axis=1)[:, :free]], routed)
-    return completed_stats([_place(board, view.pending, dest) for dest in cands], future, view)
+    return completed_stats([place(board, view.pending, dest) for dest in cands], future, view)
 
 
 def _route(future: np.ndarray, routed: float) -> np.ndarray:
@@ -162,26 +163,6 @@ def _route(future: np.ndarray, routed: float) -> np.ndarray:
     n = int(future.shape[0] * routed)
     future[:n] = -np.sort(-future[:n], axis=1)
     return future
-
-
-RISK_SAMPLES = 96  # completions per foul_risk estimate
-
-
-def foul_risk(view: OFCView, key: int, samples: int = RISK_SAMPLES) -> float:
-    """How likely the hand is to foul, judged at a regular turn: the foul rate of the
-    turn's safest plan (the lowest over :func:`turn_candidates`) when ``samples`` draws
-    from the unseen cards fill the free slots strongest-first (bottom, middle, top),
-    as a careful player fills them. The draws come from a generator seeded by ``key``
-    (:func:`envs.ofc.features.turn_key`: the same draws for every card of a turn), so
-    the estimate moves with the seat's decisions, not with re-drawing. Exact on the
-    last turn (0 or 1).
-
-    Unlike the outlook's foul rates (half the completions at random, so they read
-    0.2-0.5 for the safest openings), this ignores risk the seat can still steer
-    around: the potential of ``shaping_mode: potential``."""
-    cands = turn_candidates(view)
-    stats = _completed_turn(view, cands, lambda pool: np.random.default_rng(key).random((samples, len(pool))), 1.0)
-    return float(stats.foul.min())
 
 
 NOISE_TABLES = 256
@@ -194,7 +175,7 @@ def sampled_turn(view: OFCView, key: int) -> tuple[list[list[int]], TurnStats]:
     but with the draws from the fixed noise table picked by ``key``: equal keys,
     equal numbers. On the last turn nothing is drawn and the numbers are exact."""
     cands = turn_candidates(view)
-    return cands, _completed_turn(view, cands, lambda pool: _NOISE[key % NOISE_TABLES][:, pool])
+    return cands, completed_turn(view, cands, lambda pool: _NOISE[key % NOISE_TABLES][:, pool])
 
 
 def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
@@ -212,7 +193,7 @@ def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
     return actions, stats.take(best)
 
 
-def _place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[int]) -> list[list[int]]:
+def place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[int]) -> list[list[int]]:
     """The rows after sending ``cards`` to ``dest`` (DISCARD drops a card)."""
     rows = [list(board[0]), list(board[1]), list(board[2])]
     for c, d in zip(cards, dest):

@@ -1,1 +1,12 @@
-"""Tonk (docs/rules.md §5): rules, settlement, views, observation encoding and rendering."""
+"""Tonk (docs/rules.md §5), one job per module:
+
+- ``game``: the config (``TonkConfig``), the Game (``TonkGame``) and ``make_game``;
+- ``state``: the State (deal, turns, hands, the episode; the observation buffers
+  it keeps for the fast ``observe``);
+- ``view``: the View dataclasses and ``build_view`` (what one seat knows);
+- ``encode``: action ids <-> words, the observation layout and ``encode(view)``;
+- ``render``: text of a view and its SVG picture (``render_svg``);
+- ``determinize``: hidden cards resampled for one seat (``State.determinize``);
+- rule modules: ``turns`` (the steps of a turn: draw or take, lay, hit, discard,
+  side pot) and ``settle`` (who pays whom).
+"""

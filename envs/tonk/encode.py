@@ -1,7 +1,21 @@
-"""Tonk observation vector: View -> float32, and its layout.
+"""Tonk action ids <-> words, and the observation vector: View -> float32, and its layout.
 
-Seats are relative to the observer (block 0 is the observer, then clockwise).
-All entries lie in [-1, 1].
+Action ids (one flat ``Discrete(NUM_ACTIONS)``):
+
+| ids            | action                                                      |
+|----------------|-------------------------------------------------------------|
+| 0              | drop (start of turn, before drawing)                        |
+| 1              | draw the top card of the stock                              |
+| 2              | take the top card of the discard pile                       |
+| 3..371         | lay spread ``a - 3`` (``envs.engine.melds.SPREADS``)        |
+| 372..1255      | hit: card ``(a - 372) // 17`` on table slot ``(a - 372) % 17`` |
+| 1256..1307     | discard card ``a - 1256``                                   |
+| 1308           | end laying (go to the discard)                              |
+| 1309, 1310     | side pot: join / pass                                       |
+| 1311           | declare a natural: forced for a dealt instant win; optional for a dealt 49 at the start of one's first turn (``natural="50_auto_49_turn"``) |
+
+Observation: seats are relative to the observer (block 0 is the observer, then
+clockwise). All entries lie in [-1, 1].
 
 | slice (n players)                     | meaning                                           |
 |---------------------------------------|---------------------------------------------------|
@@ -21,7 +35,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from parlor.envs.tonk.view import MAX_SLOTS, PHASES, TonkView
+from parlor.envs.engine.cards import format_card
+from parlor.envs.engine.melds import NUM_SPREADS, SPREADS
+from parlor.envs.tonk.view import PHASES, TonkView
+
+DROP, DRAW_STOCK, TAKE_DISCARD = 0, 1, 2
+LAY_BASE = 3
+MAX_SLOTS = 17  # every spread keeps >= 3 distinct cards for the hand: at most 52 // 3 spreads
+HIT_BASE = LAY_BASE + NUM_SPREADS
+DISCARD_BASE = HIT_BASE + 52 * MAX_SLOTS
+END_LAYING = DISCARD_BASE + 52
+SIDE_JOIN = END_LAYING + 1
+SIDE_PASS = SIDE_JOIN + 1
+DECLARE_49 = SIDE_PASS + 1
+NUM_ACTIONS = DECLARE_49 + 1
 
 TOP, PILE, OUT, SLOTS = 0, 52, 104, 156
 CARDS_W = SLOTS + 52 * MAX_SLOTS
@@ -31,6 +58,38 @@ SEAT_W = S_SPADE + 13
 T_STOCK, T_TURN, T_HAND, T_PHASE = 0, 1, 2, 3
 TAIL_W = T_PHASE + 4
 HAND_SCALE, BLOCK_SCALE, STOCK_SCALE = 10.0, 52.0, 52.0
+
+
+def hit_action(c: int, slot: int) -> int:
+    return HIT_BASE + c * MAX_SLOTS + slot
+
+
+def action_name(a: int) -> str:
+    """Words for an action id; ValueError outside ``0..NUM_ACTIONS-1``."""
+    a = int(a)
+    if a == DROP:
+        return "drop"
+    if a == DRAW_STOCK:
+        return "draw from stock"
+    if a == TAKE_DISCARD:
+        return "take the discard"
+    if LAY_BASE <= a < HIT_BASE:
+        s = SPREADS[a - LAY_BASE]
+        return f"lay {s.kind} " + " ".join(format_card(c) for c in s.cards)
+    if HIT_BASE <= a < DISCARD_BASE:
+        c, slot = divmod(a - HIT_BASE, MAX_SLOTS)
+        return f"hit {format_card(c)} on spread {slot}"
+    if DISCARD_BASE <= a < END_LAYING:
+        return f"discard {format_card(a - DISCARD_BASE)}"
+    if a == END_LAYING:
+        return "end laying"
+    if a == SIDE_JOIN:
+        return "join the spades side pot"
+    if a == SIDE_PASS:
+        return "pass the spades side pot"
+    if a == DECLARE_49:
+        return "declare a natural"
+    raise ValueError(f"action {a} out of range 0..{NUM_ACTIONS - 1}")
 
 
 def observation_size(n: int) -> int:

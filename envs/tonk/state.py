@@ -14,43 +14,36 @@ import numpy as np
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.engine.melds import SPREADS, mask_count
 from parlor.envs.tonk import settle
+from parlor.envs.tonk.determinize import determinize_state
 from parlor.envs.tonk.encode import (
+    DECLARE_49,
+    DISCARD_BASE,
+    DRAW_STOCK,
+    DROP,
+    END_LAYING,
     HAND_SCALE,
+    LAY_BASE,
+    MAX_SLOTS,
+    NUM_ACTIONS,
     PILE,
     S_DEALER,
     S_SIZE,
     S_STAKES,
     S_TO_ACT,
     SEAT_W,
+    SIDE_JOIN,
+    SIDE_PASS,
     STOCK_SCALE,
     T_HAND,
     T_PHASE,
     T_STOCK,
     T_TURN,
+    TAKE_DISCARD,
     TOP,
     buffer_parts,
 )
 from parlor.envs.tonk.turns import NO_LAYS, TurnSteps
-from parlor.envs.tonk.view import (
-    DECLARE_49,
-    DISCARD,
-    DISCARD_BASE,
-    DRAW_STOCK,
-    DROP,
-    END_LAYING,
-    LAY,
-    LAY_BASE,
-    MAX_SLOTS,
-    NUM_ACTIONS,
-    OVER,
-    SIDE,
-    SIDE_JOIN,
-    SIDE_PASS,
-    START,
-    TAKE_DISCARD,
-    HandResult,
-)
-from parlor.envs.tonk.views import build_view, determinize_state
+from parlor.envs.tonk.view import DISCARD, LAY, OVER, SIDE, START, HandResult, build_view
 
 STAT_KEYS = ("drop", "caught", "tonk", "out", "won")
 

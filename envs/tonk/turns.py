@@ -11,7 +11,15 @@ from parlor.envs.engine.melds import RUN, SET, SPREADS, accepts, cards_of, exten
 from parlor.envs.tonk import settle
 from parlor.envs.tonk.encode import (
     BLOCK_SCALE,
+    DECLARE_49,
+    DISCARD_BASE,
+    DRAW_STOCK,
+    DROP,
+    END_LAYING,
     HAND_SCALE,
+    HIT_BASE,
+    LAY_BASE,
+    MAX_SLOTS,
     OUT,
     PILE,
     S_BLOCK_FLAG,
@@ -24,22 +32,10 @@ from parlor.envs.tonk.encode import (
     SLOTS,
     STOCK_SCALE,
     T_STOCK,
+    TAKE_DISCARD,
     TOP,
 )
-from parlor.envs.tonk.view import (
-    DECLARE_49,
-    DISCARD,
-    DISCARD_BASE,
-    DRAW_STOCK,
-    DROP,
-    END_LAYING,
-    HIT_BASE,
-    LAY,
-    LAY_BASE,
-    MAX_SLOTS,
-    SIDE,
-    TAKE_DISCARD,
-)
+from parlor.envs.tonk.view import DISCARD, LAY, SIDE
 
 SPADES_HIGH_FIRST = [r * 4 + 3 for r in range(12, -1, -1)]
 _NIBBLES = sum(1 << (4 * r) for r in range(13))  # bit 0 of each rank's 4 cards (card = 4 rank + suit)

@@ -1,9 +1,12 @@
-"""Draw poker with Washizu (transparent) cards and jokers (docs/rules.md §3).
+"""Draw poker with Washizu (transparent) cards and jokers (docs/rules.md §3), one job per module:
 
-Modules: ``config`` (options), ``deck`` (deck composition, Washizu set, stacked
-decks), ``betting`` (pure betting rules), ``state`` (the match state machine),
-``determinize`` (hidden-card resampling), ``view`` (what a seat knows),
-``encode`` (observation vector, action names), ``features`` (observation
-parts the state keeps up to date for the fast ``observe``), ``render`` (text),
-``rules`` (the Game and ``make_game``).
+- ``game``: the config (``WashizuConfig``), the Game (``WashizuGame``) and ``make_game``;
+- ``state``: the State (the match: ante, deal, draw, betting, showdown, elimination);
+- ``view``: the View (what one seat knows);
+- ``encode``: the observation layout, ``encode_view``, the incremental observation
+  cache the state keeps for the fast ``observe``, and action ids <-> words;
+- ``render``: text of a view and its SVG picture (``render_svg``);
+- ``determinize``: hidden cards resampled for one seat (``State.determinize``);
+- rule modules: ``deck`` (deck composition, the Washizu set, stacked decks) and
+  ``betting`` (the pure betting rules).
 """

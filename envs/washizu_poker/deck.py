@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from parlor.envs.engine.cards import NUM_IDS, NUM_SUITS, make_deck, parse_cards, validate_deck
-from parlor.envs.washizu_poker.config import WashizuConfig
+
+if TYPE_CHECKING:
+    from parlor.envs.washizu_poker.game import WashizuConfig
 
 HAND_SIZE = 5
 

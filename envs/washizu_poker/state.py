@@ -23,12 +23,11 @@ from parlor.envs.engine.hands import rank5
 from parlor.envs.engine.table import next_active
 from parlor.envs.washizu_poker import betting
 from parlor.envs.washizu_poker.deck import HAND_SIZE, choose_washizu, full_deck
-from parlor.envs.washizu_poker.encode import seat_row
-from parlor.envs.washizu_poker.features import ObsParts
+from parlor.envs.washizu_poker.encode import ObsParts, seat_row
 from parlor.envs.washizu_poker.view import GameResult, WashizuView
 
 if TYPE_CHECKING:
-    from parlor.envs.washizu_poker.rules import WashizuGame
+    from parlor.envs.washizu_poker.game import WashizuGame
 
 DRAW, BET, OVER = 0, 1, 2
 PHASE_NAMES = ("draw", "bet", "over")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from parlor.agents.base import RandomAgent
-from parlor.agents.episodes import decide, observation, play_episode, play_until, seat_chooser
+from parlor.agents.episodes import decide, play_episode, play_until, seat_chooser
 from tests.agents.kuhn_agents import AlwaysBet
 from tests.harness import kuhn
 
@@ -51,7 +51,7 @@ def test_agents_get_what_the_adapter_gives() -> None:
 
     assert decide(Spy(), GAME, state, 0) == 0
     assert got["mask"].dtype == np.int8 and got["mask"].tolist() == [1, 1]
-    assert np.array_equal(got["obs"], observation(GAME, state, 0)) and got["view"] == state.view(0)
+    assert np.array_equal(got["obs"], GAME.observe(state, 0)) and got["view"] == state.view(0)
     assert got["world"].cards[0] == Q and got["world"] is not state  # a world consistent with seat 0's view
     decide(Spy(), GAME, state, 0, mask=np.array([1, 0], dtype=np.int8))
     assert got["mask"].tolist() == [1, 0]  # a narrowed mask is passed on as given

@@ -9,7 +9,7 @@ import pytest
 from parlor.envs import buffalo_bill_v0
 from parlor.envs.buffalo_bill.encode import exchange_action, score_action
 from parlor.envs.buffalo_bill.features import GAIN_SCALE, PAR_SCALE, line_pars
-from parlor.envs.buffalo_bill.rules import make_game
+from parlor.envs.buffalo_bill.game import make_game
 from parlor.envs.engine.cards import parse_cards
 from parlor.envs.engine.game import ConfigError
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parlor.envs.buffalo_bill.encode import exchange_action, score_action
-from parlor.envs.buffalo_bill.rules import make_game
+from parlor.envs.buffalo_bill.game import make_game
 from parlor.envs.engine.cards import format_card, parse_cards
 from parlor.envs.engine.game import ConfigError, IllegalActionError
 

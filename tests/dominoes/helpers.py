@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.dominoes.rules import PASS, TILES
+from parlor.envs.dominoes.line import PASS, TILES
 
 
 def deck(*hands: str, rest_first: str = "") -> tuple[int, ...]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parlor.envs.dominoes.austrian import HAND_SIZES, make_game
-from parlor.envs.dominoes.rules import PASS, Deal
+from parlor.envs.dominoes.austrian.game import make_game
+from parlor.envs.dominoes.austrian.state import HAND_SIZES
+from parlor.envs.dominoes.line import PASS, Deal
 from parlor.envs.engine.game import ConfigError
 from tests.dominoes.helpers import deck, legal, play
 

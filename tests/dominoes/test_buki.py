@@ -6,8 +6,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from parlor.envs.dominoes.buki import make_game
-from parlor.envs.dominoes.rules import PASS
+from parlor.envs.dominoes.buki.game import make_game
+from parlor.envs.dominoes.line import PASS
 from parlor.envs.engine.game import ConfigError, IllegalActionError
 from tests.dominoes.helpers import (
     BLOCK_LINE,

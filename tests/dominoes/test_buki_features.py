@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from parlor.envs.dominoes import buki_features as bf
-from parlor.envs.dominoes.buki import make_game
-from parlor.envs.dominoes.rules import TILES
+from parlor.envs.dominoes.buki import features as bf
+from parlor.envs.dominoes.buki.game import make_game
+from parlor.envs.dominoes.line import TILES
 from parlor.envs.engine.game import ConfigError
 from tests.dominoes.helpers import BLOCK_LINE, BUKI_BLOCK_SEAT2, play
 

@@ -6,8 +6,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parlor.envs.dominoes import austrian, buki, pulle
-from parlor.envs.dominoes.rules import HEAVINESS, TILES
+from parlor.envs.dominoes.austrian import game as austrian
+from parlor.envs.dominoes.buki import game as buki
+from parlor.envs.dominoes.line import HEAVINESS, TILES
+from parlor.envs.dominoes.pulle import game as pulle
 
 GAMES = [
     (buki.make_game, {"num_deals": 2}),

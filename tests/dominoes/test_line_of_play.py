@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parlor.envs.dominoes.austrian import make_game as austrian
-from parlor.envs.dominoes.buki import make_game as buki
-from parlor.envs.dominoes.rules import PASS, PLAYABLE, TILES, Deal
+from parlor.envs.dominoes.austrian.game import make_game as austrian
+from parlor.envs.dominoes.buki.game import make_game as buki
+from parlor.envs.dominoes.line import PASS, PLAYABLE, TILES, Deal
 from parlor.envs.engine.dominoes import Line, TileSet
 from tests.dominoes.helpers import BLOCK_LINE, BUKI_BLOCK_SEAT2, deck, legal, pass_until_done, pips, play
 

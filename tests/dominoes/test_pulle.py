@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from parlor.envs.dominoes.pulle import BUY, NO_BUY, buy_back_total, make_game
+from parlor.envs.dominoes.pulle.game import make_game
+from parlor.envs.dominoes.pulle.state import BUY, NO_BUY, buy_back_total
 from tests.dominoes.helpers import BLOCK_LINE, deck, legal, pass_until_done
 
 # seat 1 leads with 7-8; 0-2, 2-3, 0-3 make the ends 0 ... 0 and every other 0 tile is undealt

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from parlor.envs.dominoes import buki, pulle
+from parlor.envs.dominoes.buki import game as buki
+from parlor.envs.dominoes.pulle import game as pulle
 from tests.dominoes.helpers import BLOCK_LINE, BUKI_BLOCK_SEAT2
 
 

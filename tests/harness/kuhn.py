@@ -102,6 +102,9 @@ class KuhnState:
     def check_invariants(self) -> None:
         assert len(set(self.cards)) == 2 and all(0 <= c < 3 for c in self.cards)
 
+    def stats(self) -> dict[str, list[float]]:
+        return {}  # Kuhn poker reports no statistics
+
 
 class KuhnGame:
     name = "kuhn_test"
@@ -109,6 +112,8 @@ class KuhnGame:
     num_actions = 2
     observation_shape = (3 + 3 + 6,)
     observation_bounds = (0.0, 1.0)
+    observation_version = None
+    max_deals = 1
 
     def __init__(self, config: KuhnConfig):
         self.config = config
@@ -138,6 +143,9 @@ class KuhnGame:
         for i, a in enumerate(view.history):
             obs[6 + 2 * i + a] = 1.0
         return obs
+
+    def observe(self, state: KuhnState, player: int) -> np.ndarray:
+        return self.encode(state.view(player))  # no faster path
 
     def render(self, view: KuhnView) -> str:
         moves = " ".join("pass" if a == 0 else "bet" for a in view.history) or "-"

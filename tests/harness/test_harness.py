@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.engine.game import ConfigError, Game, IllegalActionError, State
 from tests.harness.cases import CASES, EnvCase, playouts_per_case
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -36,12 +36,24 @@ def test_seed_gives_identical_games(case: EnvCase) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
+def test_game_and_state_declare_every_member_of_the_engine_protocol(case: EnvCase) -> None:
+    # agents and training call these members directly (no probing): a game must have them all
+    game = case.make_raw().game
+    state = game.new_state(np.random.default_rng(0))
+    assert isinstance(game, Game) and isinstance(state, State)
+    assert game.observation_version is None or isinstance(game.observation_version, int)
+    assert game.max_deals is None or (isinstance(game.max_deals, int) and game.max_deals >= 1)
+    stats = state.stats()
+    assert isinstance(stats, dict)
+    assert all(len(values) == game.num_players for values in stats.values())
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
 def test_random_playouts_keep_invariants(case: EnvCase) -> None:
     env = case.make_raw()
     rng = np.random.default_rng(1234)
     game = env.game
     space = env.observation_space(env.possible_agents[0])
-    fast = getattr(game, "observe", None)
     for episode in range(playouts_per_case(case)):
         env.reset(seed=episode)
         returns = dict.fromkeys(env.possible_agents, 0.0)
@@ -52,9 +64,8 @@ def test_random_playouts_keep_invariants(case: EnvCase) -> None:
             state = env.state
             if not (term or trunc):
                 assert state.current_player == env.agent_name_mapping[agent]
-                if fast is not None:
-                    player = state.current_player
-                    np.testing.assert_array_equal(fast(state, player), game.encode(state.view(player)))
+                player = state.current_player
+                np.testing.assert_array_equal(game.observe(state, player), game.encode(state.view(player)))
             env.step(random_action(env, agent, rng))
             env.state.check_invariants()
         assert not env.agents, "episode must end with every agent removed"

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.cards import parse_cards
-from parlor.envs.ofc.rules import make_game
+from parlor.envs.ofc.game import make_game
+from parlor.envs.ofc.view import OFCView
 
 DEST = {"t": 0, "m": 1, "b": 2, "x": 3}
 
@@ -87,3 +88,14 @@ FOULER = seq("5d 6d 7c", "Kh Ks 8d 8s 3h", "Ah Ad 4c 6h 7s")   # two pair middle
 OTHER_FOULER = seq("Tc Td 2h", "Qc Jh 9s 7d 5c", "2s 3s 4d 5h 6s")  # TT top over Q-high: fouled
 # a plain board (no Fantasyland) for a later hand
 PLAIN_B = seq("2d 3h 6c", "7c 7d 9c Tc Qd", "8s 8d 8c 4s 4d")   # full house bottom 6
+
+
+def turn_view(own: tuple[str, str, str], opp: tuple[str, str, str], pending: str, discards: str = "") -> OFCView:
+    """Seat 0's view of a Pineapple hand: its rows, the opponent's, the pending cards (one discard owed)."""
+    rows = (tuple(tuple(parse_cards(r)) for r in own), tuple(tuple(parse_cards(r)) for r in opp))
+    return OFCView(
+        player=0, num_players=2, variant="pineapple", hand_index=0, num_hands=1, start_player=0,
+        current_player=0, rows=rows, hidden=(False, False), pending=parse_cards(pending), discards_owed=1,
+        discards=parse_cards(discards), fantasyland=(False, False), fl_dealt=(0, 0), scores=(0, 0),
+        last_points=(0, 0), terminal=False,
+    )

@@ -1,27 +1,15 @@
 """The ``features=True`` observation block: hand-worked positions, layout, option checks."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
 from parlor.envs.engine.cards import parse_cards
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.ofc import features as F
-from parlor.envs.ofc.rollouts import RISK_SAMPLES, _completed_turn, foul_risk, turn_candidates
-from parlor.envs.ofc.rules import make_game
+from parlor.envs.ofc.game import make_game
 from parlor.envs.ofc.view import OFCView
-
-
-def view(own: tuple[str, str, str], opp: tuple[str, str, str], pending: str, discards: str = "") -> OFCView:
-    rows = (tuple(tuple(parse_cards(r)) for r in own), tuple(tuple(parse_cards(r)) for r in opp))
-    return OFCView(
-        player=0, num_players=2, variant="pineapple", hand_index=0, num_hands=1, start_player=0,
-        current_player=0, rows=rows, hidden=(False, False), pending=parse_cards(pending), discards_owed=1,
-        discards=parse_cards(discards), fantasyland=(False, False), fl_dealt=(0, 0), scores=(0, 0),
-        last_points=(0, 0), terminal=False,
-    )
+from tests.ofc.helpers import turn_view
 
 
 def blocks(x: np.ndarray) -> dict[str, np.ndarray]:
@@ -47,7 +35,7 @@ def test_made_hand_of_partial_and_complete_rows() -> None:
 
 def test_hand_worked_position() -> None:
     # top A A, middle K K 7, bottom 2c 3c 4c (flush and straight alive); next card Ah
-    v = view(("As Ad", "Ks Kd 7h", "2c 3c 4c"), ("Qs", "Js Jd", "9h 9d 9c"), "Ah 8s 8d")
+    v = turn_view(("As Ad", "Ks Kd 7h", "2c 3c 4c"), ("Qs", "Js Jd", "9h 9d 9c"), "Ah 8s 8d")
     b = blocks(F.features(v))
     seen_aces = 3  # As Ad Ah: one ace unseen
     np.testing.assert_allclose(b["top"], [2 / 3, 1 / 9, 13 / 13, 0.0, 0.0, 0.0, (4 - seen_aces) / 15, 0.0], rtol=1e-6)
@@ -74,7 +62,7 @@ def test_outlook_counts_fouls_of_each_placement() -> None:
     # Kh on the bottom: the middle must beat the top's kings (two pair or trips of
     # queens) and then beats the bottom's fives-up two pair: always fouls.
     # Discarding it: only a middle two pair/trips plus a bottom full house escape: rare.
-    v = view(("Ks Kd", "Qs Qd 2h 3h", "4c 4d 5c 5d"), ("", "", ""), "Kh 8s 9s")
+    v = turn_view(("Ks Kd", "Qs Qd 2h 3h", "4c 4d 5c 5d"), ("", "", ""), "Kh 8s 9s")
     out = blocks(F.features(v))["outlook"].reshape(4, F.OUTLOOK)
     assert out[:, 0].tolist() == [1.0, 1.0, 1.0, 1.0]
     assert out[:3, 1].tolist() == [1.0, 1.0, 1.0]
@@ -89,7 +77,7 @@ def test_outlook_finds_the_placement_that_cannot_foul() -> None:
     # A-high two pair: the top can reach a pair at most, the bottom keeps trips or
     # better: no completion fouls. Anywhere else the middle may fill up (88999/88899)
     # and beat the bottom's trips.
-    v = view(("2s 3d", "8s 8d 9c 9h", "Ks Kd Kc"), ("", "", ""), "Ah 4s 6d")
+    v = turn_view(("2s 3d", "8s 8d 9c 9h", "Ks Kd Kc"), ("", "", ""), "Ah 4s 6d")
     out = blocks(F.features(v))["outlook"].reshape(4, F.OUTLOOK)
     assert out[:, 0].tolist() == [1.0, 1.0, 1.0, 1.0]
     assert out[1, 1] == 0.0
@@ -98,7 +86,7 @@ def test_outlook_finds_the_placement_that_cannot_foul() -> None:
 
 
 def test_final_foul_flag_when_the_lower_row_is_complete() -> None:
-    v = view(("Qs Qd", "2s 3d 4h 5c 7d", "Kc Kd Ks"), ("", "", ""), "9h 9s 9d")
+    v = turn_view(("Qs Qd", "2s 3d 4h 5c 7d", "Kc Kd Ks"), ("", "", ""), "9h 9s 9d")
     order = blocks(F.features(v))["order"]
     np.testing.assert_allclose(order, [1.0, 1.0, 0.0, 0.0])  # queens over a complete high-card middle: a foul
 
@@ -128,7 +116,7 @@ def _outlook(v: OFCView) -> np.ndarray:
 
 def test_outlook_preference_marks_the_best_plan_and_zeroes_illegal_actions() -> None:
     # the top is full: no top action; a discard is owed: all of middle, bottom, discard are open
-    v = view(("As Ad Kc", "8s 8d", "2c 3c"), ("", "", ""), "Ah 4s 6d")
+    v = turn_view(("As Ad Kc", "8s 8d", "2c 3c"), ("", "", ""), "Ah 4s 6d")
     out = _outlook(v)
     assert out[0].tolist() == [0.0] * F.OUTLOOK
     assert out[1:, 0].tolist() == [1.0, 1.0, 1.0]
@@ -143,7 +131,7 @@ def test_outlook_is_exact_on_the_last_turn() -> None:
     # two free slots (top and middle), three cards, one discard: nothing is sampled.
     # Qh on top pairs the queens over a middle of nothing: a sure foul; Qh in the
     # middle or discarded (then 5h/9c fill in) are judged on the finished board.
-    v = view(("Qs Qd", "Ks Kd 2c 7h", "3s 3d 3c 4h 4d"), ("", "", ""), "Qh 5h 9c")
+    v = turn_view(("Qs Qd", "Ks Kd 2c 7h", "3s 3d 3c 4h 4d"), ("", "", ""), "Qh 5h 9c")
     out = _outlook(v)
     assert set(out[:, 1].tolist()) <= {0.0, 1.0}  # every foul rate exact
     assert out[0, 1] == 1.0  # Qh on top: queens-up trips over kings: foul
@@ -190,182 +178,3 @@ def test_outlook_planner_plays_the_preferred_action_on_every_card() -> None:
                 checked += 1
             state.apply(action)
         assert checked > 20
-
-
-def test_planned_foul_is_the_foul_rate_of_the_highest_value_action() -> None:
-    block = np.zeros(4 * F.OUTLOOK)
-    assert F.planned_foul(block) is None  # no outlook (no pending card, or Fantasyland)
-    for action, (foul, value) in {1: (0.25, 0.5), 2: (0.75, 0.625), 3: (0.0, 0.25)}.items():
-        block[action * F.OUTLOOK:(action + 1) * F.OUTLOOK] = [1.0, foul, 0, 0, 0, value, 1.0]
-    assert F.planned_foul(block) == 0.75  # the bottom has the highest value, fouls or not
-    block[2 * F.OUTLOOK] = 0.0  # no longer available: the middle is the plan
-    assert F.planned_foul(block) == 0.25
-
-
-def test_foul_risk_is_exact_on_the_last_turn() -> None:
-    # Qh in the middle (K K Q) with 5h/9c on top keeps the rows in order: a clean plan exists
-    assert foul_risk(view(("Qs Qd", "Ks Kd 2c 7h", "3s 3d 3c 4h 4d"), ("", "", ""), "Qh 5h 9c"), 1) == 0.0
-    # the middle 2 3 4 5 + Qh/5h/9c makes at most a pair of fives: under the top's kings
-    # and over the bottom's jack-high: every plan fouls
-    assert foul_risk(view(("Ks Kd", "2s 3d 4h 5c", "6c 7d 8h 9s Jc"), ("", "", ""), "Qh 5h 9c"), 1) == 1.0
-
-
-def test_foul_risk_is_the_safest_plans_strongest_first_foul_rate() -> None:
-    # Ah in the middle makes A-high two pair: no completion fouls (see the outlook test above)
-    assert foul_risk(view(("2s 3d", "8s 8d 9c 9h", "Ks Kd Kc"), ("", "", ""), "Ah 4s 6d"), 7) == 0.0
-    # kings on top over Q Q 2 3 in the middle: Kh fouls wherever it goes, and after a
-    # discard only a middle of two pair / trips over a bottom full house escapes
-    risky = foul_risk(view(("Ks Kd", "Qs Qd 2h 3h", "4c 4d 5c 5d"), ("", "", ""), "Kh 8s 9s"), 7)
-    assert risky > 0.9
-    # an opening: the lowest of the 232 plans (3^5 less the 11 with over three cards on
-    # top) strongest-first foul rates
-    opening = replace(view(("", "", ""), ("", "", ""), "As Kd 7c 4h 2s"), discards_owed=0)
-    cands, risks = sampled_safest(opening)
-    assert len(cands) == 3 ** 5 - 11 and 0.0 < risks.min() < risks.max()
-    assert foul_risk(opening, F.turn_key(opening)) == risks.min()
-
-
-def test_foul_risk_stays_put_while_the_seat_follows_its_safest_plan() -> None:
-    game = make_game(variant="pineapple")
-    state = game.new_state(np.random.default_rng(5))
-    followed = 0
-    while not state.is_terminal():
-        p = state.current_player
-        v = state.view(p)
-        risk = foul_risk(v, F.turn_key(v))
-        cands, stats = sampled_safest(v)
-        state.apply(cands[int(np.argmin(stats))][0])
-        if state.is_terminal() or state.current_player != p or not state.view(p).pending:
-            continue
-        after = state.view(p)
-        assert F.turn_key(after) == F.turn_key(v)
-        assert foul_risk(after, F.turn_key(after)) == risk  # the same draws, the plan still there
-        followed += 1
-    assert followed > 10
-
-
-def sampled_safest(v: OFCView) -> tuple[list[list[int]], np.ndarray]:
-    """Every plan of the turn and its strongest-first foul rate (foul_risk's numbers)."""
-    cands = turn_candidates(v)
-    risks = np.array([foul_risk_of_plan(v, c) for c in cands])
-    return cands, risks
-
-
-def foul_risk_of_plan(v: OFCView, plan: list[int]) -> float:
-    stats = _completed_turn(v, [plan], lambda pool: np.random.default_rng(F.turn_key(v)).random((RISK_SAMPLES, len(pool))), 1.0)
-    return float(stats.foul[0])
-
-
-def test_stat_estimates_follow_the_foul_risk_and_end_at_the_real_foul_rate() -> None:
-    rich, plain = make_game(variant="pineapple", features=True), make_game(variant="pineapple")
-    assert rich.estimated_stats == ("foul", "foul:endgame")
-    assert make_game(variant="original").estimated_stats == ("foul",)
-    state = rich.new_state(np.random.default_rng(8))
-    rng = np.random.default_rng(2)
-    checked = 0
-    while not state.is_terminal():
-        p = state.current_player
-        v = state.view(p)
-        expected = foul_risk(v, F.turn_key(v)) if v.pending else None
-        assert rich.stat_estimates(state, p) == {"foul": expected}
-        assert plain.stat_estimates(state, p) == {"foul": expected}  # features or not
-        checked += expected is not None
-        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
-    assert checked > 20
-    for p in range(2):
-        assert rich.stat_estimates(state, p) == {"foul": state.stats()["foul"][p]}
-
-
-def test_stat_estimates_in_a_multi_hand_episode_count_the_finished_hands() -> None:
-    game = make_game(variant="pineapple", num_hands=2)
-    state = game.new_state(np.random.default_rng(3))
-    rng = np.random.default_rng(4)
-    while state.hands_done == 0:
-        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
-    p = state.current_player
-    assert state.stat_foul[p] == 1  # random play fouled the first hand (this deal)
-    v = state.view(p)
-    current = foul_risk(v, F.turn_key(v))
-    # the fouled first hand plus the second hand's foul risk, over the 2 hands
-    assert game.stat_estimates(state, p)["foul"] == pytest.approx((1 + current) / 2)
-
-
-def test_guarded_mask_drops_actions_riskier_than_the_planners_choice() -> None:
-    game = make_game(variant="pineapple", features=True)
-    obs = np.zeros(game.observation_shape, dtype=np.float32)
-    block = obs[-4 * F.OUTLOOK:].reshape(4, F.OUTLOOK)  # a view: writes land in obs
-    for action, (foul, value) in {1: (0.25, 0.5), 2: (0.5, 0.625), 3: (0.125, 0.25)}.items():
-        block[action] = [1.0, foul, 0, 0, 0, value, 1.0]
-    legal = np.array([False, True, True, True])
-    # the planner's choice (bottom, value 0.625) fouls in 50%: nothing is riskier
-    assert game.guarded_mask(obs, legal, {"foul": 0.0}).tolist() == [False, True, True, True]
-    block[1, 5] = 0.75  # now the middle (25%) is the plan: the bottom (50%) is dropped
-    assert game.guarded_mask(obs, legal, {"foul": 0.0}).tolist() == [False, True, False, True]
-    assert game.guarded_mask(obs, legal, {"foul": 0.25}).tolist() == [False, True, True, True]  # within tolerance
-    block[:] = 0.0  # no outlook (a Fantasyland turn): every legal action stays
-    assert game.guarded_mask(obs, legal, {"foul": 0.0}).tolist() == legal.tolist()
-
-
-def test_guarded_mask_opening_tolerance_applies_while_the_first_five_cards_are_placed() -> None:
-    game = make_game(variant="pineapple", features=True)
-    obs = np.zeros(game.observation_shape, dtype=np.float32)
-    features = F.block_of(obs, 2)  # a view: writes land in obs
-    block = obs[-4 * F.OUTLOOK:].reshape(4, F.OUTLOOK)
-    block[1] = [1.0, 0.0, 0, 0, 0, 0.75, 1.0]   # the plan: middle, never fouls
-    block[2] = [1.0, 0.25, 0, 0, 0, 0.5, 0.5]   # bottom: fouls in 25%
-    legal = np.array([False, True, True, False])
-    guard = {"foul": 0.5, "opening_foul": 0.0}
-    features[F.FREE_SLOTS] = 10 / 13            # third card of the opening turn
-    assert F.in_opening(features)
-    assert game.guarded_mask(obs, legal, guard).tolist() == [False, True, False, False]
-    assert game.guarded_mask(obs, legal, {"opening_foul": 0.0}).tolist() == [False, True, False, False]
-    features[F.FREE_SLOTS] = 8 / 13             # a later turn: the general tolerance
-    assert not F.in_opening(features)
-    assert game.guarded_mask(obs, legal, guard).tolist() == [False, True, True, False]
-    assert game.guarded_mask(obs, legal, {"opening_foul": 0.0}).tolist() == legal.tolist()  # no tolerance
-
-
-def test_guarded_mask_foul_cap_is_a_ceiling_above_the_planners_choice() -> None:
-    game = make_game(variant="pineapple", features=True)
-    obs = np.zeros(game.observation_shape, dtype=np.float32)
-    block = obs[-4 * F.OUTLOOK:].reshape(4, F.OUTLOOK)
-    block[0] = [1.0, 0.5, 0, 0, 0, 0.25, 0.1]   # top: fouls in 50%
-    block[1] = [1.0, 0.25, 0, 0, 0, 0.75, 1.0]  # the plan: middle, 25%
-    block[2] = [1.0, 0.375, 0, 0, 0, 0.5, 0.5]  # bottom: 37.5%
-    legal = np.array([True, True, True, False])
-    assert game.guarded_mask(obs, legal, {"foul_cap": 0.4}).tolist() == [False, True, True, False]
-    # a ceiling under the plan's own risk keeps nothing riskier than the plan
-    assert game.guarded_mask(obs, legal, {"foul_cap": 0.1}).tolist() == [False, True, False, False]
-    # with a tolerance too, the tighter of the two bounds decides
-    assert game.guarded_mask(obs, legal, {"foul_cap": 0.6, "foul": 0.125}).tolist() == [False, True, True, False]
-    assert game.guarded_mask(obs, legal, {"foul_cap": 0.3, "foul": 0.5}).tolist() == [False, True, False, False]
-
-
-def test_in_opening_follows_the_seats_own_board() -> None:
-    game = make_game(variant="pineapple", features=True)
-    state = game.new_state(np.random.default_rng(3))
-    rng = np.random.default_rng(4)
-    seen = set()
-    while not state.is_terminal():
-        p = state.current_player
-        placed = sum(len(row) for row in state.view(p).own_rows)
-        opening = F.in_opening(F.block_of(game.observe(state, p), game.config.num_players))
-        assert opening == (placed < 5)
-        seen.add(opening)
-        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
-    assert seen == {True, False}
-
-
-def test_guarded_mask_always_keeps_the_planners_choice() -> None:
-    game = make_game(variant="pineapple", features=True)
-    state = game.new_state(np.random.default_rng(6))
-    rng = np.random.default_rng(7)
-    while not state.is_terminal():
-        p = state.current_player
-        obs, legal = game.observe(state, p), state.legal_mask().astype(bool)
-        kept = game.guarded_mask(obs, legal, {"foul": 0.0})
-        assert kept.any() and not (kept & ~legal).any()
-        block = obs[-4 * F.OUTLOOK:].reshape(4, F.OUTLOOK)
-        if block[:, 0].any():
-            assert kept[int(np.argmax(np.where(block[:, 0] > 0, block[:, 5], -1)))]
-        state.apply(int(rng.choice(np.flatnonzero(legal))))

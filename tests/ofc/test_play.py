@@ -12,7 +12,7 @@ from parlor.envs.engine.cards import format_cards
 from parlor.envs.engine.cards import parse_cards as P
 from parlor.envs.engine.game import ConfigError, IllegalActionError
 from parlor.envs.ofc.encode import Layout
-from parlor.envs.ofc.rules import make_game
+from parlor.envs.ofc.game import make_game
 from tests.ofc.helpers import FOULER, LOSER, OTHER_FOULER, WINNER, hand_script, new_state, run, seq
 
 

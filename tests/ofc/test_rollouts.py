@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from parlor.envs.ofc.game import make_game
 from parlor.envs.ofc.rollouts import board_stats, completed_stats
-from parlor.envs.ofc.rules import make_game
 
 
 def _reference(boards, future, fl_next_hand):

@@ -15,7 +15,7 @@ import pytest
 
 from parlor import envs
 from parlor.envs.aec import svg_renderer
-from parlor.envs.dominoes.rules import TILES
+from parlor.envs.dominoes.line import TILES
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import NUM_IDS, parse_card
 from parlor.envs.tonk.view import TableSpread

@@ -5,8 +5,7 @@ import numpy as np
 
 from parlor.envs.engine.cards import parse_card, parse_cards
 from parlor.envs.engine.melds import spread_id
-from parlor.envs.tonk.rules import make_game
-from parlor.envs.tonk.view import (
+from parlor.envs.tonk.encode import (
     DECLARE_49,
     DISCARD_BASE,
     DRAW_STOCK,
@@ -18,6 +17,7 @@ from parlor.envs.tonk.view import (
     TAKE_DISCARD,
     hit_action,
 )
+from parlor.envs.tonk.game import make_game
 
 
 def deck(*hands: str, start: str = "", stock: str = "") -> tuple[int, ...]:

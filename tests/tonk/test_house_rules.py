@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from parlor.envs.tonk.view import DECLARE_49, DROP, SIDE_JOIN, SIDE_PASS, START
+from parlor.envs.tonk.encode import DECLARE_49, DROP, SIDE_JOIN, SIDE_PASS
+from parlor.envs.tonk.view import START
 from tests.tonk.helpers import lay, new, turn
 
 LOW = "Ad 2c 2d 3c 3d"        # 11

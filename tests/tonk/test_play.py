@@ -8,19 +8,9 @@ from hypothesis import strategies as st
 
 from parlor.envs.engine.cards import format_card, parse_card, parse_cards
 from parlor.envs.engine.game import ConfigError, IllegalActionError
-from parlor.envs.tonk.rules import make_game
-from parlor.envs.tonk.view import (
-    DISCARD,
-    DRAW_STOCK,
-    DROP,
-    END_LAYING,
-    LAY,
-    MAX_SLOTS,
-    NUM_ACTIONS,
-    START,
-    TAKE_DISCARD,
-    action_name,
-)
+from parlor.envs.tonk.encode import DRAW_STOCK, DROP, END_LAYING, MAX_SLOTS, NUM_ACTIONS, TAKE_DISCARD, action_name
+from parlor.envs.tonk.game import make_game
+from parlor.envs.tonk.view import DISCARD, LAY, START
 from tests.tonk.helpers import deck, discard, hit, lay, new, turn
 
 MID = "8h Jc Qd 7s 6s"

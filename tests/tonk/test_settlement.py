@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from parlor.envs.engine.cards import format_card
 from parlor.envs.tonk import settle
-from parlor.envs.tonk.view import DRAW_STOCK, DROP, END_LAYING
+from parlor.envs.tonk.encode import DRAW_STOCK, DROP, END_LAYING
 from tests.tonk.helpers import discard, lay, new, turn
 
 P0_TRIPS_AND_RUN = "5c 5d 5h 9s Ts"

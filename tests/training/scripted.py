@@ -89,6 +89,8 @@ class LedgerGame:
     num_players = 2
     num_actions = 4
     observation_bounds = (0.0, 1.0)
+    observation_version = None
+    max_deals = None  # no deck: nothing to stack
 
     def __init__(self, config: LedgerConfig):
         self.config = config
@@ -109,6 +111,9 @@ class LedgerGame:
         for i, a in enumerate(view.history):
             obs[2 + 4 * i + a] = 1.0
         return obs
+
+    def observe(self, state: LedgerState, player: int) -> np.ndarray:
+        return self.encode(state.view(player))
 
     def render(self, view: LedgerView) -> str:
         return f"player {view.player}: {view.history}"

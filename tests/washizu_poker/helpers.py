@@ -6,7 +6,7 @@ import numpy as np
 from parlor.envs.engine.cards import format_cards, parse_cards
 from parlor.envs.washizu_poker.deck import full_deck
 from parlor.envs.washizu_poker.encode import discard_action
-from parlor.envs.washizu_poker.rules import make_game
+from parlor.envs.washizu_poker.game import make_game
 from parlor.envs.washizu_poker.state import CALL, DROP, RAISE_BASE
 
 PAT = 0

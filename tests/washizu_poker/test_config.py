@@ -7,7 +7,7 @@ import pytest
 from parlor.envs import washizu_poker_v0
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.washizu_poker.encode import Layout
-from parlor.envs.washizu_poker.rules import make_game
+from parlor.envs.washizu_poker.game import make_game
 from tests.washizu_poker.helpers import rigged
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from parlor.envs.engine.cards import parse_cards
-from parlor.envs.washizu_poker.rules import make_game
+from parlor.envs.washizu_poker.game import make_game
 from tests.washizu_poker.helpers import discard, play, rigged, stacked
 
 OTHER = "Kc Kd 2d 3h 4s"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.cards import parse_cards
-from parlor.envs.washizu_poker.rules import make_game
+from parlor.envs.washizu_poker.game import make_game
 from parlor.envs.washizu_poker.state import sort_hand
 from tests.washizu_poker.helpers import CALL, DROP, PAT, discard, play, rigged, stacked
 

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parlor.envs.washizu_poker.config import WASHIZU_MODES
-from parlor.envs.washizu_poker.rules import make_game
+from parlor.envs.washizu_poker.game import WASHIZU_MODES, make_game
 
 COMBOS = list(itertools.product(range(2, 7), WASHIZU_MODES, range(3)))
 

@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from parlor.agents.human import Abandon, HumanAgent
+from parlor.envs.engine.game import Game
 from parlor.training.cli.options import add_game_option_arguments, game_options
 
 
-def play(game: Any, opponents: Sequence[Any], labels: Sequence[str], seat: int, seed: int | None,
+def play(game: Game, opponents: Sequence[Any], labels: Sequence[str], seat: int, seed: int | None,
          stdin: TextIO, stdout: TextIO) -> int:
     """Play one episode with the human at ``seat``; returns 0 when finished, 1 when abandoned."""
     import numpy as np

@@ -2,10 +2,11 @@
 
 A shield at deployment: ``parlor shield SOURCE.zip DEST.zip --guard foul_cap=0.25``
 writes a copy of the policy whose signature carries the guard (replacing any it
-had), so :class:`parlor.agents.policy.PolicyAgent` plays it with the game's
-``guarded_mask`` wherever it is loaded (``parlor eval``, ``parlor play``, self-play
-snapshots). The network is untouched; the guard is checked against the game the
-policy was trained on (the names ``guarded_mask`` reads, tolerances >= 0).
+had), so :class:`parlor.agents.policy.PolicyAgent` plays it with the ``guarded_mask``
+of the env's advisor (:mod:`parlor.agents.advisors`) wherever it is loaded (``parlor
+eval``, ``parlor play``, self-play snapshots). The network is untouched; the guard is
+checked against the game the policy was trained on (the names its advisor's
+``guarded_mask`` reads, tolerances >= 0).
 ``--guard NAME=TOLERANCE`` (repeatable) sets the guard, e.g. ``--guard
 endgame_foul=0 --guard midgame_foul=0.02`` for OFC Pineapple's exact endgame guard
 and its cap on the first three-card turn; ``--clear`` removes it.
@@ -50,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dest", help="where to write the shielded copy (may equal source)")
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--guard", action="append", metavar="NAME=TOLERANCE",
-                       help="a tolerance the game's guarded_mask reads (repeatable), e.g. foul_cap=0.25")
+                       help="a tolerance the env's action guard reads (repeatable), e.g. foul_cap=0.25")
     group.add_argument("--clear", action="store_true", help="remove the policy's guard")
 
 

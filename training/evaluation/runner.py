@@ -142,7 +142,6 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
     """Play the tournament of ``config``; returns the summary plus the episode records."""
     from parlor.agents.registry import make_agent
     from parlor.envs.engine.game import ConfigError
-    from parlor.training.evaluation.deals import stacks_decks
     from parlor.training.evaluation.tournament import field_schedule, paired_differences, schedule, summarize
 
     game = build_game(config, make_game)
@@ -168,6 +167,6 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
     if config.field is not None or game.num_players == 1:  # every agent met the same cards
         summary["paired"] = paired_differences(records, config.names(), range(len(config.agents)))
     summary.update(env=config.env, options=dict(config.options), num_players=game.num_players,
-                   duplicate_decks=stacks_decks(game),
+                   duplicate_decks=True,  # every Game pre-samples its decks (Game.sample_deck)
                    seconds=round(time.perf_counter() - start, 2), records=records)
     return summary

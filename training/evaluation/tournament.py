@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from parlor.agents.episodes import play_episode
+from parlor.envs.engine.game import Game
 from parlor.training.evaluation.deals import deal_for
 from parlor.training.evaluation.stats import elo_ratings, mean_ci
 
@@ -96,7 +97,7 @@ def agent_seeds(seed: int, job: Job, lineup_index: int, num_seats: int) -> list[
     return [int(s) for s in ss.generate_state(num_seats, dtype=np.uint64)]
 
 
-def run_job(game: Any, seat_agent: Callable[[int, int], Any], job: Job, seed: int) -> list[dict]:
+def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: int) -> list[dict]:
     """Play every lineup of ``job``; ``seat_agent(agent_index, seat)`` returns a ready agent."""
     game_seed, decks = deal_for(game, seed, job.deal)
     records = []

@@ -131,7 +131,7 @@ class ParlorCallback(BaseCallback):
         ev = self.config.eval
         t = time.perf_counter()
         player = PolicyAgent(self.model.policy, deterministic=ev.deterministic, seed=ev.seed, game=self.game,
-                             guard=self.config.action_guard)
+                             guard=self.config.action_guard, env_name=self.config.env)
         results = evaluate_player(self.game, lambda seat: player, self._opponent, ev.opponents, self.seats,
                                   ev.deals, ev.seed)
         step = self.num_timesteps

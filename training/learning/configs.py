@@ -9,8 +9,8 @@ One YAML file describes one experiment::
     self_play: {start: 200000, every: 50000, keep: 5}   # optional: when snapshots join
     reward_scale: 1.0                # rewards are multiplied by this for PPO
     shaping: {foul: -6.0}            # optional: weight x a State.stats() entry added at episode end
-    shaping_mode: final              # final | potential (paid as the game's estimate of it changes)
-    action_guard: {foul: 0.0}        # optional: the learner may only take actions the game's guard keeps
+    shaping_mode: final              # final | potential (paid as the advisor's estimate of it changes)
+    action_guard: {foul: 0.0}        # optional: the learner may only take actions the advisor's guard keeps
     n_envs: 2
     vec_env: subproc                 # subproc | dummy
     total_steps: 1000000
@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlor.agents.policy import check_tolerances
+from parlor.agents.advisors import check_tolerances
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
 from parlor.envs.engine.game import ConfigError
 from parlor.training.learning.wrapper import SELF, SHAPING_MODES, PoolEntry
@@ -192,7 +192,7 @@ class TrainConfig:
         check_choice("shaping_mode", self.shaping_mode, SHAPING_MODES)
         if not isinstance(self.action_guard, Mapping):
             raise ConfigError(f"action_guard={self.action_guard!r} must be a mapping of statistic names to tolerances")
-        check_tolerances(self.action_guard)  # the names are checked against the game by the wrapper
+        check_tolerances(self.action_guard)  # the names are checked against the env's advisor by the wrapper
         check_number("reward_scale", self.reward_scale, 0.0)
         if self.reward_scale == 0:
             raise ConfigError("reward_scale=0 is not allowed; allowed values: a number > 0")

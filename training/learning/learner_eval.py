@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from parlor.agents.episodes import play_episode
+from parlor.envs.engine.game import Game
 from parlor.training.evaluation.deals import deal_for
 from parlor.training.evaluation.stats import mean_ci
 
@@ -25,7 +26,7 @@ MAX_STAT_PANELS = 3
 
 
 def evaluate_player(
-    game: Any,
+    game: Game,
     make_player: Callable[[int], Any],
     make_opponent: Callable[[str, int], Any],
     opponents: Sequence[str],

@@ -19,21 +19,22 @@ Optional shaping: ``shaping={"foul": -6.0}`` adds, at the episode's last step,
 weight x the learner's value of that ``State.stats()`` entry (e.g. an extra
 cost per foul). With ``shaping_mode="potential"`` the same total is paid as it
 becomes likely instead of at the end: the potential of a decision point is
-weight x the game's estimate of that statistic (``game.stat_estimates``, e.g.
-OFC's foul risk of the hand) and every step adds the potential's change,
-so an episode's shaping sums to weight x the final statistic minus the
+weight x the estimate of that statistic by the env's advisor
+(``agents.advisors``: ``stat_estimates``, e.g. OFC's foul risk of the hand) and
+every step adds the potential's change, so an episode's shaping sums to weight
+x the final statistic minus the
 potential at the learner's first decision (potential-based shaping, Ng et al.
 1999, with gamma = 1: the best policy stays the same, but a risky placement is
 charged right away instead of through a rare end-of-hand penalty). Where the
-game has no estimate (None) the potential keeps its last value. A name
-``STAT:ESTIMATOR`` pays ``STAT`` with another of the game's estimators
-(``game.estimated_stats``), e.g. OFC Pineapple's ``foul:endgame``. Only the
+advisor has no estimate (None) the potential keeps its last value. A name
+``STAT:ESTIMATOR`` pays ``STAT`` with another of the advisor's estimators
+(``estimated_stats``), e.g. OFC Pineapple's ``foul:endgame``. Only the
 training signal changes: ``info["raw_return"]`` and every evaluation use the
 game's own rewards.
 
 Optional action guard: ``action_guard={"foul": 0.0}`` narrows ``action_masks()``
-to the actions the game's ``guarded_mask`` keeps (OFC: none whose outlook foul
-rate exceeds the planner's choice by more than the tolerance; Pineapple's
+to the actions the env's advisor's ``guarded_mask`` keeps (OFC: none whose
+outlook foul rate exceeds the planner's choice by more than the tolerance; Pineapple's
 ``endgame_foul``: none whose exact endgame foul probability exceeds the turn's
 lowest by more; ``midgame_foul``: a cap on that probability for the first
 three-card turn; both judged on the learner's view), a safety shield the learner
@@ -49,12 +50,13 @@ import gymnasium
 import numpy as np
 
 from parlor import envs
-from parlor.agents.episodes import observation, play_until, seat_chooser
-from parlor.agents.policy import PolicyAgent, check_guard, guarded
+from parlor.agents.advisors import advisor_for, check_guard, guarded
+from parlor.agents.episodes import play_until, seat_chooser
+from parlor.agents.policy import PolicyAgent
 from parlor.agents.registry import make_agent as registry_make_agent
 from parlor.envs.aec import ADAPTER_OPTIONS
 from parlor.envs.engine.config import check_choice, check_number
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError, Game
 
 MAX_EMPTY_EPISODES = 100  # resets in a row allowed to end before the learner decides
 SELF = "self"  # the pool entry played by frozen snapshots of the learner
@@ -93,7 +95,7 @@ class PoolEntry:
         check_number("opponent weight", self.weight, 0.0)
 
 
-def make_agent(spec: str, game: Any, env_name: str, seed: int | None, factories: Mapping[str, AgentFactory] | None) -> Any:
+def make_agent(spec: str, game: Game, env_name: str, seed: int | None, factories: Mapping[str, AgentFactory] | None) -> Any:
     """Build an agent by name: the caller's factories first, then ``parlor.agents.registry``."""
     if factories and spec in factories:
         return factories[spec](game, seed=seed)
@@ -107,7 +109,7 @@ class OpponentPool:
     are renormalised), so self-play can join the pool later in training.
     """
 
-    def __init__(self, entries: Sequence[PoolEntry], game: Any, env_name: str,
+    def __init__(self, entries: Sequence[PoolEntry], game: Game, env_name: str,
                  factories: Mapping[str, AgentFactory] | None = None, keep: int = 5):
         self.entries = tuple(entries)
         self.game, self.env_name, self.factories = game, env_name, factories
@@ -144,7 +146,7 @@ class OpponentPool:
 
 def stat_of(shaped: str) -> str:
     """The ``State.stats()`` entry a shaping name pays: ``"foul:endgame"`` -> ``"foul"``
-    (the part after the colon picks the game's estimator for potential shaping)."""
+    (the part after the colon picks the advisor's estimator for potential shaping)."""
     return shaped.partition(":")[0]
 
 
@@ -187,9 +189,10 @@ class SingleAgentEnv(gymnasium.Env):
         self.learner_seats = seats
         self.reward_scale = float(reward_scale)
         self.shaping = dict(shaping or {})
+        self.advisor = advisor_for(env_name, self.game)  # guards and estimators (agents.advisors)
         if self.shaping:
             fresh = self.game.new_state(np.random.default_rng(0))
-            known = sorted(fresh.stats()) if hasattr(fresh, "stats") else []
+            known = sorted(fresh.stats())
             for name, weight in self.shaping.items():
                 if stat_of(name) not in known:
                     raise ConfigError(f"shaping: {name!r} is not a statistic of {env_name}; allowed values: "
@@ -197,14 +200,14 @@ class SingleAgentEnv(gymnasium.Env):
                 check_number(f"shaping.{name}", weight)
         check_choice("shaping_mode", shaping_mode, SHAPING_MODES)
         if shaping_mode == "potential":
-            estimable = tuple(getattr(self.game, "estimated_stats", ()))
+            estimable = self.advisor.estimated_stats if self.advisor is not None else ()
             for name in self.shaping:
                 if name not in estimable:
                     raise ConfigError(f"shaping_mode='potential': {env_name} does not estimate {name!r} during an "
                                       f"episode; allowed values: {', '.join(estimable) or 'none (use shaping_mode: final)'}")
         self.shaping_mode = shaping_mode
         self.action_guard = dict(action_guard or {})
-        check_guard(self.game, self.action_guard)
+        check_guard(self.advisor, self.action_guard, env_name)
         self._last_obs: np.ndarray | None = None
         self._potentials: dict[str, float] = {}
         entries = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in opponents]
@@ -305,7 +308,7 @@ class SingleAgentEnv(gymnasium.Env):
         if final_stats is not None:
             now: Mapping[str, float | None] = {name: final_stats[stat_of(name)] for name in self.shaping}
         else:
-            now = self.game.stat_estimates(self.state, self.learner, tuple(self.shaping))
+            now = self.advisor.stat_estimates(self.state, self.learner, tuple(self.shaping))
         change = 0.0
         for name, weight in self.shaping.items():
             value = now.get(name)
@@ -336,7 +339,7 @@ class SingleAgentEnv(gymnasium.Env):
         return state.is_terminal() or state.is_truncated()
 
     def _observe(self) -> np.ndarray:
-        self._last_obs = observation(self.game, self.state, self.learner)
+        self._last_obs = self.game.observe(self.state, self.learner)
         return self._last_obs
 
     def _info(self, reward: float) -> dict[str, Any]:
@@ -347,9 +350,7 @@ class SingleAgentEnv(gymnasium.Env):
             "raw_return": self._raw_return,
             "opponents": {seat: name for seat, (name, _) in sorted(self._seats_agents.items())},
         }
-        stats = getattr(self.state, "stats", None)
-        if stats is not None:
-            info["stats"] = {k: float(v[self.learner]) for k, v in stats().items()}
+        info["stats"] = {k: float(v[self.learner]) for k, v in self.state.stats().items()}
         return info
 
     def action_masks(self) -> np.ndarray:
@@ -360,7 +361,7 @@ class SingleAgentEnv(gymnasium.Env):
         legal = self.state.legal_mask().astype(bool)
         if not self.action_guard:
             return legal
-        return guarded(self.game, self._last_obs, legal, self.action_guard, self.state.view(self.learner))
+        return guarded(self.advisor, self._last_obs, legal, self.action_guard, self.state.view(self.learner))
 
     def render(self) -> str:
         return self.game.render(self.state.view(self.learner))

@@ -6,7 +6,7 @@ import pytest
 
 from parlor.agents.base import Agent
 from parlor.agents.buffalo_bill.heuristic import BuffaloBillHeuristic, BuffaloBillMonteCarlo
-from parlor.envs.buffalo_bill.rules import make_game
+from parlor.envs.buffalo_bill.game import make_game
 from parlor.training.evaluation import EvalConfig, evaluate
 
 

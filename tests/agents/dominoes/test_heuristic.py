@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 
 from parlor.agents.dominoes.heuristic import AlwaysMaxBettor, AlwaysMinBettor, DominoesHeuristic
-from parlor.envs.dominoes import austrian, buki, pulle
+from parlor.envs.dominoes.austrian import game as austrian
+from parlor.envs.dominoes.buki import game as buki
+from parlor.envs.dominoes.pulle import game as pulle
 from parlor.training.evaluation import EvalConfig, evaluate
 from tests.dominoes.helpers import BUKI_BLOCK_SEAT2, play
 

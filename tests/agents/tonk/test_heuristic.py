@@ -6,8 +6,8 @@ import pytest
 
 from parlor.agents.base import Agent
 from parlor.agents.tonk.heuristic import TonkHeuristic
-from parlor.envs.tonk.rules import make_game
-from parlor.envs.tonk.view import DECLARE_49, DRAW_STOCK, DROP, TAKE_DISCARD
+from parlor.envs.tonk.encode import DECLARE_49, DRAW_STOCK, DROP, TAKE_DISCARD
+from parlor.envs.tonk.game import make_game
 from parlor.envs.tonk_v0 import PRESETS
 from parlor.training.evaluation import EvalConfig, evaluate
 from tests.tonk.helpers import discard, lay, new

@@ -22,7 +22,7 @@ def test_list_prints_every_registered_env(capsys) -> None:
 
 
 def test_demo_evaluates_the_shipped_ofc_policy(tmp_path, capsys) -> None:
-    # the quick training run of the demo is the smoke test of tests/training/test_train.py
+    # the quick training run of the demo is the smoke test of tests/training/learning/test_train.py
     from parlor.training.cli.demo import SHIPPED_POLICY
 
     assert main(["demo", "--skip-training", "--games", "2", "--workers", "1", "--out", str(tmp_path)]) == 0

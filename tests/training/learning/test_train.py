@@ -295,7 +295,8 @@ def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tm
             allowed = guarded_env.action_masks()
             view = guarded_env.state.view(guarded_env.learner)
             narrowed += int(allowed.sum() < legal.sum())
-            endgame_narrowed += int(game.guarded_mask(obs, legal, {"endgame_foul": 0.0}, view=view).sum() < legal.sum())
+            endgame_only = guarded_env.advisor.guarded_mask(obs, legal, {"endgame_foul": 0.0}, view=view)
+            endgame_narrowed += int(endgame_only.sum() < legal.sum())
             for agent in agents:  # given the full legal mask and the seat's view, each plays inside the guard
                 assert allowed[agent.act(obs, legal, view)]
             assert (agents[1].probabilities(obs, legal, view)[~allowed] == 0).all()

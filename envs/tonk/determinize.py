@@ -1,4 +1,4 @@
-"""Building a seat's View and determinizing a state for it (hidden cards resampled).
+"""Determinizing a Tonk state for one seat (``State.determinize``): hidden cards resampled.
 
 What a seat knows of another hand: its size, the cards that seat took from the
 discard pile and still holds, and the spade it showed for the side pot while it
@@ -9,38 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.melds import cards_of, mask_count
-from parlor.envs.tonk.view import LAY, PHASES, TableSpread, TonkView
-
-
-def build_view(state, player: int) -> TonkView:
-    n = state.n
-    spreads = tuple(
-        TableSpread(slot, state.slot_owner[slot], state.slot_kind[slot], tuple(cards_of(state.slot_mask[slot])))
-        for slot in range(len(state.slot_owner)) if state.slot_live[slot]
-    )
-    return TonkView(
-        player=player,
-        num_players=n,
-        hand_index=state.hand_index,
-        num_hands=state.cfg.num_hands,
-        dealer=state.dealer,
-        current_player=state.current_player,
-        phase=PHASES[state.phase],
-        hand=tuple(cards_of(state.hands[player])),
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        stock_size=len(state.stock),
-        discard_pile=tuple(state.pile),
-        discard_history=tuple(state.history),
-        taken_from_discard=tuple(tuple(t) for t in state.taken),
-        spreads=spreads,
-        out_of_play=tuple(cards_of(state.out_of_play)),
-        drop_blocked=tuple(state.blocked),
-        stakes=tuple(state.stakes),
-        turn=state.turn,
-        side_pot_joined=tuple(state.joined),
-        side_pot_shown=tuple(state.shown),
-        last_result=state.last_result,
-    )
+from parlor.envs.tonk.view import LAY
 
 
 def known_cards(state, seat: int) -> int:

@@ -1,5 +1,5 @@
-"""Endgame foul probabilities (envs.ofc.endgame) against a hand-worked case and brute force,
-and the ``endgame_foul`` and ``midgame_foul`` guards of OFCGame.guarded_mask."""
+"""Endgame foul probabilities (agents.ofc.endgame) against a hand-worked case and brute force,
+the ``endgame_foul`` and ``midgame_foul`` guards and the ``foul:endgame`` estimator of the OFC advisor."""
 from __future__ import annotations
 
 import itertools
@@ -7,12 +7,10 @@ import itertools
 import numpy as np
 import pytest
 
+from parlor.agents.advisors import advisor_for, check_guard
 from parlor.agents.episodes import play_episode
-from parlor.agents.ofc.heuristic import OFCHeuristic
-from parlor.agents.policy import check_guard
-from parlor.envs.engine.cards import parse_cards
-from parlor.envs.engine.game import ConfigError
-from parlor.envs.ofc.endgame import (
+from parlor.agents.ofc.advisor import OFCAdvisor
+from parlor.agents.ofc.endgame import (
     EndgameJudge,
     action_risks,
     foul_after_four,
@@ -23,9 +21,13 @@ from parlor.envs.ofc.endgame import (
     midgame_action_risks,
     next_turn_draws,
 )
+from parlor.agents.ofc.heuristic import OFCHeuristic
+from parlor.envs.engine.cards import parse_cards
+from parlor.envs.engine.game import ConfigError
+from parlor.envs.ofc.encode import NUM_ACTIONS
 from parlor.envs.ofc.features import turn_key
-from parlor.envs.ofc.rollouts import _place, assignments, turn_candidates
-from parlor.envs.ofc.rules import make_game
+from parlor.envs.ofc.game import make_game
+from parlor.envs.ofc.rollouts import assignments, place, turn_candidates
 from parlor.envs.ofc.scoring import evaluate_board
 
 
@@ -101,7 +103,7 @@ def test_four_slot_estimate_is_the_best_placement_per_draw() -> None:
         for d in draws:
             cards = [int(c) for c in unseen[d]]
             rest = [int(c) for c in np.delete(unseen, d)]
-            expected.append(min(brute_two(_place(rows, cards, dest), rest) for dest in assignments(cards, room, 1)))
+            expected.append(min(brute_two(place(rows, cards, dest), rest) for dest in assignments(cards, room, 1)))
         assert foul_after_four(rows, unseen, draws) == pytest.approx(np.mean(expected))
 
 
@@ -137,7 +139,7 @@ def test_six_slot_estimate_is_the_best_placement_per_draw_of_four_slot_estimates
         for d in draws:
             cards = [int(c) for c in unseen[d]]
             rest = np.delete(unseen, d)
-            expected.append(min(foul_after_four(_place(rows, cards, dest), rest, next_draws)
+            expected.append(min(foul_after_four(place(rows, cards, dest), rest, next_draws)
                                 for dest in assignments(cards, room, 1)))
         exact = foul_after_six(rows, unseen, draws, next_draws)
         assert exact == pytest.approx(np.mean(expected))
@@ -177,17 +179,17 @@ def pineapple_views(seed: int) -> list:
     return [view for _, _, view in pineapple_decisions(seed)]
 
 
-def judged_decisions(game, guard, seeds, risks_of):
+def judged_decisions(advisor, guard, seeds, risks_of):
     """(view, risks, mask of the judged actions) at each decision of seat 0 that
     ``risks_of`` judges (in heuristic hands of ``seeds``); a decision it does not judge
     must keep every action under ``guard``."""
     for seed in seeds:
         for v in pineapple_views(seed):
             risks = risks_of(v)
-            legal = np.zeros(game.num_actions, dtype=bool)
+            legal = np.zeros(NUM_ACTIONS, dtype=bool)
             if risks is None:
                 legal[:] = True
-                assert game.guarded_mask(np.zeros(1), legal, guard, view=v).all()
+                assert advisor.guarded_mask(np.zeros(1), legal, guard, view=v).all()
                 continue
             legal[list(risks)] = True
             yield v, risks, legal
@@ -207,7 +209,7 @@ def test_action_risks_per_turn() -> None:
         if left == 2:  # exact: the lowest brute-force probability of the plans starting with each action
             unseen = v.unseen_cards()
             for a, p in r.items():
-                assert p == pytest.approx(min(brute_two(_place(v.own_rows, v.pending, d), unseen)
+                assert p == pytest.approx(min(brute_two(place(v.own_rows, v.pending, d), unseen)
                                               for d in cands if d[0] == a))
         if left == 0:
             assert all(p in (0.0, 1.0) for p in r.values())
@@ -222,36 +224,36 @@ def test_judge_memo_matches_fresh_computation_and_resets_per_turn() -> None:
 
 
 def test_endgame_guard_keeps_the_lowest_risk_and_drops_what_exceeds_the_tolerance() -> None:
-    game = make_game(variant="pineapple")
-    assert "endgame_foul" in game.guarded_stats
+    advisor = OFCAdvisor(make_game(variant="pineapple"))
+    assert "endgame_foul" in advisor.guarded_stats
     narrowed = 0
-    for v, risks, legal in judged_decisions(game, {"endgame_foul": 0.0}, range(6),
+    for v, risks, legal in judged_decisions(advisor, {"endgame_foul": 0.0}, range(6),
                                             lambda v: action_risks(v, turn_key(v))):
-        kept = game.guarded_mask(np.zeros(1), legal, {"endgame_foul": 0.0}, view=v)
+        kept = advisor.guarded_mask(np.zeros(1), legal, {"endgame_foul": 0.0}, view=v)
         lowest = min(risks.values())
         assert kept.any()
         assert {a for a in risks if kept[a]} == {a for a, p in risks.items() if p <= lowest + 1e-12}
-        loose = game.guarded_mask(np.zeros(1), legal, {"endgame_foul": 1.0}, view=v)
+        loose = advisor.guarded_mask(np.zeros(1), legal, {"endgame_foul": 1.0}, view=v)
         assert loose.tolist() == legal.tolist()
         narrowed += int(kept.sum() < legal.sum())
     assert narrowed >= 1
 
 
 def test_endgame_guard_needs_the_view_and_pineapple() -> None:
-    game = make_game(variant="pineapple")
+    advisor = OFCAdvisor(make_game(variant="pineapple"))
     with pytest.raises(ValueError, match="needs the seat's view"):
-        game.guarded_mask(np.zeros(1), np.ones(4, dtype=bool), {"endgame_foul": 0.0})
+        advisor.guarded_mask(np.zeros(1), np.ones(4, dtype=bool), {"endgame_foul": 0.0})
     with pytest.raises(ConfigError, match="cannot guard 'endgame_foul'"):
-        check_guard(make_game(variant="original"), {"endgame_foul": 0.0})
+        check_guard(advisor_for("ofc_v0", make_game(variant="original")), {"endgame_foul": 0.0}, "ofc_v0")
 
 
 def test_endgame_guard_judges_what_the_outlook_guard_leaves() -> None:
-    game = make_game(variant="pineapple", features=True)
+    advisor = OFCAdvisor(make_game(variant="pineapple", features=True))
     both = {"foul": 0.0, "endgame_foul": 0.0}
     for seed in range(4):
         for obs, legal, view in pineapple_decisions(seed, features=True):
-            outlook_only = game.guarded_mask(obs, legal, {"foul": 0.0}, view=view)
-            kept = game.guarded_mask(obs, legal, both, view=view)
+            outlook_only = advisor.guarded_mask(obs, legal, {"foul": 0.0}, view=view)
+            kept = advisor.guarded_mask(obs, legal, both, view=view)
             assert kept.any() and not (kept & ~outlook_only).any()
             risks = action_risks(view, turn_key(view))
             if risks is not None:
@@ -261,13 +263,14 @@ def test_endgame_guard_judges_what_the_outlook_guard_leaves() -> None:
 
 def test_endgame_foul_estimate_is_the_turns_lowest_risk_and_ends_at_the_real_foul() -> None:
     game = make_game(variant="pineapple", num_hands=2)
+    advisor = OFCAdvisor(game)
     state = game.new_state(np.random.default_rng(12))
     rng = np.random.default_rng(5)
     judged = unjudged = 0
     while not state.is_terminal():
         p = state.current_player
         v = state.view(p)
-        estimate = game.stat_estimates(state, p, ("foul:endgame",))["foul:endgame"]
+        estimate = advisor.stat_estimates(state, p, ("foul:endgame",))["foul:endgame"]
         risks = action_risks(v, turn_key(v)) if v.pending else None
         if risks is None:
             assert estimate is None
@@ -278,12 +281,12 @@ def test_endgame_foul_estimate_is_the_turns_lowest_risk_and_ends_at_the_real_fou
         state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
     assert judged >= 30 and unjudged >= 30
     for p in range(2):
-        assert game.stat_estimates(state, p, ("foul:endgame", "foul")) == dict.fromkeys(
+        assert advisor.stat_estimates(state, p, ("foul:endgame", "foul")) == dict.fromkeys(
             ("foul:endgame", "foul"), state.stats()["foul"][p])
     with pytest.raises(ValueError, match="does not estimate 'foul:endgame'.*allowed values: foul"):
         original = make_game(variant="original")
         s = original.new_state(np.random.default_rng(0))
-        original.stat_estimates(s, s.current_player, ("foul:endgame",))
+        OFCAdvisor(original).stat_estimates(s, s.current_player, ("foul:endgame",))
 
 
 def test_midgame_risks_judge_only_the_turn_leaving_six_slots_and_say_the_side_of_the_cap() -> None:
@@ -299,7 +302,7 @@ def test_midgame_risks_judge_only_the_turn_leaving_six_slots_and_say_the_side_of
             assert set(exact) == {d[0] for d in cands}
             judge = EndgameJudge()
             for a, p in exact.items():  # the lowest over the plans starting with the action
-                assert p == pytest.approx(min(judge.risk(_place(v.own_rows, v.pending, d), v.unseen_cards(), turn_key(v))
+                assert p == pytest.approx(min(judge.risk(place(v.own_rows, v.pending, d), v.unseen_cards(), turn_key(v))
                                               for d in cands if d[0] == a))
             shared = EndgameJudge()  # its memo serves later caps only from the known side of each
             for cap in (0.03, 0.0, 0.01, 1.0):
@@ -311,25 +314,25 @@ def test_midgame_risks_judge_only_the_turn_leaving_six_slots_and_say_the_side_of
 
 
 def test_midgame_guard_keeps_the_actions_with_a_plan_within_the_cap_or_else_the_lowest() -> None:
-    game = make_game(variant="pineapple")
-    assert "midgame_foul" in game.guarded_stats
+    advisor = OFCAdvisor(make_game(variant="pineapple"))
+    assert "midgame_foul" in advisor.guarded_stats
     narrowed = fallback = 0
-    for v, risks, legal in judged_decisions(game, {"midgame_foul": 0.0}, range(2),
+    for v, risks, legal in judged_decisions(advisor, {"midgame_foul": 0.0}, range(2),
                                             lambda v: midgame_action_risks(v, turn_key(v), 1.0)):
-        kept = game.guarded_mask(np.zeros(1), legal, {"midgame_foul": 0.0}, view=v)
+        kept = advisor.guarded_mask(np.zeros(1), legal, {"midgame_foul": 0.0}, view=v)
         within = {a for a, p in risks.items() if p == 0.0}
         lowest = min(risks.values())
         assert {a for a in risks if kept[a]} == (within or {a for a, p in risks.items() if p <= lowest + 1e-12})
-        assert game.guarded_mask(np.zeros(1), legal, {"midgame_foul": 1.0}, view=v).tolist() == legal.tolist()
+        assert advisor.guarded_mask(np.zeros(1), legal, {"midgame_foul": 1.0}, view=v).tolist() == legal.tolist()
         narrowed += int(kept.sum() < legal.sum())
         if within and len(within) < len(risks):  # another guard left no action within the cap:
             legal[list(within)] = False          # the lowest of those it left stays
-            kept = game.guarded_mask(np.zeros(1), legal, {"midgame_foul": 0.0}, view=v)
+            kept = advisor.guarded_mask(np.zeros(1), legal, {"midgame_foul": 0.0}, view=v)
             lowest = min(p for a, p in risks.items() if legal[a])
             assert {a for a in risks if kept[a]} == {a for a, p in risks.items() if legal[a] and p <= lowest + 1e-12}
             fallback += 1
     assert narrowed >= 1 and fallback >= 1
     with pytest.raises(ValueError, match="midgame_foul guard needs the seat's view"):
-        game.guarded_mask(np.zeros(1), np.ones(4, dtype=bool), {"midgame_foul": 0.0})
+        advisor.guarded_mask(np.zeros(1), np.ones(4, dtype=bool), {"midgame_foul": 0.0})
     with pytest.raises(ConfigError, match="cannot guard 'midgame_foul'"):
-        check_guard(make_game(variant="original"), {"midgame_foul": 0.0})
+        check_guard(advisor_for("ofc_v0", make_game(variant="original")), {"midgame_foul": 0.0}, "ofc_v0")

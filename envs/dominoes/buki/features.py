@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.dominoes.rules import N_NUMBERS, PASS, PLAY_ACTIONS, TILES
+from parlor.envs.dominoes.line import N_NUMBERS, PASS, PLAY_ACTIONS, TILES
 
 FEATURES = 176
 SCALARS = 32
@@ -90,7 +90,7 @@ def _fits(tile: int, ends: tuple[int, int] | None) -> bool:
 
 
 def heuristic_win_chance(view: Any, seat: int) -> float:
-    """The baseline heuristic's strength softmax (same formula as agents.dominoes_heuristic)."""
+    """The baseline heuristic's strength softmax (same formula as parlor.agents.dominoes.heuristic)."""
     scores = {}
     for s in range(view.num_players):
         if not view.active[s]:

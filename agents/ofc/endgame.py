@@ -30,12 +30,14 @@ cannot see them.
 
 :func:`action_risks` gives, per action of the next pending card, the lowest of
 these probabilities over the turn's plans that start with it (None while the
-turn leaves more than four free slots): what ``OFCGame.guarded_mask``'s
-``endgame_foul`` guard reads. :func:`midgame_action_risks` does the same for a turn
-that leaves six free slots, up to a cap: what the ``midgame_foul`` guard reads. The strongest-first rollouts of
-:mod:`envs.ofc.rollouts` route the future cards by a fixed rule and overstate
-the risk a careful seat runs (see the README); this module lets the seat
-choose.
+turn leaves more than four free slots): what the ``endgame_foul`` guard
+(:mod:`agents.ofc.guards`) and the ``foul:endgame`` estimator
+(:mod:`agents.ofc.risk`) read. :func:`midgame_action_risks` does the same for a
+turn that leaves six free slots, up to a cap: what the ``midgame_foul`` guard
+reads. The strongest-first rollouts of :mod:`envs.ofc.rollouts` route the future
+cards by a fixed rule and overstate the risk a careful seat runs (see the
+README); this module lets the seat choose. Not a rule of the game: an advisor
+for training and play (``agents.ofc.advisor``).
 """
 from __future__ import annotations
 
@@ -51,8 +53,8 @@ from parlor.envs.ofc.rollouts import (
     ROW_SIZES,
     TOP,
     TOP_RANK,
-    _place,
     assignments,
+    place,
     room_of,
     turn_candidates,
 )
@@ -212,7 +214,7 @@ def _best_placement_mean(rows: Rows, room: list[int], unseen: np.ndarray, draws:
         rest = np.delete(unseen, draw)
         best, best_at = 1.0, 0
         for i, dest in enumerate(plans):
-            p = judge(_place(rows, cards, dest), rest, d, best)
+            p = judge(place(rows, cards, dest), rest, d, best)
             if p < best:
                 best, best_at = p, i
             if best <= enough:
@@ -321,6 +323,6 @@ def _per_first_action(view: OFCView, key: int, judge: EndgameJudge, cap: float) 
     for dest in turn_candidates(view):
         if cap < 1.0 and risks.get(dest[0], 1.0) <= cap:
             continue  # this action already has a plan within the cap
-        p = judge.risk(_place(board, view.pending, dest), unseen, key, cap)
+        p = judge.risk(place(board, view.pending, dest), unseen, key, cap)
         risks[dest[0]] = min(risks.get(dest[0], 1.0), p)
     return risks

@@ -1,8 +1,7 @@
 """Tonk (docs/rules.md §5): the config, the Game object and ``make_game``.
 
-The state machine lives in ``envs.tonk.state``, settlement in
-``envs.tonk.settle``, the action table and View in ``envs.tonk.view``.
-Framework-free (numpy only).
+The other modules of the package are listed in its docstring
+(``envs/tonk/__init__.py``). Framework-free (numpy only).
 """
 from __future__ import annotations
 
@@ -17,10 +16,11 @@ from parlor.envs.engine.config import build, check_bool, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.melds import SPREAD_SIZE
 from parlor.envs.tonk import encode as enc
+from parlor.envs.tonk.encode import NUM_ACTIONS, action_name
 from parlor.envs.tonk.render import render_view
 from parlor.envs.tonk.settle import natural_prize
 from parlor.envs.tonk.state import TonkState
-from parlor.envs.tonk.view import NUM_ACTIONS, TonkView, action_name
+from parlor.envs.tonk.view import TonkView
 
 NATURALS = ("none", "49_50", "50_auto_49_turn")
 LOW_NATURALS = ("none", "13_double", "9_triple_13_double")
@@ -65,10 +65,12 @@ class TonkGame:
     name = "tonk_v0"
     num_actions = NUM_ACTIONS
     observation_bounds = (-1.0, 1.0)
+    observation_version = None  # no optional observation block
 
     def __init__(self, config: TonkConfig):
         self.config = config
         self.num_players = config.num_players
+        self.max_deals = config.num_hands
         self.observation_shape = (enc.observation_size(config.num_players),)
         # a hand never holds more than hand_size + 1 cards: longer spreads cannot be laid
         self.layable = np.flatnonzero(SPREAD_SIZE <= config.hand_size + 1)

@@ -1,8 +1,6 @@
-"""Buffalo Bill (docs/rules.md §2): config, the Game object and ``make_game``.
+"""Buffalo Bill (docs/rules.md §2): the config, the Game object and ``make_game``.
 
-The state machine lives in ``state.py``, the category values in
-``categories.py``, the observation and action words in ``encode.py`` and the
-text view in ``render.py``.
+The other modules of the package are listed in its docstring (``envs/buffalo_bill/__init__.py``).
 """
 from __future__ import annotations
 
@@ -16,7 +14,8 @@ from parlor.envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluato
 from parlor.envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
 from parlor.envs.buffalo_bill.features import FEATURES_VERSION, FeatureBlock
 from parlor.envs.buffalo_bill.render import render_view
-from parlor.envs.buffalo_bill.state import BuffaloBillState, BuffaloBillView
+from parlor.envs.buffalo_bill.state import BuffaloBillState
+from parlor.envs.buffalo_bill.view import BuffaloBillView
 from parlor.envs.engine.cards import make_deck, parse_stacked_deck
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
@@ -82,7 +81,7 @@ class BuffaloBillGame:
         self.config = config
         self.num_players = config.num_players
         self.lines = sheet_lines(config.sheet)
-        self.num_rounds = len(self.lines)
+        self.num_rounds = self.max_deals = len(self.lines)  # one deck per round
         self.num_actions = NUM_EXCHANGES + self.num_rounds
         self.deck = make_deck(config.deck)
         self.reward = config.reward or ("score" if config.num_players == 1 else "margin")

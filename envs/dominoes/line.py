@@ -3,10 +3,10 @@
 One ``Deal`` is one deal of the 36-tile set (double-eight without doubles):
 dealing, who leads, must-play, passing, drawing (draw game), the end of the
 deal by domino or by block (lowest pip count wins; equal lowest is a draw),
-the public void inference (a player who passes or draws on ends ``a, b`` holds
-no ``a`` and no ``b`` for the rest of the deal), and determinization of the
-hidden tiles consistent with that inference. Game specifics (bets, pools,
-scores) live in ``buki.py``, ``pulle.py`` and ``austrian.py``. numpy only.
+and the public void inference (a player who passes or draws on ends ``a, b``
+holds no ``a`` and no ``b`` for the rest of the deal; ``determinize.py`` redeals
+the hidden tiles consistently with it). Game specifics (bets, pools, scores)
+live in the sub-packages ``buki``, ``pulle`` and ``austrian``. numpy only.
 
 Action ids shared by the three games: ``2 * tile + end`` plays ``tile`` on
 ``end`` (0 = left, 1 = right; the first tile of a deal uses end 0), ``PASS``
@@ -188,6 +188,12 @@ class Deal:
         """bits[s]: seat s's hand as a bit set of tile ids (kept in step with ``hands``)."""
         self.bits = [sum(1 << t for t in np.flatnonzero(row).tolist()) for row in self.hands]
 
+    def hands_changed(self) -> None:
+        """Rebuild what follows from ``hands`` (``hand72``, ``rows``, ``bits``) after the hands
+        were rewritten wholesale (``envs.dominoes.determinize``)."""
+        self._sync_hand72()
+        self._sync_bits()
+
     # ------------------------------------------------------------ queries
     def heaviest_holder(self) -> int:
         dealt = np.flatnonzero(self.hands.any(axis=0))
@@ -330,103 +336,3 @@ class Deal:
         new.played_seq = [list(x) for x in self.played_seq]
         new.line = self.line.copy()
         return new
-
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
-        """Redeal what ``player`` cannot see (other hands, the stock) from ``rng``, keeping
-        hand sizes, every known void and (block games) the heaviest-tile lead consistent.
-        Depends only on public information, ``player``'s hand and ``rng``."""
-        others = [s for s in range(self.n) if s != player and self.active[s]]
-        pool = sorted([int(t) for s in others for t in np.flatnonzero(self.hands[s])] + self.stock)
-        seats = list(others)
-        caps = [self.counts[s] for s in others]
-        allowed = [~(self.void[s] @ TILES.has) for s in others]
-        if self.draws and self.current in others and not self.over:
-            # he has just drawn a fitting tile he must now play: one tile fits, the rest do not
-            caps[others.index(self.current)] -= 1
-            seats.append(self.current)
-            caps.append(1)
-            allowed.append(TILES.has[self.ends[0]] | TILES.has[self.ends[1]])
-        seats.append(-1)
-        caps.append(len(self.stock))
-        allowed.append(np.ones(N_TILES, dtype=bool))
-        shuffled = [pool[i] for i in rng.permutation(len(pool))]
-        for limit, fixed in self._lead_options(player, others, shuffled):
-            allow = [a & (HEAVINESS < limit) for a in allowed[:-1]] + [allowed[-1]]
-            if fixed is not None:
-                if not allowed[fixed[1]][fixed[0]]:
-                    continue
-                allow[fixed[1]] = allow[fixed[1]].copy()
-                allow[fixed[1]][fixed[0]] = True
-            groups = _match(shuffled, caps, allow, fixed)
-            if groups is not None:
-                break
-        else:
-            raise AssertionError("no consistent redeal of the hidden tiles exists")
-        for s in others:
-            self.hands[s] = False
-        for seat, tiles in zip(seats[:-1], groups[:-1]):
-            self.hands[seat, tiles] = True
-        self._sync_hand72()
-        self._sync_bits()
-        self.stock = groups[-1]
-
-    def _lead_options(self, player: int, others: list[int], shuffled: list[int]):
-        """(heaviness limit for hidden hand tiles, tile fixed in a group) to try in turn.
-
-        First deal of a block game: the leader was dealt the heaviest tile of all hands, so
-        every other dealt tile is lighter than the leader's heaviest, which is tried among
-        the candidates in random order. Otherwise no limit."""
-        unlimited = int(HEAVINESS.max()) + 1
-        if not self.by_weight or self.draw_mode:
-            yield unlimited, None
-            return
-        if self.leader == player:
-            mine = np.flatnonzero(self.hands[player] | self.played[player])
-            yield int(HEAVINESS[mine].max()), None
-            return
-        lead_g = others.index(self.leader)
-        known = self.played.copy()
-        known[player] |= self.hands[player]
-        known[self.leader] = False
-        floor = int(HEAVINESS[np.flatnonzero(known.any(axis=0))].max(initial=-1))
-        led = np.flatnonzero(self.played[self.leader])
-        floor = max(floor, int(HEAVINESS[led].max(initial=-1)) - 1)
-        in_pool = set(shuffled)
-        for t in list(shuffled) + led.tolist():
-            if HEAVINESS[t] > floor:
-                yield int(HEAVINESS[t]), ((t, lead_g) if t in in_pool else None)
-        # the true deal is always among the candidates above
-
-
-def _match(tiles: list[int], caps: list[int], allow: list[np.ndarray],
-           fixed: tuple[int, int] | None) -> list[list[int]] | None:
-    """Kuhn's augmenting paths: tiles (in the given random order) into capacity groups,
-    group g only taking tiles ``allow[g]``; ``fixed`` = (tile, group) placed first."""
-    members: list[list[int]] = [[] for _ in caps]
-    rest = list(tiles)
-    locked = None
-    if fixed is not None:
-        locked, g = fixed
-        if caps[g] == 0:
-            return None
-        members[g].append(locked)
-        rest.remove(locked)
-
-    def place(tile: int, seen: set[int]) -> bool:
-        for g in range(len(caps)):
-            if g in seen or not allow[g][tile]:
-                continue
-            seen.add(g)
-            if len(members[g]) < caps[g]:
-                members[g].append(tile)
-                return True
-            for i, other in enumerate(members[g]):
-                if other != locked and place(other, seen):
-                    members[g][i] = tile
-                    return True
-        return False
-
-    for tile in rest:
-        if not place(tile, set()):
-            return None
-    return members

@@ -1,0 +1,81 @@
+"""Advisors: what training and play know about a game beyond its rules, found by env name.
+
+A game (``parlor.envs``) holds rules, views and observations only. Knowledge that
+helps a learner but is no rule lives here, per game: action guards (the actions a
+tolerance finds too risky leave the mask: a safety shield a policy is trained and
+played inside) and estimators of a statistic during an episode (the potential of
+potential-based reward shaping). :func:`advisor_for` builds the advisor of an env
+(None for an env without one); ``ADVISORS`` lists them:
+
+| env | advisor | guards | estimators |
+|---|---|---|---|
+| ``ofc_v0`` | :class:`agents.ofc.advisor.OFCAdvisor` | ``foul``, ``opening_foul``, ``foul_cap`` (``features=True``), ``endgame_foul``, ``midgame_foul`` (Pineapple) | ``foul``, ``foul:endgame`` (Pineapple) |
+
+Callers: ``agents.policy.PolicyAgent`` (a policy's guard; ``agents.policy.shield_policy``
+checks a guard before writing it), ``training.learning.wrapper.SingleAgentEnv``
+(``action_guard``, ``shaping_mode: potential``), ``parlor shield``.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from parlor.agents.registry import resolve
+from parlor.envs.engine.config import check_number
+from parlor.envs.engine.game import ConfigError, Game, State
+
+ADVISORS: dict[str, str] = {  # env name -> "module:Class", built with (game); imported when asked for
+    "ofc_v0": "parlor.agents.ofc.advisor:OFCAdvisor",
+}
+
+
+@runtime_checkable
+class Advisor(Protocol):
+    """The guards and estimators of one game (with fixed options)."""
+
+    guarded_stats: tuple[str, ...]    # the tolerances guarded_mask reads (may be empty)
+    estimated_stats: tuple[str, ...]  # the State.stats() entries (or STAT:ESTIMATOR) stat_estimates predicts
+
+    def guarded_mask(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
+                     view: Any = None) -> np.ndarray:
+        """``mask`` (bool[num_actions]) without the actions ``guard`` finds too risky; the action
+        of lowest risk always stays. ``observation`` and ``view`` are the acting seat's."""
+
+    def stat_estimates(self, state: State, player: int,
+                       names: Sequence[str] = ...) -> dict[str, float | None]:
+        """Per name in ``names`` (from ``estimated_stats``), ``player``'s statistic as
+        ``state.stats()`` will report it at the episode's end, expected from what the seat
+        knows now; None where the estimator does not judge this decision."""
+
+
+def advisor_for(env_name: str, game: Game) -> Advisor | None:
+    """The advisor of ``env_name`` for ``game`` (a new one: it may memoise per decision),
+    or None when the env has none."""
+    target = ADVISORS.get(env_name)
+    return None if target is None else resolve(target)(game)
+
+
+def check_tolerances(guard: Mapping[str, float]) -> None:
+    """Every tolerance of a guard is a number >= 0."""
+    for name, tolerance in guard.items():
+        check_number(f"action_guard.{name}", tolerance, 0.0)
+
+
+def check_guard(advisor: Advisor | None, guard: Mapping[str, float], env_name: str) -> None:
+    """A guard may only name the tolerances the env's advisor reads (``guarded_stats``),
+    each a number >= 0."""
+    allowed = advisor.guarded_stats if advisor is not None else ()
+    for name in guard:
+        if name not in allowed:
+            raise ConfigError(f"action_guard: {env_name} cannot guard {name!r} (with these options); allowed "
+                              f"values: {', '.join(allowed) or 'none'}")
+    check_tolerances(guard)
+
+
+def guarded(advisor: Advisor | None, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
+            view: Any = None) -> np.ndarray:
+    """``mask`` narrowed by the advisor's ``guarded_mask`` (unchanged without a guard; a
+    guard passed :func:`check_guard`, so there is an advisor)."""
+    return advisor.guarded_mask(observation, mask, guard, view=view) if guard else mask

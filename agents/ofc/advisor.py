@@ -1,0 +1,51 @@
+"""The OFC advisor: the guards and foul-risk estimators of one OFC game, in one object.
+
+``agents.advisors.advisor_for("ofc_v0", game)`` builds it; training (the action
+guard and potential shaping of ``SingleAgentEnv``) and trained policies played
+inside a guard use it. What it offers depends on the game's options:
+
+- ``guarded_stats``: the tolerances ``guarded_mask`` reads (:mod:`agents.ofc.guards`):
+  ``foul``, ``opening_foul``, ``foul_cap`` with ``features=True`` (the outlook's foul
+  rates, read off the feature block), ``endgame_foul``, ``midgame_foul`` in Pineapple
+  (the endgame's foul probabilities, :mod:`agents.ofc.endgame`, judged on the view);
+- ``estimated_stats``: the statistics ``stat_estimates`` predicts
+  (:mod:`agents.ofc.risk`): ``foul`` (:func:`agents.ofc.risk.foul_risk`: the foul rate
+  of the turn's safest plan over 96 completions filled strongest-first) and, in
+  Pineapple, ``foul:endgame`` (the turn's lowest endgame foul probability).
+
+One endgame judge memoises the probabilities of the turn being judged, shared by
+the guards and the estimators (they judge the same turns).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from parlor.agents.ofc import guards, risk
+from parlor.agents.ofc.endgame import EndgameJudge
+from parlor.envs.ofc.game import OFCGame
+from parlor.envs.ofc.state import OFCState
+from parlor.envs.ofc.view import OFCView
+
+
+class OFCAdvisor:
+    """The :class:`agents.advisors.Advisor` of ``ofc_v0``."""
+
+    def __init__(self, game: OFCGame):
+        config = game.config
+        self.num_players = config.num_players
+        self.guarded_stats = guards.guarded_stats(config.variant, config.features)
+        self.estimated_stats = risk.estimated_stats(config.variant)
+        self.judge = EndgameJudge()
+
+    def guarded_mask(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
+                     view: OFCView | None = None) -> np.ndarray:
+        """``mask`` without the actions ``guard`` finds too risky (:func:`agents.ofc.guards.guarded_mask`);
+        ``view`` is the acting seat's (the endgame guards judge its board)."""
+        return guards.guarded_mask(observation, mask, guard, view, self.num_players, self.judge)
+
+    def stat_estimates(self, state: OFCState, player: int,
+                       names: Sequence[str] = ("foul",)) -> dict[str, float | None]:
+        """``player``'s final foul rate expected now, per estimator (:func:`agents.ofc.risk.stat_estimates`)."""
+        return risk.stat_estimates(state, player, names, self.judge)

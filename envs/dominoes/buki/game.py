@@ -1,0 +1,175 @@
+"""Buki (``buki_v0``): the config, the Game object and ``make_game``.
+
+The rules of the game are described in the package docstring (``envs/dominoes/buki/__init__.py``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from parlor.envs.dominoes import encode as _encode
+from parlor.envs.dominoes.buki import features as buki_features
+from parlor.envs.dominoes.buki.state import NUM_PLAYERS, ONE_HOT5, PAYOUT, TAIL, BukiState
+from parlor.envs.dominoes.buki.view import BukiView
+from parlor.envs.dominoes.encode import CORE_SIZE
+from parlor.envs.dominoes.game import DominoGame
+from parlor.envs.dominoes.line import FIRST_GAME_ACTION
+from parlor.envs.dominoes.state import ACCEPT, BET, TILE
+from parlor.envs.engine.chips import exact
+from parlor.envs.engine.config import build, check_bool, check_choice, check_int
+from parlor.envs.engine.game import ConfigError
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BukiConfig:
+    """Options of docs/rules.md §4a.7 with their defaults."""
+
+    banker: int = 0                 # banker seat, fixed for the episode
+    chips: int = 100                # starting chips of every player
+    min_bet: int = 2
+    max_bet: int | None = None      # None: 3 x min_bet
+    hand_size: int = 6              # 6 or 7 tiles each; the rest is the unused Stamm
+    raise_before_4th: bool = False  # raises before the 4th turn, banker accepts or refuses
+    num_deals: int = 8
+    features: bool = False          # append the bettor's feature block (buki/features.py)
+
+    def __post_init__(self) -> None:
+        check_int("banker", self.banker, 0, NUM_PLAYERS - 1)
+        check_int("chips", self.chips, 1)
+        check_int("min_bet", self.min_bet, 1)
+        if self.max_bet is None:
+            object.__setattr__(self, "max_bet", 3 * self.min_bet)
+        check_int("max_bet", self.max_bet, self.min_bet)
+        check_choice("hand_size", self.hand_size, (6, 7))
+        check_bool("raise_before_4th", self.raise_before_4th)
+        check_int("num_deals", self.num_deals, 1)
+        check_bool("features", self.features)
+        # Decision: chips must cover the worst run of num_deals deals, so nobody goes broke
+        banker_worst = PAYOUT * self.max_bet - (NUM_PLAYERS - 2) * self.min_bet
+        need = self.num_deals * max(banker_worst, Fraction(self.max_bet))
+        if self.chips < need:
+            raise ConfigError(f"chips={self.chips} cannot cover {self.num_deals} deals at bets "
+                              f"{self.min_bet}..{self.max_bet}; allowed values: chips >= {float(need):g}")
+
+
+class BukiGame(DominoGame):
+    name = "buki_v0"
+    state_class = BukiState
+    tail_size = TAIL
+    tail_blocks = [(0, 1), (4, 1), (8, 1), (12, 5), (32, 1), (36, 1), (44, 1)]
+
+    def __init__(self, config: BukiConfig):
+        self.n_bets = config.max_bet - config.min_bet + 1
+        self.LATER = FIRST_GAME_ACTION + self.n_bets
+        self.ACCEPT, self.REFUSE = self.LATER + 1, self.LATER + 2
+        # the optional feature block sits after the tail (zero in ``pub``, filled per observer)
+        self.tail_size = TAIL + (buki_features.FEATURES if config.features else 0)
+        super().__init__(config, NUM_PLAYERS, self.REFUSE + 1)
+        self.total_chips = NUM_PLAYERS * config.chips
+        self.max_deals = config.num_deals
+        # payout[bet]: the banker's exact 2.5x, an int for even bets (no Fraction product per deal)
+        self.payout = [exact(PAYOUT * b) for b in range(config.max_bet + 1)]
+        if not config.features:  # no feature block: observe straight from the fast path (2 frames less)
+            self.observe = partial(_encode.observe, self)
+
+    def encode(self, view: BukiView) -> np.ndarray:
+        out = super().encode(view)
+        if self.config.features:
+            buki_features.fill_features(out[CORE_SIZE + TAIL:], view, _legal_plays(view))
+        return out
+
+    def observe(self, state: BukiState, player: int) -> np.ndarray:
+        out = super().observe(state, player)
+        if self.config.features:
+            view = state.view(player)
+            buki_features.fill_features(out[CORE_SIZE + TAIL:], view, _legal_plays(view))
+        return out
+
+    def bet_id(self, amount: int) -> int:
+        return FIRST_GAME_ACTION + amount - self.config.min_bet
+
+    def bet_amount(self, action: int) -> int:
+        return self.config.min_bet + action - FIRST_GAME_ACTION
+
+    def pass_name(self) -> str:
+        return "pass"
+
+    def extra_action_name(self, a: int) -> str | None:
+        if FIRST_GAME_ACTION <= a < self.LATER:
+            return f"bet (or raise to) {self.bet_amount(a)}"
+        return {self.LATER: "bet later (or keep the bet)", self.ACCEPT: "accept the raise",
+                self.REFUSE: "refuse the raise"}.get(a)
+
+    def fill_tail(self, out: np.ndarray, src: Any, p: int) -> None:
+        """Tail (48): banker 0:4, bets / max_bet 4:8, chips / all chips 8:12, own turns begun
+        one-hot 0..4+ 12:32, must bet before 1st turn 32:36, carried bet 36:40, bet decision 40,
+        bet due now 41, accept decision 42, pending raise / max_bet 43, raiser 44:48."""
+        n, cfg = NUM_PLAYERS, self.config
+        out[(src.banker - p) % n] = 1.0
+        for s in range(n):
+            i = (s - p) % n
+            out[4 + i] = src.bets[s] / cfg.max_bet
+            out[8 + i] = float(src.chips[s]) / self.total_chips
+            out[32 + i] = src.must_bet_first[s]
+            out[36 + i] = src.carried[s]
+        self.fill_flow(out, src, p)
+
+    def fill_flow(self, out: np.ndarray, src: Any, p: int) -> None:
+        """The flow entries (turns, phase, pending raise); ordinary steps update them in place
+        (``BukiState._begin_turn`` / ``_end_bet``)."""
+        n, turns = NUM_PLAYERS, src.turns
+        for s in range(n):
+            i = (s - p) % n
+            out[12 + 5 * i:17 + 5 * i] = ONE_HOT5[turns[s] if turns[s] < 4 else 4]
+        out[40] = src.phase == BET
+        out[41] = src.bet_due
+        out[42] = src.phase == ACCEPT
+        out[43] = src.pending_raise / self.config.max_bet
+        out[44:48] = 0.0
+        if src.raiser is not None:
+            out[44 + (src.raiser - p) % n] = 1.0
+
+    def title(self) -> str:
+        return "Buki"
+
+    def seat_notes(self, view: BukiView) -> list[str]:
+        return [("banker " if s == view.banker else
+                 f"bet {view.bets[s] or '-'}{'*' if view.carried[s] else ''} ")
+                + f"chips {_amt(view.chips[s])}" for s in range(view.num_players)]
+
+    def footer(self, view: BukiView) -> list[str]:
+        notes = [f"bets {view.min_bet}..{view.max_bet}; * = carried over a drawn deal"]
+        if view.phase == BET:
+            notes.append("bet due now" if view.bet_due else "you may bet now or later")
+        if view.phase == ACCEPT:
+            notes.append(f"P{view.raiser} asks to raise to {view.pending_raise}: accept or refuse")
+        return notes
+
+
+def _legal_plays(view: BukiView) -> list[int]:
+    """The observer's legal tile actions when he is to play a tile (else none), from his view."""
+    if view.current_player != view.player or view.phase != TILE:
+        return []
+    ends = view.ends
+    if ends is None:
+        return [2 * t for t in view.hand]
+    plays = []
+    for t in view.hand:
+        a, b = buki_features.PAIRS[t]
+        if ends[0] in (a, b):
+            plays.append(2 * t)
+        if ends[1] in (a, b):
+            plays.append(2 * t + 1)
+    return plays
+
+
+def _amt(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
+
+
+def make_game(**options: Any) -> BukiGame:
+    return BukiGame(build(BukiConfig, options))

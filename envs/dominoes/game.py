@@ -1,0 +1,81 @@
+"""The base Game of the three domino games: sizes, the observation's seat permutations,
+stacked decks, and the encode / render / action-name hooks every game shares.
+
+Each game (``buki``, ``pulle``, ``austrian``) subclasses it with its config, its
+``state_class``, its tail of the observation (``fill_tail``) and its lines of text.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from parlor.envs.dominoes import encode as _encode
+from parlor.envs.dominoes import render as _render
+from parlor.envs.dominoes.line import N_TILES, TILES
+from parlor.envs.dominoes.view import DominoView
+
+if TYPE_CHECKING:
+    from parlor.envs.dominoes.state import DominoState
+
+
+class DominoGame:
+    """Shared Game behaviour; subclasses set ``name``, ``config``, sizes, ``state_class`` and
+    ``max_deals``."""
+
+    name: str
+    num_players: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    observation_bounds = (0.0, 1.0)
+    observation_version = None  # the env's _vN versions the observation (Buki's feature block included)
+    max_deals: int | None
+    state_class: ClassVar[type]
+    tail_size: ClassVar[int]
+    tail_blocks: ClassVar[list[tuple[int, int]]]  # (offset in the tail, width) of per-seat blocks
+
+    def __init__(self, config: Any, num_players: int, num_actions: int):
+        self.config = config
+        self.num_players = num_players
+        self.num_actions = num_actions
+        size = _encode.CORE_SIZE + self.tail_size
+        self.observation_shape = (size,)
+        blocks = _encode.CORE_BLOCKS + [(_encode.CORE_SIZE + off, w) for off, w in self.tail_blocks]
+        self.perms = _encode.seat_permutations(size, num_players, blocks)
+        # the same gathers from a state's ``buf`` (pub then the private rows): the observer's
+        # private block comes with the one gather instead of a second copy
+        self.buf_perms = _encode.buffer_permutations(self.perms)
+        # offsets in ``buf`` of each seat's private block, and of every other seat's
+        self.priv_rows = [size + _encode.PRIVATE * q for q in range(num_players)]
+        self.other_rows = [[r for q, r in enumerate(self.priv_rows) if q != p] for p in range(num_players)]
+        # shared read-only rewards of a step that paid nothing (most steps): no allocation
+        self.zero_rewards = np.zeros(num_players, dtype=np.float64)
+        self.zero_rewards.flags.writeable = False
+
+    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None):
+        return self.state_class(self, rng, decks)
+
+    def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
+        tiles = TILES.parse(deck)
+        if len(tiles) != N_TILES:
+            raise ValueError(f"a stacked deck must list all {N_TILES} tiles of the double-eight set "
+                             f"without doubles, got {len(tiles)}")
+        return tiles
+
+    def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
+        """A random order of all 36 tiles, as ``new_state`` accepts in ``decks``."""
+        return tuple(rng.permutation(N_TILES).tolist())
+
+    def encode(self, view: DominoView) -> np.ndarray:
+        return _encode.encode(self, view)
+
+    def observe(self, state: DominoState, player: int) -> np.ndarray:
+        """Fast path: equals ``encode(state.view(player))``."""
+        return _encode.observe(self, state, player)
+
+    def render(self, view: DominoView) -> str:
+        return _render.render(self, view)
+
+    def action_name(self, action: int) -> str:
+        return _encode.action_name(self, action)
