@@ -1,0 +1,1 @@
+"""OFC agents: the Fantasyland solver (more OFC advisors join here)."""
