@@ -156,6 +156,7 @@ class _Hand:
                  prune: bool = True):
         t = self.t = tables(len(cards))
         self.stay_value, self.prune = stay_value, prune
+        self.visited = 0   # bottoms the search looked under
         r5 = self.r5 = rank5_batch(cards[t.c5]).astype(np.int64)
         cat5 = r5 >> CATEGORY_SHIFT
         self.rb = row_royalty(r5, BOT_ROYALTY, 25).astype(np.int64)
@@ -211,6 +212,7 @@ class _Hand:
         for b in order.tolist():
             if best is not None and (self.bound[b], self.r5[b]) < best[0][:2]:
                 break
+            self.visited += 1
             best = self._best_under(b, best)
         return None if best is None else (best[0][0], best[1])
 
@@ -292,13 +294,7 @@ def solve(cards: Sequence[int], fl_stay: str = "trips_fh_quads", stay_value: flo
     (points, >= 0) is what another Fantasyland hand is worth: pass 0 in an
     episode's last hand, where staying earns nothing. ``prune=False`` switches the
     bounds off and visits every board: the same answer, slowly (to check the bounds)."""
-    placed = tuple(tuple(row) for row in placed)
-    hand = _check_hand(cards, placed, discarded, fl_stay, stay_value)
-    arr = np.array(hand, dtype=np.int64)
-    position = {c: i for i, c in enumerate(hand)}
-    fixed = tuple(sum(1 << position[c] for c in group) for group in (*placed, discarded))
-    solver = _Hand(arr, fl_stay, float(stay_value), fixed, prune)
-    found = solver.solve()
+    hand, solver, found = _search(cards, fl_stay, stay_value, placed, discarded, prune)
     t = solver.t
     b, m, top = solver.strongest_fouled() if found is None else found[1]
     rows = tuple(tuple(hand[i] for i in subset) for subset in (t.c3[top], t.c5[m], t.c5[b]))
@@ -307,6 +303,23 @@ def solve(cards: Sequence[int], fl_stay: str = "trips_fh_quads", stay_value: flo
     stays = fl_stays(result, fl_stay)
     return FantasylandBoard(*rows, discards=tuple(c for c in hand if c not in used), royalty=result.royalty,
                             stays=stays, fouled=result.fouled, value=float(result.royalty + stay_value * stays))
+
+
+def bottoms_visited(cards: Sequence[int], fl_stay: str = "trips_fh_quads",
+                    stay_value: float = DEFAULT_STAY_VALUE) -> tuple[int, int]:
+    """How much searching a hand takes: (bottoms the search looked under, 5-card subsets of the hand)."""
+    _, solver, _ = _search(cards, fl_stay, stay_value, ((), (), ()), (), True)
+    return solver.visited, len(solver.r5)
+
+
+def _search(cards, fl_stay, stay_value, placed, discarded, prune) -> tuple[list[int], _Hand, tuple | None]:
+    """The hand ascending, its searched arrays, and :meth:`_Hand.solve`'s answer."""
+    placed = tuple(tuple(row) for row in placed)
+    hand = _check_hand(cards, placed, discarded, fl_stay, stay_value)
+    position = {c: i for i, c in enumerate(hand)}
+    fixed = tuple(sum(1 << position[c] for c in group) for group in (*placed, discarded))
+    solver = _Hand(np.array(hand, dtype=np.int64), fl_stay, float(stay_value), fixed, prune)
+    return hand, solver, solver.solve()
 
 
 def _check_hand(cards: Sequence[int], placed: tuple[tuple[int, ...], ...], discarded: Sequence[int],

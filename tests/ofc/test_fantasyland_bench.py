@@ -10,6 +10,7 @@ def test_time_solver_reports_ordered_figures():
     t = time_solver(14, hands=5, seed=3)
     assert (t.size, t.hands) == (14, 5)
     assert 0 < t.median <= t.p99 <= t.max and t.mean <= t.max and t.tables_ms >= 0
+    assert 1 <= t.visited_median <= t.visited_max <= t.subsets == 2002
 
 
 def test_cli_prints_one_row_per_size(capsys):
