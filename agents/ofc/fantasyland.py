@@ -27,8 +27,8 @@ Search (exact; the speed comes from the bounds, not from sampling):
    index of any subset is a sum of binomials.
 2. Bound each bottom: its royalty + the best middle royalty the cards left
    could make in a category not above the bottom's (trips, straight, flush,
-   full house, quads, straight flush read off the rest's rank counts and suit
-   masks) + the best top royalty the rest holds, capped by what may sit below
+   full house, quads, straight flush read off the four 13-bit suit masks of
+   the cards left) + the best top royalty the rest holds, capped by what may sit below
    the bottom + the stay value if some row could still stay.
 3. Visit the bottoms by bound (then strength), and stop once no bound can beat
    the best board found, tie-break included.
@@ -45,6 +45,7 @@ import math
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
@@ -327,7 +328,8 @@ def _check_hand(cards: Sequence[int], placed: tuple[tuple[int, ...], ...], disca
     """The hand's cards ascending (the search's positions), after checking every argument."""
     if fl_stay not in FL_STAY_OPTIONS:
         raise ValueError(f"fl_stay={fl_stay!r} is not allowed; allowed values: {', '.join(FL_STAY_OPTIONS)}")
-    if not (isinstance(stay_value, (int, float)) and math.isfinite(stay_value) and stay_value >= 0):
+    if isinstance(stay_value, bool) or not (isinstance(stay_value, Real) and math.isfinite(stay_value)
+                                            and stay_value >= 0):
         raise ValueError(f"stay_value must be a finite number >= 0 (points), got {stay_value!r}")
     if len(placed) != 3:
         raise ValueError(f"placed must hold 3 rows (top, middle, bottom), got {len(placed)}")
