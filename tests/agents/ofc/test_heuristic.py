@@ -1,14 +1,14 @@
 """The rule-based OFC baseline: legal play in every variant, far fewer fouls than
-random, and an optimal Fantasyland arrangement on a worked example."""
+random, and the exact solver's board in Fantasyland."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from parlor.agents.base import RandomAgent
-from parlor.agents.ofc.heuristic import OFCHeuristic, plan_fantasyland
+from parlor.agents.ofc.fantasyland import solve
+from parlor.agents.ofc.heuristic import OFCHeuristic
 from parlor.envs import ofc_v0
-from parlor.envs.engine.cards import parse_cards as P
 from parlor.envs.ofc.scoring import evaluate_board
 from parlor.training.evaluation import EvalConfig, evaluate
 from tests.ofc.helpers import hand_script, new_state, run, seq
@@ -40,18 +40,8 @@ def test_heuristic_fouls_far_less_than_random_and_wins_points():
     assert heuristic["mean_reward"] - heuristic["ci95"] > 0  # duplicate deals, 95% CI
 
 
-def test_heuristic_fantasyland_takes_the_best_clean_arrangement():
-    cards = P("As Ks Qs Js Ts 9c 9d 9h 9s 2c 2d 2h 5c 7d")
-    dest = plan_fantasyland(cards, "trips_fh_quads", next_hand=True)
-    rows = [[c for c, d in zip(cards, dest) if d == r] for r in range(3)]
-    assert dest.count(3) == 1
-    result = evaluate_board(*rows)
-    assert not result.fouled
-    assert result.royalties == (10, 20, 25)  # 222 top, quads middle, royal bottom
-
-
 @pytest.mark.parametrize("fl_cards", ["regular", "progressive"])
-def test_heuristic_places_a_whole_fantasyland_hand_without_fouling(fl_cards):
+def test_heuristic_plays_the_solved_board_in_fantasyland(fl_cards):
     aces_on_top = seq("As Ah 2c", "9c 9d 9h 4s 5s", "Kc Qc 8c 6c 3c")
     deck, actions = hand_script({0: aces_on_top, 1: seq("3d 4h 5h", "Jc Jd 7h 8h Th", "Ts Js Qd Kd 9s")}, 2)
     for seed in range(3):
@@ -60,7 +50,10 @@ def test_heuristic_places_a_whole_fantasyland_hand_without_fouling(fl_cards):
         run(state, actions)
         assert state.fl_dealt[0] == (14 if fl_cards == "regular" else 16)
         agents = [OFCHeuristic(game), RandomAgent(game, seed=seed)]
+        dealt = state.view(0).pending
         while not state.is_terminal():
             p = state.current_player
             state.apply(agents[p].act(game.observe(state, p), state.legal_mask(), state.view(p)))
+        board = solve(dealt, "trips_fh_quads", stay_value=0.0)  # the episode's last hand: staying earns nothing
+        assert [sorted(row) for row in state.rows[0]] == [sorted(board.top), sorted(board.middle), sorted(board.bottom)]
         assert evaluate_board(*state.rows[0]).fouled is False
