@@ -218,6 +218,10 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
         results["git_revision_resumed"] = revision
     try:
         report.write_outputs(folder.path, results, plot=not args.no_plot)
+    except KeyboardInterrupt:
+        print(f"\nparlor eval: interrupted while writing the results; every deal is kept in {kept}; {resume}",
+              file=sys.stderr)
+        return 130
     except OSError as exc:
         print(f"parlor eval: cannot write the results into {folder.path}: {exc}; every deal is kept in {kept}; "
               f"make room, then {resume}", file=sys.stderr)
