@@ -178,6 +178,10 @@ def run(args: argparse.Namespace) -> int:
         folder.discard()
         print(f"parlor eval: cannot write the run folder {folder.path}: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        if not args.resume:
+            folder.discard()  # no game played yet: leave no folder behind
+        raise
     if args.resume and folder.revision() != revision:
         print(f"parlor eval: warning: {folder.path} was started at git {folder.revision()}; the rest is played at "
               f"{revision}", file=sys.stderr)

@@ -22,8 +22,10 @@ pool); ``parlor eval`` (:mod:`parlor.training.cli.eval`) is the command line.
 """
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -161,7 +163,8 @@ def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., A
     ctx = mp.get_context("fork" if fork_ok else "spawn")
     pool = ProcessPoolExecutor(config.workers, mp_context=ctx, initializer=init_pool_worker,
                                initargs=(config, make_game))
-    futures = [pool.submit(run_job, job) for job in jobs]
+    with _ctrl_c_ignored():  # the workers start ignoring it, even while a spawned one imports
+        futures = [pool.submit(run_job, job) for job in jobs]  # (the pool starts its processes here)
     finished = False
     try:
         for future in futures:
@@ -173,6 +176,19 @@ def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., A
             # workers are gone (cancelling too races with it in Python 3.11: a traceback)
             _terminate_workers(pool)
         pool.shutdown(wait=finished)
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """SIGINT ignored in this process meanwhile (processes started now inherit that)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread handles signals
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _terminate_workers(pool: Any) -> None:

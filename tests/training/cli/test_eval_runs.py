@@ -55,15 +55,17 @@ def wait_for_episodes(process: subprocess.Popen, out: Path, lines: int) -> None:
         time.sleep(0.002)
 
 
-def children(pid: int) -> list[int]:
+def forked_children(pid: int) -> list[int]:
+    """The child processes of ``pid`` that run its command line (forked workers, not helpers)."""
+    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            if ppid == pid and (stat.parent / "cmdline").read_bytes() == cmdline:
+                out.append(int(stat.parent.name))
         except OSError:
             continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
     return out
 
 
@@ -79,7 +81,7 @@ def test_a_killed_worker_ends_the_run_and_resume_completes_it_identically(tmp_pa
     out = tmp_path / "run"
     process = start(out, workers=2)
     wait_for_episodes(process, out, lines=30)
-    workers = children(process.pid)
+    workers = forked_children(process.pid)
     assert workers, "no worker processes"
     os.kill(workers[0], signal.SIGKILL)
     _, err = process.communicate(timeout=120)
