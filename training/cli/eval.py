@@ -211,8 +211,8 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
         print(f"parlor eval: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # a full disk, a folder gone read-only
-        print(f"parlor eval: cannot write {exc.filename or kept}: {exc.strerror or exc}; the {folder.log.jobs} deals "
-              f"written before are kept in {kept}; make room, then {resume}", file=sys.stderr)
+        print(f"parlor eval: {exc.filename or kept}: {exc.strerror or exc}; the {folder.log.jobs} deals written "
+              f"before are kept in {kept}; make room, then {resume}", file=sys.stderr)
         return 1
     finally:
         with contextlib.suppress(OSError):  # already reported; closing must not hide it
