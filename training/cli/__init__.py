@@ -5,7 +5,9 @@ script), one module per subcommand (``list``, ``demo``, ``play``, ``eval``, ``tr
 Each subcommand module offers ``add_arguments(parser)`` and ``run(args) -> int`` and
 only parses and dispatches: the work is done by :mod:`parlor.training.evaluation`,
 :mod:`parlor.training.learning`, :mod:`parlor.training.benchmarks` and
-:mod:`parlor.agents`. Training libraries are imported only when a subcommand needs them.
+:mod:`parlor.agents`. Training libraries are imported only when a subcommand needs them;
+a missing optional extra or Ctrl-C ends a command with one line, not a traceback
+(``parlor eval`` says how to resume).
 """
 from __future__ import annotations
 
@@ -35,8 +37,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from parlor.training.cli.extras import missing_extra
+
     args = build_parser().parse_args(argv)
-    return int(importlib.import_module(args._module).run(args) or 0)
+    try:
+        return int(importlib.import_module(args._module).run(args) or 0)
+    except ImportError as err:
+        message = missing_extra(err)
+        if message is None:
+            raise
+        print(f"parlor {args.command}: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"parlor {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

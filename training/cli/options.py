@@ -1,5 +1,5 @@
 """Game options from the command line (``--preset`` and repeatable ``--option KEY=VALUE``),
-shared by ``parlor eval`` and ``parlor play``."""
+shared by ``parlor eval`` and ``parlor play``, and from a trained policy's file (:func:`policy_game`)."""
 from __future__ import annotations
 
 import argparse
@@ -44,3 +44,11 @@ def option_flags(options: Mapping[str, Any]) -> list[str]:
         text = yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("...").strip()
         flags += ["--option", f"{key}={text}"]
     return flags
+
+
+def policy_game(path: str) -> tuple[str, dict[str, Any]]:
+    """(env name, game options) a policy file was trained with, from its signature."""
+    from parlor.agents.policy import read_signature
+
+    signature = read_signature(path)
+    return signature["env"], dict(signature["options"])

@@ -12,9 +12,15 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from parlor.training.cli.extras import require
 from parlor.training.cli.options import option_flags
 from parlor.training.learning.configs import load_config
 from parlor.training.learning.train import new_run_dir, train, write_run_files
+
+# what a run needs (the train extra), checked before its folder is made: the learner, its
+# TensorBoard logs, the learning-curve plot; sb3's progress bar needs tqdm and rich
+TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "matplotlib")
+PROGRESS_MODULES = ("tqdm", "rich")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
         from parlor.training.learning.wrapper import make_raw_env
 
         make_raw_env(config.env, config.options)  # the env and its options, checked before any folder is made
+        require(TRAIN_MODULES, "training")
+        if not args.no_progress:
+            require(PROGRESS_MODULES, "the progress bar", alternative="or leave it out: --no-progress")
     except (ConfigError, FileNotFoundError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2

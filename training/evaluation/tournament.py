@@ -31,10 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from parlor.agents.episodes import play_episode
+from parlor.agents.episodes import StepHook, play_episode
 from parlor.envs.engine.game import Game
 from parlor.training.evaluation.deals import deal_for
-from parlor.training.evaluation.stats import elo_ratings, mean_ci
+from parlor.training.evaluation.stats import MIN_CI_SAMPLES, elo_ratings, mean_ci
 
 
 @dataclass(frozen=True)
@@ -97,17 +97,26 @@ def agent_seeds(seed: int, job: Job, lineup_index: int, num_seats: int) -> list[
     return [int(s) for s in ss.generate_state(num_seats, dtype=np.uint64)]
 
 
-def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: int) -> list[dict]:
+# A recorder sees every move of a tournament: ``recorder(job, lineup_index)`` returns
+# ``(on_step, finish)``; ``on_step`` goes to play_episode, ``finish()`` returns fields
+# added to that episode's record (e.g. its actions, for a replay).
+Recorder = Callable[[Job, int], tuple[StepHook, Callable[[], dict]]]
+
+
+def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: int,
+            recorder: Recorder | None = None) -> list[dict]:
     """Play every lineup of ``job``; ``seat_agent(agent_index, seat)`` returns a ready agent."""
     game_seed, decks = deal_for(game, seed, job.deal)
     records = []
     for i, lineup in enumerate(job.lineups):
         seats = [seat_agent(a, s) for s, a in enumerate(lineup)]
-        result = play_episode(game, seats, game_seed, decks, agent_seeds(seed, job, i, len(lineup)))
+        on_step, finish = recorder(job, i) if recorder is not None else (None, None)
+        result = play_episode(game, seats, game_seed, decks, agent_seeds(seed, job, i, len(lineup)), on_step=on_step)
         records.append({
             "matchup": job.matchup, "deal": job.deal, "lineup": list(lineup),
             "rewards": result.rewards, "stats": result.stats,
             "steps": result.steps, "truncated": result.truncated,
+            **(finish() if finish is not None else {}),
         })
     return records
 
@@ -229,3 +238,26 @@ def _matchup_summaries(records: list[dict], names: Sequence[str]) -> list[dict]:
             entry["mean_reward"][names[a]] = {"mean": mean, "ci95": ci}
         out.append(entry)
     return out
+
+
+def small_sample_warnings(summary: dict) -> list[str]:
+    """One warning naming the 95% CIs of ``summary`` (agents, matchups, paired differences)
+    that rest on fewer than ``MIN_CI_SAMPLES`` deals; [] if none."""
+    def deals(items: list[dict]) -> str:
+        low, high = min(i["deals"] for i in items), max(i["deals"] for i in items)
+        return f"{low}-{high} deals" if low != high else ("1 deal" if low == 1 else f"{low} deals")
+
+    groups = []
+    agents = [a for a in summary["agents"] if a["deals"] < MIN_CI_SAMPLES]
+    if agents:
+        who = "every agent" if len(agents) == len(summary["agents"]) else ", ".join(a["agent"] for a in agents)
+        groups.append(f"{who} ({deals(agents)})")
+    matchups = [m for m in summary["matchups"] if m["deals"] < MIN_CI_SAMPLES] if len(summary["matchups"]) > 1 else []
+    if matchups:
+        groups.append(f"{len(matchups)} matchups ({deals(matchups)})")
+    paired = [p for p in summary.get("paired", []) if p["deals"] < MIN_CI_SAMPLES and p["mean"] >= 0]  # as shown
+    if paired:
+        groups.append(f"{len(paired)} paired differences ({deals(paired)})")
+    if not groups:
+        return []
+    return [f"95% CIs resting on fewer than {MIN_CI_SAMPLES} deals are rough: {'; '.join(groups)}; raise --games"]

@@ -119,3 +119,22 @@ def test_solitaire_compares_agents_on_the_same_deal() -> None:
     wins = np.array(s["pairwise_wins"])
     assert wins[0, 1] == 1 and wins[1, 0] == 1 and wins[1, 2] == 1.5 and wins[2, 1] == 0.5
     assert [x["win_rate"] for x in s["agents"]] == [0.5, 0.5, 0.0]
+
+
+def test_a_recorder_sees_every_move_and_adds_to_each_episode_record() -> None:
+    game = envs.make_game("tonk_v0")
+    job = Job(matchup=0, deal=1, lineups=((0, 1, 1), (1, 0, 1)))
+    seen: list[tuple[int, int]] = []
+
+    def recorder(job_seen, lineup_index):
+        moves: list[int] = []
+        seen.append((job_seen.deal, lineup_index))
+        return (lambda state, player, action, earned: moves.append(action)), (lambda: {"actions": moves})
+
+    agents = {}
+    plain = run_job(game, lambda a, s: agents.setdefault((a, s), RandomAgent(game)), job, seed=3)
+    agents.clear()
+    recorded = run_job(game, lambda a, s: agents.setdefault((a, s), RandomAgent(game)), job, seed=3, recorder=recorder)
+    assert seen == [(1, 0), (1, 1)]
+    assert [len(r["actions"]) for r in recorded] == [r["steps"] for r in plain]
+    assert [{k: v for k, v in r.items() if k != "actions"} for r in recorded] == plain  # recording changes no result
