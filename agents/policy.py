@@ -43,6 +43,7 @@ from parlor.agents.policy_format import (
     Architecture,
     PolicyFile,
     PolicyFileError,
+    activation_class,
     fit_weights,
     optimizer_tensors,
     read_policy_file,
@@ -52,7 +53,7 @@ from parlor.agents.policy_format import (
 from parlor.envs.engine.game import Game
 
 __all__ = ["ACTIVATIONS", "POLICY_FORMAT", "Architecture", "PolicyAgent", "PolicyFile", "PolicyFileError",
-           "NetworkMismatchError", "PolicyMismatchError", "action_guard", "architecture_for", "check_signature", "convert_sb3_policy",
+           "NetworkMismatchError", "PolicyMismatchError", "action_guard", "activation_class", "architecture_for", "check_signature", "convert_sb3_policy",
            "fit_weights", "layout_version", "load_policy", "load_weights_into", "read_checkpoint", "read_signature", "restore_optimizer",
            "save_policy", "save_policy_weights", "shield_policy", "signature"]
 
@@ -235,7 +236,7 @@ def load_policy(path: str | Path, env_name: str, game: Game, shared: bool = Fals
     mode), checked for ``game`` of env ``env_name``: :class:`PolicyMismatchError` if it was trained
     on another env, other options or another observation layout; :class:`PolicyFileError` for a
     file that is not a policy of this format. ``shared=True`` returns the process's read-only copy
-    (agents: each file is read once); otherwise a fresh network (to train on)."""
+    (agents: each file is read once); otherwise a fresh copy of its own."""
     return _load_with_header(path, env_name, game, shared)[1]
 
 

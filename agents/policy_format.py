@@ -163,6 +163,13 @@ def _activations() -> dict[str, Any]:
     return {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
 
 
+def activation_class(name: str) -> Any:
+    """The torch module class of an allow-listed activation name (what trainers pass to SB3)."""
+    if name not in ACTIVATIONS:
+        raise ValueError(f"activation={name!r} is not allowed; allowed values: {', '.join(ACTIVATIONS)}")
+    return _activations()[name]
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 

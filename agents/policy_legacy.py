@@ -20,7 +20,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from parlor.agents.policy_format import ACTIVATIONS, HEADER, PolicyFileError
+from parlor.agents.policy_format import ACTIVATIONS, HEADER, MAX_TENSOR_BYTES, PolicyFileError
 
 SB3_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu"}  # torch.nn class name -> parlor's name
 SB3_DEFAULT_ACTIVATION = "tanh"                     # MlpPolicy's default when policy_kwargs name none
@@ -50,6 +50,10 @@ def read_sb3_zip(path: str | Path) -> tuple[dict[str, Any], dict[str, Any], str,
             missing = sorted(MEMBERS - set(zf.namelist()))
             if missing:
                 raise PolicyFileError(path, f"not a format-1 policy (an SB3 zip with {HEADER}): missing {missing}")
+            for info in zf.infolist():
+                if info.filename in MEMBERS and info.file_size > MAX_TENSOR_BYTES:
+                    raise PolicyFileError(path, f"member {info.filename} is {info.file_size:,} bytes; at most "
+                                          f"{MAX_TENSOR_BYTES:,} allowed")
             header = json.loads(zf.read(HEADER).decode("utf-8"))
             data = json.loads(zf.read("data").decode("utf-8"))
             weights = zf.read("policy.pth")

@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from parlor.agents.policy import convert_sb3_policy
+    from parlor.agents.policy import PolicyFileError, PolicyMismatchError, convert_sb3_policy
     from parlor.agents.policy_legacy import read_sb3_zip
     from parlor.training.learning.wrapper import make_raw_env  # also knows envs registered for tests
 
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         header = read_sb3_zip(args.source)[0]
         game = make_raw_env(str(header.get("env")), header.get("options") or {}).game
         path = convert_sb3_policy(args.source, args.dest, game)
-    except (ConfigError, ValueError, FileNotFoundError) as exc:
+    except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError) as exc:
         print(f"parlor convert: {exc}", file=sys.stderr)
         return 2
     print(f"{path}: policy format 2 (parlor.json + weights.safetensors), converted from {args.source}")

@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from parlor.agents.policy import read_signature, shield_policy
+from parlor.agents.policy import PolicyFileError, read_signature, shield_policy
 from parlor.envs.engine.config import check_number
 from parlor.envs.engine.game import ConfigError
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         guard = {} if args.clear else parse_guard(args.guard)
         path = shield(args.source, args.dest, guard)
-    except (ConfigError, ValueError, FileNotFoundError) as exc:  # ValueError: PolicyFileError, a bad file
+    except (ConfigError, PolicyFileError, FileNotFoundError) as exc:
         print(f"parlor shield: {exc}", file=sys.stderr)
         return 2
     print(f"{path}: action guard {guard or 'none'}")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parlor.agents.policy import NetworkMismatchError, load_weights_into, save_policy
+from parlor.agents.policy import NetworkMismatchError, activation_class, load_weights_into, save_policy
 from parlor.envs.engine.files import atomic_write_text
 from parlor.training.learning.configs import TrainConfig, config_dict
 
@@ -124,11 +124,10 @@ def make_vec_env(config: TrainConfig):
 
 
 def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
-    import torch
     from sb3_contrib import MaskablePPO
 
     p = config.ppo
-    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p.activation]
+    activation = activation_class(p.activation)
     return MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range, ent_coef=p.ent_coef,
