@@ -64,7 +64,7 @@ HEAD_KEYS = ("env", "options", "num_players", "games", "seed", "field", "seats",
 def write_outputs(folder: Path, results: dict, plot: bool = True) -> None:
     """The end-of-run files of ``folder`` (:mod:`.run_folder`), each replaced atomically;
     ``results.json`` (the summary without the episode records) comes last."""
-    from parlor.training.evaluation.run_folder import replace_atomically
+    from parlor.envs.engine.files import replace_atomically
 
     replace_atomically(folder / "episodes.csv", lambda p: write_episodes_csv(p, results["records"]))
     replace_atomically(folder / "results.csv", lambda p: write_agents_csv(p, results["agents"]))

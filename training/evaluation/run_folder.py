@@ -26,10 +26,11 @@ import os
 import secrets
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from parlor.envs.engine.files import replace_atomically
 from parlor.envs.engine.game import ConfigError
 
 CONFIG, COMMAND, REVISION, EPISODES, RESULTS = "config.yaml", "command.txt", "git_revision.txt", "episodes.jsonl", "results.json"
@@ -50,17 +51,6 @@ def default_run_dir(env_name: str, parent: str | Path = Path("runs", "eval")) ->
 
 def is_training_run(path: Path) -> bool:
     return any((path / mark).exists() for mark in TRAINING_MARKS)
-
-
-def replace_atomically(path: Path, write: Callable[[Path], Any]) -> None:
-    """``write(tmp)`` a temporary file next to ``path``, then rename it over ``path``: readers
-    see the old file or the new one, never half of one."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 class RunFolder:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from parlor.training.evaluation.run_folder import EpisodeLog, RunFolder, RunFolderError, replace_atomically
+from parlor.training.evaluation.run_folder import EpisodeLog, RunFolder, RunFolderError
 from parlor.training.evaluation.tournament import schedule
 
 NAMES = ["a", "b"]
@@ -49,21 +49,6 @@ def test_resume_refuses_lines_that_are_not_this_runs_episodes(tmp_path) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in records(0)))
     with pytest.raises(RunFolderError, match=r"agents \['a', 'b'\]; this run's config schedules .* agents \['x', 'b'\]"):
         EpisodeLog(path).resume(JOBS, ["x", "b"])
-
-
-def test_replace_atomically_leaves_the_old_file_when_writing_fails(tmp_path) -> None:
-    path = tmp_path / "results.json"
-    path.write_text("old")
-
-    def half_then_fail(tmp):
-        tmp.write_text("half")
-        raise OSError(28, "No space left on device")
-
-    with pytest.raises(OSError):
-        replace_atomically(path, half_then_fail)
-    assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["results.json"]
-    replace_atomically(path, lambda tmp: tmp.write_text("new"))
-    assert path.read_text() == "new"
 
 
 def test_discard_removes_only_what_the_claim_made(tmp_path) -> None:
