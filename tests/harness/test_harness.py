@@ -6,10 +6,15 @@ no-leak via determinize, clone replay, illegal actions and bad options.
 """
 from __future__ import annotations
 
+import dataclasses
+import math
+import warnings
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from parlor.envs.aec import ADAPTER_OPTIONS
 from parlor.envs.engine.game import ConfigError, Game, IllegalActionError, State
 from tests.harness.cases import CASES, EnvCase, playouts_per_case
 
@@ -27,7 +32,11 @@ def random_action(env, agent, rng) -> int | None:
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_pettingzoo_api(case: EnvCase) -> None:
-    api_test(case.make(), num_cycles=300)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(case.make(), num_cycles=300)
+    # api_test resets with options={"options": 1}: accepted silently (unknown reset options are errors)
+    assert not [str(w.message) for w in caught if "reset option" in str(w.message)]
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
@@ -157,6 +166,29 @@ def test_illegal_action_penalty_option_ends_episode(case: EnvCase) -> None:
 def test_unknown_option_names_allowed_fields(case: EnvCase) -> None:
     with pytest.raises(ConfigError, match="allowed options"):
         case.make(no_such_option=1)
+
+
+BAD_OPTION_VALUES = (None, math.nan, math.inf, -math.inf, "x", "", [1, 2], {"a": 1}, (3,), b"x", -1, 0, 1.5, True,
+                     10**12, np.float32(1.0))
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_every_option_refuses_bad_values_with_config_error(case: EnvCase) -> None:
+    """Any option set to a value of the wrong type or range: either a ``ConfigError`` (never a
+    TypeError or ValueError from deep inside, never a NaN or an infinity accepted) or a game
+    that really plays."""
+    fields = [f.name for f in dataclasses.fields(case.make_raw().game.config)] + list(ADAPTER_OPTIONS)
+    for field in fields:
+        for value in BAD_OPTION_VALUES:
+            try:
+                env = case.raw_env_fn(**{**case.options, field: value})
+            except ConfigError:
+                continue
+            assert not (isinstance(value, float) and not math.isfinite(value)), f"{field}={value!r} accepted"
+            env.reset(seed=0)
+            rng = np.random.default_rng(0)
+            for agent in env.agent_iter(max_iter=20):
+                env.step(random_action(env, agent, rng))
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
