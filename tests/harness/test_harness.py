@@ -6,8 +6,10 @@ no-leak via determinize, clone replay, illegal actions and bad options.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
+import pickle
 import warnings
 
 import numpy as np
@@ -134,6 +136,34 @@ def test_clone_plays_on_identically(case: EnvCase) -> None:
             copy.apply(int(legal[twin_rng.integers(legal.size)]))
             np.testing.assert_array_equal(copy.take_rewards(), state.take_rewards())
         assert copy.is_terminal() == state.is_terminal()
+
+
+def play_on(env, actions_rng: np.random.Generator, max_steps: int = 100_000) -> list[tuple]:
+    """The rest of the episode under random legal play: what every step shows and pays."""
+    trajectory = []
+    for agent in env.agent_iter(max_iter=max_steps):
+        obs, reward, term, trunc, info = env.last()
+        trajectory.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, trunc))
+        env.step(random_action(env, agent, actions_rng))
+    return trajectory
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_env_pickles_and_deep_copies_and_the_copy_plays_on_identically(case: EnvCase) -> None:
+    for episode in range(3):
+        env = case.make()
+        env.reset(seed=700 + episode)
+        rng = np.random.default_rng(episode)
+        for _ in range(int(rng.integers(0, 15))):  # a few moves, the episode still on
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                break
+            env.step(random_action(env, agent, rng))
+        copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+        original = play_on(env, np.random.default_rng(9))  # played first: a copy sharing state would differ
+        assert original
+        for twin in copies:
+            assert play_on(twin, np.random.default_rng(9)) == original
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
