@@ -22,11 +22,14 @@ class IllegalActionError(ValueError):
     user can see at once what went wrong.
     """
 
-    def __init__(self, action: int, legal: Sequence[int], describe: Callable[[int], str] | None = None):
-        self.action = int(action)
+    def __init__(self, action: int | None, legal: Sequence[int], describe: Callable[[int], str] | None = None):
+        self.action = None if action is None else int(action)  # None: no action from the seat to act
         self.legal = [int(a) for a in legal]
         name = (lambda a: str(a)) if describe is None else (lambda a: f"{a} ({describe(a)})")
-        meaning = describe(action) if describe is not None and _describable(action, describe) else "unknown"
+        if action is None:
+            meaning = "no action, but this seat must act"
+        else:
+            meaning = describe(action) if describe is not None and _describable(action, describe) else "unknown"
         listed = ", ".join(name(a) for a in self.legal) or "none"
         super().__init__(f"illegal action {action} ({meaning}); legal actions: {listed}")
 

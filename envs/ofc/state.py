@@ -12,6 +12,7 @@ seen, placed or discarded), so ``observation`` is a copy, not a rebuild.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import numpy as np
 
@@ -323,6 +324,15 @@ class OFCState:
         )
 
     # ------------------------------------------------------------ copies
+    # memoryviews do not pickle: pickle and deepcopy carry the buffers (obs) and rebind the views
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in OFCState.__slots__ if name != "mv" and hasattr(self, name)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.mv = [memoryview(o) for o in self.obs]
+
     def clone(self) -> OFCState:
         new = OFCState.__new__(OFCState)
         for name in OFCState.__slots__:

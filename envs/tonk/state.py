@@ -8,6 +8,7 @@ Settlement amounts come from ``envs.tonk.settle``.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import numpy as np
 
@@ -77,6 +78,17 @@ class TonkState(TurnSteps):
         self.owner_vec = self.buf[owners:seats].reshape(MAX_SLOTS, n)
         self.seat_vec = self.buf[seats:tail].reshape(n, SEAT_W)
         self.tail = self.buf[tail:end]
+
+    # pickle and deepcopy bring a numpy view back as a copy of its own: rebind the views to buf
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in ("hand_vec", "cards_vec", "owner_vec", "seat_vec", "tail"):
+            del state[name]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind_buffers()
 
     # ------------------------------------------------------------ hands
     def _start_hand(self, fresh: bool = False) -> None:

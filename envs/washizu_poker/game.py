@@ -18,6 +18,7 @@ import numpy as np
 from parlor.envs.engine.cards import NUM_SUITS, SUIT_CHARS, format_cards, parse_cards, suit_of
 from parlor.envs.engine.config import build, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.hands import evaluators
 from parlor.envs.engine.table import next_active, order_from
 from parlor.envs.washizu_poker import encode as enc
 from parlor.envs.washizu_poker import render as rnd
@@ -103,6 +104,8 @@ class WashizuGame:
         self.no_mask = np.zeros(self.num_actions, dtype=bool)
         for m in (self.draw_mask, self.no_mask, *self.bet_masks):
             m.flags.writeable = False  # returned by legal_mask without a copy
+        # the hand evaluator of this deck: with extra_deck a joker in a flush may be a twin (§3.3)
+        self.rank5, self.rank5_batch = evaluators(config.washizu == "extra_deck")
         self.deck_array = np.array(full_deck(config), dtype=np.int64)
         self.deck_list = self.deck_array.tolist()
         # the sort key of sort_hand; None (plain ids, twice as fast) when it orders this deck's

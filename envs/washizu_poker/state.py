@@ -19,7 +19,6 @@ import numpy as np
 from parlor.envs.engine.cards import BASE, JOKER_BASE
 from parlor.envs.engine.chips import Ledger, split_evenly
 from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.engine.hands import rank5
 from parlor.envs.engine.table import next_active
 from parlor.envs.washizu_poker import betting
 from parlor.envs.washizu_poker.deck import HAND_SIZE, choose_washizu, full_deck
@@ -323,6 +322,7 @@ class WashizuState:
     def _showdown(self) -> None:
         hands, in_hand = self.hands, self.in_hand
         live = [p for p in self.order if in_hand[p]]  # (a seat in this game is in the match: in order)
+        rank5 = self.game.rank5
         ranks = [rank5(hands[p]) for p in live]
         best = max(ranks)
         winners = tuple([p for p, r in zip(live, ranks) if r == best])

@@ -1,6 +1,6 @@
 """The ``parlor`` command line: one entry point (:func:`main`, the ``parlor`` console
 script), one module per subcommand (``list``, ``demo``, ``play``, ``eval``, ``train``,
-``shield``, ``convert``, ``bench``; ``options`` reads game options from ``--preset``/``--option``).
+``shield``, ``convert``, ``bench``, ``soak``; ``options`` reads game options from ``--preset``/``--option``).
 
 Each subcommand module offers ``add_arguments(parser)`` and ``run(args) -> int`` and
 only parses and dispatches: the work is done by :mod:`parlor.training.evaluation`,
@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "shield": ("parlor.training.cli.shield", "put a trained policy inside an action guard (a deployment shield)"),
     "convert": ("parlor.training.cli.convert", "rewrite a policy zip of an older parlor (SB3 format) safely"),
     "bench": ("parlor.training.cli.bench", "speed: hand evaluator and random-play steps/s vs texas_holdem_v4"),
+    "soak": ("parlor.training.cli.soak", "long random play of every env preset with the invariants checked"),
 }
 
 

@@ -31,7 +31,12 @@ def game_options(env_name: str, preset: str | None, items: Sequence[str],
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ConfigError(f"--option {item!r} must look like KEY=VALUE")
-        options[key.strip()] = yaml.safe_load(value)
+        try:
+            options[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError as err:
+            problem = getattr(err, "problem", None) or type(err).__name__
+            raise ConfigError(f"--option {item!r}: the value {value!r} is not valid YAML ({problem}); "
+                              "write e.g. --option num_players=3 or --option variant=pineapple") from None
     return options
 
 
