@@ -35,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="master seed (default 0)")
     parser.add_argument("--workers", type=int, help="worker processes (default 1); results do not depend on it")
     parser.add_argument("--out", help="run folder (default runs/eval/<time>-<game>)")
+    parser.add_argument("--record", action="store_true", default=None,
+                        help="save every episode's game record in the run folder (records.jsonl; see `parlor replay`)")
     parser.add_argument("--no-plot", action="store_true", help="skip the PNG chart")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -66,7 +68,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     if isinstance(agents, str):
         agents = [a.strip() for a in agents.split(",") if a.strip()]
     data["agents"] = tuple(agents)
-    for key in ("games", "seed", "workers", "field"):
+    for key in ("games", "seed", "workers", "field", "record"):
         if getattr(args, key) is not None:
             data[key] = getattr(args, key)
     if args.seats is not None:
@@ -91,6 +93,8 @@ def command_line(config: EvalConfig, out: str) -> str:
     if config.seats is not None:
         parts += ["--seats", ",".join(str(s) for s in config.seats)]
     parts += option_flags(config.options)
+    if config.record:
+        parts.append("--record")
     parts += ["--out", out]
     return " ".join(shlex.quote(p) for p in parts)
 
@@ -114,5 +118,9 @@ def run(args: argparse.Namespace) -> int:
     report.write_run(out, config.to_yaml_dict(), results, command=command_line(config, out), plot=not args.no_plot)
     report.print_tables(results)
     print(f"run folder: {out}")
+    if config.record:
+        records = f"{out}/{report.RECORDS_FILE}"
+        print(f"game records: {records}; the worst game of an agent as a web page: "
+              f"parlor replay {records} --worst {config.names()[0]} --html worst.html")
     return 0
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
+RECORDS_FILE = "records.jsonl"  # the game records of ``parlor eval --record``, one episode per line
 
 
 def git_revision() -> str:
@@ -48,9 +49,9 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
-def default_run_dir(env_name: str) -> str:
-    """``runs/eval/<time>-<env>``: where a run folder goes unless the caller names one."""
-    return os.path.join("runs", "eval", f"{time.strftime('%Y%m%d-%H%M%S')}-{env_name}")
+def default_run_dir(env_name: str, kind: str = "eval") -> str:
+    """``runs/<kind>/<time>-<env>``: where a run folder goes unless the caller names one."""
+    return os.path.join("runs", kind, f"{time.strftime('%Y%m%d-%H%M%S')}-{env_name}")
 
 
 def write_run(out: str, config: dict, results: dict, command: str, plot: bool = True) -> Path:
@@ -67,6 +68,9 @@ def write_run(out: str, config: dict, results: dict, command: str, plot: bool = 
     write_agents_csv(folder / "results.csv", results["agents"])
     (folder / "results.md").write_text(markdown(results, command), encoding="utf-8")
     write_episodes_csv(folder / "episodes.csv", results["records"])
+    if any("record" in r for r in results["records"]):  # parlor eval --record
+        with open(folder / RECORDS_FILE, "w", encoding="utf-8") as fh:
+            fh.writelines(r["record"] + "\n" for r in results["records"])
     if plot:
         plot_bars(folder / "results.png", results)
     return folder

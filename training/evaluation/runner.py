@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "field", "seats")
+EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "field", "seats", "record")
 
 
 @dataclass(frozen=True)
@@ -37,9 +37,10 @@ class EvalConfig:
     workers: int = 1
     field: str | None = None            # play every agent alone against this one
     seats: tuple[int, ...] | None = None  # the seats the agents take against the field
+    record: bool = False                # keep every episode's game record (records.jsonl)
 
     def __post_init__(self) -> None:
-        from parlor.envs.engine.config import check_int
+        from parlor.envs.engine.config import check_bool, check_int
         from parlor.envs.engine.game import ConfigError
 
         if not self.agents:
@@ -47,6 +48,7 @@ class EvalConfig:
         check_int("games", self.games, 1)
         check_int("seed", self.seed, 0)
         check_int("workers", self.workers, 1, 64)
+        check_bool("record", self.record)
         if self.field is not None and (not isinstance(self.field, str) or not self.field):
             raise ConfigError(f"field={self.field!r} must be an agent name, e.g. heuristic")
         if self.seats is not None:
@@ -76,7 +78,8 @@ class EvalConfig:
         d["agents"] = list(self.agents)
         if self.seats is not None:
             d["seats"] = list(self.seats)
-        return {k: v for k, v in d.items() if v is not None or k not in ("field", "seats")}
+        return {k: v for k, v in d.items() if (v is not None or k not in ("field", "seats"))
+                and (v or k != "record")}
 
 
 # ---------------------------------------------------------------- workers
@@ -115,9 +118,12 @@ def seat_agent(agent_index: int, seat: int) -> Any:
 
 
 def run_job(job: Any) -> list[dict]:
+    from parlor.training.evaluation.tournament import Recording
     from parlor.training.evaluation.tournament import run_job as play
 
-    return play(_worker["game"], seat_agent, job, _worker["config"].seed)
+    config = _worker["config"]
+    recording = Recording(config.env, tuple(config.names())) if config.record else None
+    return play(_worker["game"], seat_agent, job, config.seed, recording)
 
 
 def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None) -> Iterator[list[dict]]:

@@ -33,6 +33,7 @@ import numpy as np
 
 from parlor.agents.episodes import play_episode
 from parlor.envs.engine.game import Game
+from parlor.envs.records import record_episode
 from parlor.training.evaluation.deals import deal_for
 from parlor.training.evaluation.stats import elo_ratings, mean_ci
 
@@ -92,13 +93,23 @@ def field_schedule(num_agents: int, num_seats: int, games: int, seats: Sequence[
     return jobs
 
 
+@dataclass(frozen=True)
+class Recording:
+    """Record every episode as a game record (:mod:`parlor.envs.records`) under these names."""
+
+    env: str                  # the registered env name
+    names: tuple[str, ...]    # display name by agent index
+
+
 def agent_seeds(seed: int, job: Job, lineup_index: int, num_seats: int) -> list[int]:
     ss = np.random.SeedSequence([seed, job.deal, 1, job.matchup, lineup_index])
     return [int(s) for s in ss.generate_state(num_seats, dtype=np.uint64)]
 
 
-def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: int) -> list[dict]:
-    """Play every lineup of ``job``; ``seat_agent(agent_index, seat)`` returns a ready agent."""
+def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: int,
+            recording: Recording | None = None) -> list[dict]:
+    """Play every lineup of ``job``; ``seat_agent(agent_index, seat)`` returns a ready agent.
+    With ``recording`` each episode's dict also holds its game record (``"record"``: a JSON line)."""
     game_seed, decks = deal_for(game, seed, job.deal)
     records = []
     for i, lineup in enumerate(job.lineups):
@@ -109,6 +120,10 @@ def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: i
             "rewards": result.rewards, "stats": result.stats,
             "steps": result.steps, "truncated": result.truncated,
         })
+        if recording is not None:
+            records[-1]["record"] = record_episode(
+                game, recording.env, result.state, seed=game_seed, agents=[recording.names[a] for a in lineup],
+                tags={"matchup": job.matchup, "deal": job.deal, "lineup": i}).to_json()
     return records
 
 
