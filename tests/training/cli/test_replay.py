@@ -54,6 +54,13 @@ def test_eval_record_writes_one_replayable_record_per_episode(ofc_records: Path)
     assert heuristic["stats"]["foul"]["mean"] == pytest.approx(sum(fouls) / len(fouls))
 
 
+def test_eval_records_do_not_depend_on_the_workers(ofc_records: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    assert main(["eval", "--config", str(ofc_records.parent / "config.yaml"), "--workers", "2", "--out", str(again),
+                 "--quiet", "--no-plot"]) == 0
+    assert (again / "records.jsonl").read_text() == ofc_records.read_text()
+
+
 def csv_rows(path: Path):
     import csv
 
