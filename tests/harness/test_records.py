@@ -184,3 +184,24 @@ def test_a_record_names_its_steps_and_checks_the_names() -> None:
     renamed = (dataclasses.replace(record.steps[0], name="place A♠ on top"),) + record.steps[1:]
     with pytest.raises(ReplayError, match="step 1: the record names the move 'place A♠ on top'"):
         replay(dataclasses.replace(record, steps=renamed))
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_an_illegal_action_penalty_ends_with_infos_and_an_unfinished_record(case: EnvCase) -> None:
+    env = case.make_raw(illegal_action="penalty", illegal_reward=-5.0)
+    env.reset(seed=3)
+    earned = dict(env.rewards)
+    legal = np.flatnonzero(env.action_mask(env.agent_selection))
+    env.step(int(legal[-1]))  # not Tonk's drop (action 0), which ends the hand
+    agent = env.agent_selection
+    earned = {a: earned[a] + env.rewards[a] for a in earned}
+    if env.terminations[agent] or env.truncations[agent]:
+        pytest.skip("the episode ended after one step")
+    env.step(int(np.flatnonzero(env.action_mask(agent) == 0)[0]) if not env.action_mask(agent).all()
+             else env.game.num_actions)
+    assert env.infos[agent]["illegal_action"] is True
+    assert env.infos[agent]["episode_reward"] == pytest.approx(earned[agent] - 5.0)
+    assert all("stats" in env.infos[a] for a in env.possible_agents)
+    record = env.record()
+    assert len(record.steps) == 1 and not (record.terminal or record.truncated)
+    replay(record, env.game)
