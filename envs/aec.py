@@ -5,11 +5,16 @@ termination bookkeeping of the AEC API, stacked-deck options, the illegal
 action policy and rendering (text, and pictures: ``rgb_array`` draws the game's
 ``render.render_svg(view)`` and rasterizes it). Games (``envs/<game>/``) never import
 this module.
+
+At the end of an episode every agent's ``infos[agent]`` carries the game's final
+statistics for its seat (``"stats"``: ``State.stats()``, e.g. OFC's foul rate) and its
+``"episode_reward"`` (the sum of its rewards); ``record()`` returns the episode so far
+as a game record (:mod:`parlor.envs.records`).
 """
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -79,6 +84,8 @@ class TableEnv(AECEnv):
         self._obs_cache: dict[int, np.ndarray] = {}
         self._acting: int | None = None  # the seat to act; None once the episode is over
         self._last_actor = 0
+        self._seed: int | None = None  # the seed of this episode's generator (None: unknown)
+        self._returns: list[float] = []  # per seat, the rewards of this episode so far
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -92,6 +99,7 @@ class TableEnv(AECEnv):
         decks = self._stacked_decks(options)  # checked first: a bad option leaves the generator as it was
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
+        self._seed = None if seed is None else int(seed)
         self.state = self.game.new_state(self._rng, decks)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -103,6 +111,7 @@ class TableEnv(AECEnv):
         self._obs_cache: dict[int, np.ndarray] = {}
         self._mask_cache: np.ndarray | None = None
         self._rewards_pending = True
+        self._returns = [0.0] * len(self.possible_agents)
         self._collect_rewards()
         self._after_transition()
 
@@ -178,8 +187,10 @@ class TableEnv(AECEnv):
                     self.rewards[a] = 0.0
                 self._rewards_pending = False
             return False
+        returns = self._returns
         for i, a in enumerate(self.possible_agents):
             self.rewards[a] = float(earned[i])
+            returns[i] += earned[i]
         self._rewards_pending = True
         return True
 
@@ -191,6 +202,7 @@ class TableEnv(AECEnv):
                 flags[a] = True
             self._acting = None
             self.agent_selection = self.possible_agents[self._last_actor]
+            self._final_infos()
         else:
             self._acting = state.current_player
             self.agent_selection = self.possible_agents[self._acting]
@@ -201,8 +213,28 @@ class TableEnv(AECEnv):
             self.terminations[a] = True
         self._acting = None
         self.rewards[offender] = self.illegal_reward
-        self.infos[offender] = {"illegal_action": True}
+        self._returns[self.agent_name_mapping[offender]] += self.illegal_reward
+        self._final_infos()
+        self.infos[offender]["illegal_action"] = True
         self._accumulate_rewards()
+
+    def _final_infos(self) -> None:
+        """Every agent's info at the end: its seat's final statistics and episode reward."""
+        stats = self.state.stats()
+        for p, a in enumerate(self.possible_agents):
+            self.infos[a] = {"stats": {k: float(v[p]) for k, v in stats.items()},
+                             "episode_reward": float(self._returns[p])}
+
+    def record(self, agents: Sequence[str] | None = None, tags: dict[str, Any] | None = None) -> Any:
+        """The current episode so far as a game record (``parlor.envs.records.Record``):
+        ``record().to_json()`` is one line of a records file. ``agents``: a label per seat.
+        An episode ended by an illegal-action penalty records the game up to that action
+        (the penalty is the adapter's, not a rule: the record is unfinished)."""
+        from parlor.envs.records import record_episode
+
+        if self.state is None:
+            raise RuntimeError("record() needs a reset() first: there is no episode yet")
+        return record_episode(self.game, self.metadata["name"], self.state, seed=self._seed, agents=agents, tags=tags)
 
     # ------------------------------------------------------------ observing
     def last(self, observe: bool = True):

@@ -14,6 +14,7 @@ import numpy as np
 
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.engine.melds import SPREADS, mask_count
+from parlor.envs.engine.trace import Trace
 from parlor.envs.tonk import settle
 from parlor.envs.tonk.determinize import determinize_state
 from parlor.envs.tonk.encode import (
@@ -57,6 +58,7 @@ class TonkState(TurnSteps):
         self.game, self.cfg, self.n = game, cfg, cfg.num_players
         self.rng = rng
         self.decks = [tuple(d) for d in decks] if decks else []
+        self.trace = Trace.start(rng, self.decks)
         self.hand_index = 0
         self.dealer = self.n - 1
         self.stakes = [0] * self.n
@@ -99,6 +101,7 @@ class TonkState(TurnSteps):
             deck = [int(c) for c in self.decks[self.hand_index]]  # plain ints for the bit masks
         else:
             deck = self.rng.permutation(52).tolist()
+        self.trace.dealt.append(tuple(deck))
         hs = cfg.hand_size
         hands = self.hands = [0] * n
         if not fresh:
@@ -285,6 +288,7 @@ class TonkState(TurnSteps):
             self._side_choice(p, a == SIDE_JOIN)
         else:
             raise self._illegal(a)
+        self.trace.actions.append(a)
 
     # ------------------------------------------------------------ views, copies, checks
     def view(self, player: int):
@@ -303,6 +307,7 @@ class TonkState(TurnSteps):
         new.buf = self.buf.copy()
         new._bind_buffers()
         new.rng = copy.deepcopy(self.rng)
+        new.trace = self.trace.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> TonkState:

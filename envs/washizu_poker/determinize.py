@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from parlor.envs.engine.trace import Trace
 from parlor.envs.washizu_poker.deck import full_deck
 from parlor.envs.washizu_poker.state import OVER, sort_hand
 
@@ -52,6 +53,7 @@ def determinize(state: WashizuState, p: int, rng: np.random.Generator) -> Washiz
     new = state.clone()
     new.rng = np.random.default_rng(int(rng.integers(2**63)))
     new.decks = []  # stacked decks (deck order) are unknown to p; later games shuffle from rng
+    new.trace = Trace.resampled()
     if state.phase == OVER:
         new._rebuild_obs()
     return new

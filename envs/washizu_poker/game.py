@@ -20,6 +20,7 @@ from parlor.envs.engine.config import build, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.hands import evaluators
 from parlor.envs.engine.table import next_active, order_from
+from parlor.envs.engine.trace import Serializable
 from parlor.envs.washizu_poker import encode as enc
 from parlor.envs.washizu_poker import render as rnd
 from parlor.envs.washizu_poker.deck import full_deck, parse_deck
@@ -81,7 +82,7 @@ def _normalize_washizu_cards(mode: str, value: Any) -> tuple[int, ...] | None:
     return tuple(sorted(cards))
 
 
-class WashizuGame:
+class WashizuGame(Serializable):
     name = "washizu_poker"
     observation_version = None  # no optional observation block
 
@@ -158,6 +159,9 @@ class WashizuGame:
 
     def action_name(self, action: int) -> str:
         return enc.action_name(action, self.config.max_raise)
+
+    def move_name(self, view, action: int) -> str:
+        return rnd.move_name(view, action, self.action_name)
 
 
 def make_game(**options: Any) -> WashizuGame:

@@ -20,6 +20,7 @@ from parlor.envs.engine.cards import BASE, JOKER_BASE
 from parlor.envs.engine.chips import Ledger, split_evenly
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.engine.table import next_active
+from parlor.envs.engine.trace import Trace
 from parlor.envs.washizu_poker import betting
 from parlor.envs.washizu_poker.deck import HAND_SIZE, choose_washizu, full_deck
 from parlor.envs.washizu_poker.encode import ObsParts, seat_row
@@ -50,6 +51,7 @@ class WashizuState:
         self.game = game
         self.rng = rng
         self.decks = [tuple(d) for d in (decks or ())]
+        self.trace = Trace.start(rng, self.decks)
         # a stacked first deck fixes the Washizu set too (drawn from a generator seeded by
         # the deck), so a replayed deck replays the same deal whatever the seed
         self.washizu_ids = choose_washizu(cfg, np.random.default_rng(list(self.decks[0])) if self.decks else rng)
@@ -90,6 +92,7 @@ class WashizuState:
             # same Fisher-Yates swaps), without the array round trip
             deck = game.deck_list.copy()
             self.rng.shuffle(deck)
+        self.trace.dealt.append(tuple(deck))
         hands: list[list[int]] = [[] for _ in range(n)]
         key = game.hand_key
         for i, p in enumerate(order):
@@ -197,6 +200,7 @@ class WashizuState:
             raise IllegalActionError(a, np.flatnonzero(self.legal_mask()), self.game.action_name)
         if self.current_player != p:  # the "my turn" table feature (a full _sync_table set it already)
             self.obs.move_turn(p, self.current_player)
+        self.trace.actions.append(a)
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -426,6 +430,7 @@ class WashizuState:
             new.rewards = self.rewards.copy()
         new.stat = {k: list(v) for k, v in self.stat.items()}
         new.decks = list(self.decks)
+        new.trace = self.trace.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> WashizuState:

@@ -1,5 +1,5 @@
 """The ``parlor`` command line: one entry point (:func:`main`, the ``parlor`` console
-script), one module per subcommand (``list``, ``demo``, ``play``, ``eval``, ``train``,
+script), one module per subcommand (``list``, ``demo``, ``play``, ``eval``, ``replay``, ``train``,
 ``shield``, ``convert``, ``bench``, ``soak``; ``options`` reads game options from ``--preset``/``--option``).
 
 Each subcommand module offers ``add_arguments(parser)`` and ``run(args) -> int`` and
@@ -20,6 +20,7 @@ SUBCOMMANDS = {
     "demo": ("parlor.training.cli.demo", "the main job: what `make demo` runs"),
     "play": ("parlor.training.cli.play", "play a game in the terminal against agents"),
     "eval": ("parlor.training.cli.eval", "tournaments with duplicate deals, CIs and Elo"),
+    "replay": ("parlor.training.cli.replay", "step through a game record in the terminal or write it as a web page"),
     "train": ("parlor.training.cli.train", "train a MaskablePPO policy from a YAML config"),
     "shield": ("parlor.training.cli.shield", "put a trained policy inside an action guard (a deployment shield)"),
     "convert": ("parlor.training.cli.convert", "rewrite a policy zip of an older parlor (SB3 format) safely"),

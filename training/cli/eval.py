@@ -3,6 +3,7 @@
     parlor eval ofc_v0 --agents heuristic,search,random --games 200 --seed 0 --workers 2
     parlor eval --game-from agents/pretrained/ofc_pineapple.zip --agents me=ppo:agents/pretrained/ofc_pineapple.zip,heuristic
     parlor eval --resume runs/eval/<run>                     # finish an interrupted evaluation
+    parlor eval ofc_v0 --agents heuristic,random --record   # also every game's record (see `parlor replay`)
     parlor eval --config runs/eval/<run>/config.yaml        # rerun a previous evaluation
     parlor eval buki_v0 --agents ppo:agents/pretrained/buki_betting.zip,always_min \\
         --field heuristic --seats 1,2,3                      # each agent alone against a fixed field
@@ -16,7 +17,8 @@ policies loaded, extras present), claims the run folder
 (:mod:`~parlor.training.evaluation.run_folder`), plays (episodes stream into the
 folder) and writes the results (:mod:`~parlor.training.evaluation.report`).
 Ctrl-C, a full disk or a dead worker keep what was played: ``--resume RUN`` plays
-the rest, to the results an uninterrupted run gives.
+the rest, to the results an uninterrupted run gives (with ``--record``, the same
+``records.jsonl`` too: each game's record is streamed inside its episode line).
 """
 from __future__ import annotations
 
@@ -50,6 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", help="with --field: the seats the agents take, e.g. 1,2,3 (default: all)")
     parser.add_argument("--seed", type=int, help="master seed (default 0)")
     parser.add_argument("--workers", type=int, help="worker processes (default 1); results do not depend on it")
+    parser.add_argument("--record", action="store_true", default=None,
+                        help="save every episode's game record in the run folder (records.jsonl; see `parlor replay`)")
     parser.add_argument("--out", help="run folder, new or empty (default: a new runs/eval/<time>-<game>-<random>)")
     parser.add_argument("--force", action="store_true", help="replace the evaluation in a non-empty --out")
     parser.add_argument("--resume", metavar="RUN", help="play the rest of the interrupted evaluation in run folder "
@@ -97,7 +101,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     if isinstance(agents, str):
         agents = [a.strip() for a in agents.split(",") if a.strip()]
     data["agents"] = tuple(agents)
-    for key in ("games", "seed", "workers", "field"):
+    for key in ("games", "seed", "workers", "field", "record"):
         if getattr(args, key) is not None:
             data[key] = getattr(args, key)
     if args.seats is not None:
@@ -121,6 +125,8 @@ def command_line(config: EvalConfig, *extra: str) -> str:
     if config.seats is not None:
         parts += ["--seats", ",".join(str(s) for s in config.seats)]
     parts += option_flags(config.options)
+    if config.record:
+        parts.append("--record")
     return shlex.join([*parts, *extra])
 
 
@@ -191,7 +197,9 @@ def run(args: argparse.Namespace) -> int:
 def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace, revision: str) -> int:
     """Play (or finish) the evaluation into ``folder``, then write and print the results."""
     from parlor.envs.engine.game import ConfigError
+    from parlor.envs.records import parlor_version
     from parlor.training.evaluation import report, runner
+    from parlor.training.evaluation.run_folder import RECORDS
 
     resume = f"continue with: parlor eval --resume {shlex.quote(str(folder.path))}"
     kept = f"{folder.path / 'episodes.jsonl'}"
@@ -217,7 +225,7 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
     finally:
         with contextlib.suppress(OSError):  # already reported; closing must not hide it
             folder.log.close()
-    results.update(command=command_line(config), version=report.parlor_version(), git_revision=folder.revision())
+    results.update(command=command_line(config), version=parlor_version(), git_revision=folder.revision())
     if revision != results["git_revision"]:
         results["git_revision_resumed"] = revision
     try:
@@ -232,4 +240,8 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
         return 1
     report.print_tables(results)
     print(f"run folder: {folder.path}")
+    if config.record:
+        records = shlex.quote(str(folder.path / RECORDS))
+        print(f"game records: {records}; the worst game of an agent as a web page: "
+              f"parlor replay {records} --worst {shlex.quote(config.names()[0])} --html worst.html")
     return 0

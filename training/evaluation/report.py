@@ -1,7 +1,7 @@
-"""Evaluation output: the end-of-run files of a run folder (JSON, CSV, Markdown and the
-plot of :mod:`.plots`; the folder itself is :mod:`.run_folder`), the terminal tables and
-the progress bar. rich is imported only inside functions; without it the tables are
-plain text and there is no progress bar."""
+"""Evaluation output: the end-of-run files of a run folder (JSON, CSV, Markdown, the game
+records of ``--record`` and the plot of :mod:`.plots`; the folder itself is
+:mod:`.run_folder`), the terminal tables and the progress bar. rich is imported only
+inside functions; without it the tables are plain text and there is no progress bar."""
 from __future__ import annotations
 
 import contextlib
@@ -47,26 +47,25 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
-def parlor_version() -> str:
-    import importlib.metadata
-
-    try:
-        return importlib.metadata.version("parlor")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown (parlor is not installed)"
-
-
 # what a reader looks for first in results.json: what was run, by which code
-HEAD_KEYS = ("env", "options", "num_players", "games", "seed", "field", "seats", "command", "version",
+HEAD_KEYS = ("env", "options", "num_players", "games", "seed", "field", "seats", "record", "command", "version",
              "git_revision", "warnings")
 
 
 def write_outputs(folder: Path, results: dict, plot: bool = True) -> None:
     """The end-of-run files of ``folder`` (:mod:`.run_folder`), each replaced atomically;
-    ``results.json`` (the summary without the episode records) comes last."""
+    ``results.json`` (the summary without the episode records) comes last. With
+    ``results["record"]`` (``parlor eval --record``) ``records.jsonl`` holds every
+    episode's game record, in the order of ``episodes.csv``."""
     from parlor.envs.engine.files import replace_atomically
+    from parlor.training.evaluation.run_folder import RECORDS
 
     replace_atomically(folder / "episodes.csv", lambda p: write_episodes_csv(p, results["records"]))
+    if results.get("record"):
+        from parlor.envs.records import Record, write_records
+
+        records = [Record.from_dict(r["record"]) for r in results["records"]]
+        replace_atomically(folder / RECORDS, lambda p: write_records(p, records))
     replace_atomically(folder / "results.csv", lambda p: write_agents_csv(p, results["agents"]))
     replace_atomically(folder / "results.md", lambda p: p.write_text(markdown(results), encoding="utf-8"))
     if plot:

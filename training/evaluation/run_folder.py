@@ -9,8 +9,10 @@
   the jobs finish (synced to disk at least every ``SYNC_SECONDS``), so a run that is
   killed keeps everything it finished; a torn last line is dropped on resume;
 - written at the end, each atomically (a temporary file renamed over the old one):
-  ``episodes.csv``, ``results.csv``, ``results.md``, ``results.png`` and last
-  ``results.json``, whose presence marks a complete run.
+  ``episodes.csv``, ``records.jsonl`` (with ``record: true``: every episode's game
+  record, which travels inside its ``episodes.jsonl`` line), ``results.csv``,
+  ``results.md``, ``results.png`` and last ``results.json``, whose presence marks a
+  complete run.
 
 Before the first game the folder is claimed: a default folder is new (never shared
 with a run started in the same second), a given ``--out`` must be empty unless
@@ -34,7 +36,8 @@ from parlor.envs.engine.files import replace_atomically
 from parlor.envs.engine.game import ConfigError
 
 CONFIG, COMMAND, REVISION, EPISODES, RESULTS = "config.yaml", "command.txt", "git_revision.txt", "episodes.jsonl", "results.json"
-OUTPUTS = ("episodes.csv", "results.csv", "results.md", "results.png", RESULTS)  # written at the end, results.json last
+RECORDS = "records.jsonl"  # the game records of ``parlor eval --record`` (and ``parlor play --record``)
+OUTPUTS = ("episodes.csv", RECORDS, "results.csv", "results.md", "results.png", RESULTS)  # written at the end, results.json last
 RUN_FILES = (CONFIG, COMMAND, REVISION, EPISODES, *OUTPUTS)
 TRAINING_MARKS = ("checkpoints", "config.resolved.yaml", "model.zip")  # what `parlor train` puts in its run folders
 SYNC_SECONDS = 1.0  # fsync the episode log at most this often (flushed after every job)
@@ -158,10 +161,11 @@ class EpisodeLog:
         self._fh: Any = None
         self._synced = 0.0
 
-    def resume(self, jobs: Sequence[Any], names: Sequence[str]) -> dict[int, list[dict]]:
-        """The complete jobs in the file by index, checked against the schedule ``jobs`` and
-        the agent ``names``; the file is rewritten to hold only those (a job cut short by a
-        crash, a torn last line, are dropped) and opened for appending."""
+    def resume(self, jobs: Sequence[Any], names: Sequence[str], recorded: bool = False) -> dict[int, list[dict]]:
+        """The complete jobs in the file by index, checked against the schedule ``jobs``, the
+        agent ``names`` and ``recorded`` (every episode has its game record, or none has); the
+        file is rewritten to hold only those (a job cut short by a crash, a torn last line, are
+        dropped) and opened for appending."""
         by_job: dict[int, list[tuple[dict, bytes]]] = {}
         data = self.path.read_bytes() if self.path.exists() else b""
         lines = data.split(b"\n")
@@ -179,7 +183,7 @@ class EpisodeLog:
             by_job.setdefault(index, []).append((record, line))
         done = {i: [r for r, _ in rows] for i, rows in sorted(by_job.items()) if len(rows) == len(jobs[i].lineups)}
         for i, records in done.items():
-            _check_job(self.path, i, jobs[i], records, names)
+            _check_job(self.path, i, jobs[i], records, names, recorded)
         kept = b"".join(line + b"\n" for i in done for _, line in by_job[i])
         if kept != data:
             replace_atomically(self.path, lambda tmp: _write_synced(tmp, kept))
@@ -216,8 +220,12 @@ def _write_synced(path: Path, data: bytes) -> None:
         os.fsync(fh.fileno())
 
 
-def _check_job(path: Path, index: int, job: Any, records: list[dict], names: Sequence[str]) -> None:
+def _check_job(path: Path, index: int, job: Any, records: list[dict], names: Sequence[str], recorded: bool) -> None:
     for k, (record, lineup) in enumerate(zip(records, job.lineups)):
+        if ("record" in record) != recorded:
+            has = "has a game record" if "record" in record else "has no game record"
+            raise RunFolderError(f"{path}: job {index} episode {k} {has}, but this run's config says "
+                                 f"record: {str(recorded).lower()}; is {path.parent / CONFIG} the one it ran with?")
         agents = [names[a] for a in lineup]
         if (record.get("matchup"), record.get("deal"), record.get("lineup"), record.get("agents")) != (
                 job.matchup, job.deal, list(lineup), agents):

@@ -14,7 +14,9 @@ workers gives the same results. Agents may be named (``me=ppo:x.zip``;
 Durability: with an episode ``log`` (:class:`~.run_folder.EpisodeLog`) every job's
 episodes are appended to the run folder as the job finishes, and the jobs the log
 already holds are not played again, so an interrupted evaluation resumes to the
-same results. Every job goes through :func:`run_jobs` (this process or the worker
+same results. With ``record`` each episode carries its game record (``"record"``, a
+``parlor-record`` object built from the final state; :mod:`parlor.envs.records`), so the
+records are streamed and resumed with the episodes. Every job goes through :func:`run_jobs` (this process or the worker
 pool); ``parlor eval`` (:mod:`parlor.training.cli.eval`) is the command line.
 
     from parlor.training.evaluation import EvalConfig, evaluate
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
     from parlor.training.evaluation.run_folder import EpisodeLog
     from parlor.training.evaluation.tournament import Job
 
-EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "field", "seats")
+EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "field", "seats", "record")
 
 
 @dataclass(frozen=True)
@@ -53,9 +55,10 @@ class EvalConfig:
     workers: int = 1
     field: str | None = None            # play every agent alone against this one
     seats: tuple[int, ...] | None = None  # the seats the agents take against the field
+    record: bool = False                # keep every episode's game record (records.jsonl)
 
     def __post_init__(self) -> None:
-        from parlor.envs.engine.config import check_int
+        from parlor.envs.engine.config import check_bool, check_int
         from parlor.envs.engine.game import ConfigError
 
         if isinstance(self.agents, str) or not self.agents:
@@ -64,6 +67,7 @@ class EvalConfig:
         check_int("games", self.games, 1)
         check_int("seed", self.seed, 0)
         check_int("workers", self.workers, 1, 64)
+        check_bool("record", self.record)
         if self.field is not None and (not isinstance(self.field, str) or not self.field):
             raise ConfigError(f"field={self.field!r} must be an agent name, e.g. heuristic")
         if self.seats is not None:
@@ -90,12 +94,11 @@ class EvalConfig:
         d["agents"] = list(self.agents)
         if self.seats is not None:
             d["seats"] = list(self.seats)
-        return {k: v for k, v in d.items() if v is not None or k not in ("field", "seats")}
+        return {k: v for k, v in d.items() if (v is not None or k not in ("field", "seats"))
+                and (v or k != "record")}
 
 
 # ---------------------------------------------------------------- workers
-# A recorder (records of every move) plugs in as ``_worker["recorder"]``: it is handed to
-# :func:`~.tournament.run_job`, which gives its ``on_step`` to play_episode per lineup.
 _worker: dict[str, Any] = {}
 
 
@@ -111,7 +114,7 @@ def build_game(config: EvalConfig, make_game: Callable[..., Any] | None = None) 
 
 def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> None:
     _worker.clear()
-    _worker.update(config=config, game=build_game(config, make_game), agents={}, recorder=None)
+    _worker.update(config=config, game=build_game(config, make_game), agents={})
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
 
@@ -138,9 +141,12 @@ def seat_agent(agent_index: int, seat: int) -> Any:
 
 
 def run_job(job: Any) -> list[dict]:
+    from parlor.training.evaluation.tournament import Recording
     from parlor.training.evaluation.tournament import run_job as play
 
-    return play(_worker["game"], seat_agent, job, _worker["config"].seed, recorder=_worker.get("recorder"))
+    config = _worker["config"]
+    recording = Recording(config.env, tuple(config.names())) if config.record else None
+    return play(_worker["game"], seat_agent, job, config.seed, recording)
 
 
 def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None) -> Iterator[list[dict]]:
@@ -243,7 +249,7 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
 
     planned = planned or plan(config, make_game)
     game, jobs, names = planned.game, planned.jobs, config.names()
-    done = log.resume(jobs, names) if log is not None else {}
+    done = log.resume(jobs, names, config.record) if log is not None else {}
     pending = [i for i in range(len(jobs)) if i not in done]
     start = time.perf_counter()
     if progress is not None:
@@ -267,7 +273,7 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
     summary.update(env=config.env, options=dict(config.options), num_players=game.num_players,
                    duplicate_decks=True,  # every Game pre-samples its decks (Game.sample_deck)
                    games=config.games, seed=config.seed, field=config.field,
-                   seats=None if config.seats is None else list(config.seats),
+                   seats=None if config.seats is None else list(config.seats), record=config.record,
                    timing={"seconds": round(time.perf_counter() - start, 2), "workers": config.workers,
                            "deals_played": len(pending), "deals_resumed": len(jobs) - len(pending)},
                    records=records)

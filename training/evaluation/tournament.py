@@ -31,8 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from parlor.agents.episodes import StepHook, play_episode
+from parlor.agents.episodes import play_episode
 from parlor.envs.engine.game import Game
+from parlor.envs.records import record_episode
 from parlor.training.evaluation.deals import deal_for
 from parlor.training.evaluation.stats import MIN_CI_SAMPLES, elo_ratings, mean_ci
 
@@ -92,32 +93,38 @@ def field_schedule(num_agents: int, num_seats: int, games: int, seats: Sequence[
     return jobs
 
 
+@dataclass(frozen=True)
+class Recording:
+    """Record every episode as a game record (:mod:`parlor.envs.records`) under these names."""
+
+    env: str                  # the registered env name
+    names: tuple[str, ...]    # display name by agent index
+
+
 def agent_seeds(seed: int, job: Job, lineup_index: int, num_seats: int) -> list[int]:
     ss = np.random.SeedSequence([seed, job.deal, 1, job.matchup, lineup_index])
     return [int(s) for s in ss.generate_state(num_seats, dtype=np.uint64)]
 
 
-# A recorder sees every move of a tournament: ``recorder(job, lineup_index)`` returns
-# ``(on_step, finish)``; ``on_step`` goes to play_episode, ``finish()`` returns fields
-# added to that episode's record (e.g. its actions, for a replay).
-Recorder = Callable[[Job, int], tuple[StepHook, Callable[[], dict]]]
-
-
 def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: int,
-            recorder: Recorder | None = None) -> list[dict]:
-    """Play every lineup of ``job``; ``seat_agent(agent_index, seat)`` returns a ready agent."""
+            recording: Recording | None = None) -> list[dict]:
+    """Play every lineup of ``job``; ``seat_agent(agent_index, seat)`` returns a ready agent.
+    With ``recording`` each episode's dict also holds its game record (``"record"``: the
+    JSON object of :meth:`~parlor.envs.records.Record.to_dict`, made from the final state)."""
     game_seed, decks = deal_for(game, seed, job.deal)
     records = []
     for i, lineup in enumerate(job.lineups):
         seats = [seat_agent(a, s) for s, a in enumerate(lineup)]
-        on_step, finish = recorder(job, i) if recorder is not None else (None, None)
-        result = play_episode(game, seats, game_seed, decks, agent_seeds(seed, job, i, len(lineup)), on_step=on_step)
+        result = play_episode(game, seats, game_seed, decks, agent_seeds(seed, job, i, len(lineup)))
         records.append({
             "matchup": job.matchup, "deal": job.deal, "lineup": list(lineup),
             "rewards": result.rewards, "stats": result.stats,
             "steps": result.steps, "truncated": result.truncated,
-            **(finish() if finish is not None else {}),
         })
+        if recording is not None:
+            records[-1]["record"] = record_episode(
+                game, recording.env, result.state, seed=game_seed, agents=[recording.names[a] for a in lineup],
+                tags={"matchup": job.matchup, "deal": job.deal, "lineup": i}).to_dict()
     return records
 
 
