@@ -101,7 +101,8 @@ def test_step_none_for_a_live_agent_is_an_illegal_action_in_penalty_mode() -> No
     env.step(None)
     assert all(env.terminations.values())
     assert env.rewards == {"player_0": -3.0, "player_1": 0.0}
-    assert env.infos["player_0"] == {"illegal_action": True}
+    assert env.infos["player_0"] == {"illegal_action": True, "stats": {}, "episode_reward": -3.0}
+    assert "illegal_action" not in env.infos["player_1"]
 
 
 @pytest.mark.parametrize("call", ["step", "render", "observe", "view"])
