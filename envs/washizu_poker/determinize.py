@@ -40,7 +40,8 @@ import numpy as np
 
 from parlor.envs.engine.trace import Trace
 from parlor.envs.washizu_poker.deck import full_deck
-from parlor.envs.washizu_poker.state import OVER, sort_hand
+from parlor.envs.washizu_poker.match import OVER
+from parlor.envs.washizu_poker.state import sort_hand
 
 if TYPE_CHECKING:
     from parlor.envs.washizu_poker.state import WashizuState

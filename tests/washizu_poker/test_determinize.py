@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from parlor.envs.washizu_poker.determinize import old_stock_draws
+from parlor.envs.washizu_poker.draw import NUM_DISCARDS
 from parlor.envs.washizu_poker.game import make_game
-from parlor.envs.washizu_poker.state import DRAW, NUM_DISCARDS, OVER
+from parlor.envs.washizu_poker.match import DRAW, OVER
 from tests.washizu_poker.helpers import play, stacked
 
 WORLDS = 4  # draws per seat and position
