@@ -17,8 +17,8 @@ import numpy as np
 
 from parlor.envs.engine.cards import NUM_SUITS, SUIT_CHARS, format_cards, parse_cards, suit_of
 from parlor.envs.engine.config import build, check_choice, check_int
+from parlor.envs.engine.double_deck_hands import evaluators
 from parlor.envs.engine.game import ConfigError
-from parlor.envs.engine.hands import evaluators
 from parlor.envs.engine.table import next_active, order_from
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.washizu_poker import encode as enc
