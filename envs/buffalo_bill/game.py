@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from parlor.envs.buffalo_bill import narrate as _narrate
 from parlor.envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluator, canonical_name
 from parlor.envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
 from parlor.envs.buffalo_bill.features import FEATURES_VERSION, FeatureBlock
@@ -138,6 +139,15 @@ class BuffaloBillGame:
 
     def action_name(self, action: int) -> str:
         return action_name(action, self.lines)
+
+    def action_label(self, view: BuffaloBillView, action: int) -> str:
+        return _narrate.action_label(view, action, self.lines)
+
+    def describe_move(self, before: BuffaloBillView, after: BuffaloBillView, actor: int, action: int) -> str:
+        return _narrate.describe_move(before, after, actor, action, self.lines)
+
+    def explain(self, view: BuffaloBillView) -> str:
+        return _narrate.explain(view, self.reward)
 
 
 def make_game(**options: Any) -> BuffaloBillGame:

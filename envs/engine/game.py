@@ -121,3 +121,18 @@ class Game(Protocol):
 
     def action_name(self, action: int) -> str:
         """Readable meaning of an action id, e.g. 'place next card on top'."""
+
+    def action_label(self, view: Any, action: int) -> str:
+        """``action`` as the seat of ``view`` would take it now, naming the cards or tiles it
+        moves (e.g. 'place K♣ in middle', 'discard K♣ 7♦ and draw 2'): what human play lists
+        and matches typed moves against. Cards and tiles in the notation the parsers read."""
+
+    def describe_move(self, before: Any, after: Any, actor: int, action: int) -> str:
+        """Seat ``actor``'s move as the seat of ``before`` and ``after`` (its views just before and
+        after the move) saw it, in the third person without the subject: 'places K♣ in middle',
+        'discards a card face down'. Names only what that seat may see."""
+
+    def explain(self, view: Any) -> str:
+        """Why the latest finished hand or deal of the episode paid what it did, as the seat of
+        ``view`` knows it (hands and their names, royalties, fouls, who went out or blocked,
+        pip counts, payouts); '' before the first one has finished."""

@@ -16,6 +16,7 @@ from parlor.envs.engine.config import build, check_bool, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.ofc import encode as _encode
 from parlor.envs.ofc import features as _features
+from parlor.envs.ofc import narrate as _narrate
 from parlor.envs.ofc import render as _render
 from parlor.envs.ofc.deal import deal_plan
 from parlor.envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
@@ -126,6 +127,15 @@ class OFCGame:
 
     def action_name(self, action: int) -> str:
         return _encode.action_name(action)
+
+    def action_label(self, view: OFCView, action: int) -> str:
+        return _narrate.action_label(view, action)
+
+    def describe_move(self, before: OFCView, after: OFCView, actor: int, action: int) -> str:
+        return _narrate.describe_move(before, after, actor, action)
+
+    def explain(self, view: OFCView) -> str:
+        return _narrate.explain(view)
 
 
 def make_game(**options: Any) -> OFCGame:

@@ -16,6 +16,7 @@ from parlor.envs.engine.config import build, check_bool, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.melds import SPREAD_SIZE
 from parlor.envs.tonk import encode as enc
+from parlor.envs.tonk import narrate as _narrate
 from parlor.envs.tonk.encode import NUM_ACTIONS, action_name
 from parlor.envs.tonk.render import render_view
 from parlor.envs.tonk.settle import natural_prize
@@ -105,6 +106,15 @@ class TonkGame:
 
     def action_name(self, action: int) -> str:
         return action_name(action)
+
+    def action_label(self, view: TonkView, action: int) -> str:
+        return _narrate.action_label(view, action)
+
+    def describe_move(self, before: TonkView, after: TonkView, actor: int, action: int) -> str:
+        return _narrate.describe_move(before, after, actor, action)
+
+    def explain(self, view: TonkView) -> str:
+        return _narrate.explain(view)
 
 
 def make_game(**options: Any) -> TonkGame:

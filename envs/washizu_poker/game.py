@@ -20,6 +20,7 @@ from parlor.envs.engine.config import build, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.table import next_active, order_from
 from parlor.envs.washizu_poker import encode as enc
+from parlor.envs.washizu_poker import narrate as _narrate
 from parlor.envs.washizu_poker import render as rnd
 from parlor.envs.washizu_poker.deck import full_deck, parse_deck
 from parlor.envs.washizu_poker.encode import WashizuTables
@@ -151,10 +152,19 @@ class WashizuGame:
         return state.obs.row_list[player].copy()
 
     def render(self, view) -> str:
-        return rnd.render(view, self.action_name)
+        return rnd.render(view, self.action_name, jokers=self.config.jokers > 0)
 
     def action_name(self, action: int) -> str:
         return enc.action_name(action, self.config.max_raise)
+
+    def action_label(self, view, action: int) -> str:
+        return _narrate.action_label(view, action, self.action_name)
+
+    def describe_move(self, before, after, actor: int, action: int) -> str:
+        return _narrate.describe_move(before, after, actor, action)
+
+    def explain(self, view) -> str:
+        return _narrate.explain(view)
 
 
 def make_game(**options: Any) -> WashizuGame:

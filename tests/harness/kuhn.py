@@ -154,6 +154,18 @@ class KuhnGame:
     def action_name(self, action: int) -> str:
         return ("pass", "bet")[action]
 
+    def action_label(self, view: KuhnView, action: int) -> str:
+        return self.action_name(action)
+
+    def describe_move(self, before: KuhnView, after: KuhnView, actor: int, action: int) -> str:
+        return ("passes", "bets")[action]
+
+    def explain(self, view: KuhnView) -> str:
+        if view.showdown_cards is None:
+            return ""
+        cards = " vs ".join(CARD_NAMES[c] for c in view.showdown_cards)
+        return f"showdown: {cards}"
+
 
 def make_game(**options) -> KuhnGame:
     return KuhnGame(build(KuhnConfig, options))
