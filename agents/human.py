@@ -12,7 +12,9 @@ middle``, ``discard K♣ 7♦ and draw 2``, ``play 3-5 on the left end``), and t
   ``3-5`` or ``5-3``): an answer that names cards or tiles picks the action that
   moves exactly those (``Kc 7d`` = ``discard K♣ 7♦ and draw 2``).
 
-Bad or ambiguous input gets a message naming the candidates and a new prompt;
+Input that does not come from a terminal is echoed after the prompt (a scripted
+session reads like a typed one). Bad or ambiguous input gets a message naming the
+candidates and a new prompt;
 ``?`` lists the actions again; ``q`` or the end of the input raises
 :class:`Abandon`. Input and output are streams, so tests drive it with scripted text.
 """
@@ -148,6 +150,8 @@ class HumanAgent:
             line = self.stdin.readline()
             if not line:
                 raise Abandon("input ended")
+            if not self.stdin.isatty():  # scripted input: echo it, so the transcript reads like a session
+                self.stdout.write(line if line.endswith("\n") else line + "\n")
             answer = line.strip()
             if _norm(answer) in QUIT_WORDS:
                 raise Abandon("you quit")
