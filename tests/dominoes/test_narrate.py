@@ -12,15 +12,9 @@ from parlor.envs.dominoes.buki.game import make_game as buki
 from parlor.envs.dominoes.line import PASS
 from parlor.envs.dominoes.pulle.game import make_game as pulle
 from tests.dominoes.helpers import BLOCK_LINE, BUKI_BLOCK_SEAT2, deck, pass_until_done, play
+from tests.harness.narration import told
 
 DRAW_2P = deck("0-1 7-8 2-4 2-5 2-6 2-7 2-8 3-4", "3-5 3-6 3-7 3-8 4-5 4-6 4-7 4-8", rest_first="2-3 0-4")
-
-
-def told(game, state, action: int) -> list[str]:
-    actor = state.current_player
-    before = [state.view(q) for q in range(game.num_players)]
-    state.apply(action)
-    return [game.describe_move(before[q], state.view(q), actor, action) for q in range(game.num_players)]
 
 
 def test_plays_name_the_tile_and_end_and_a_tile_and_end_word_picks_one() -> None:

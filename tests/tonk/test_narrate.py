@@ -3,18 +3,11 @@ spread they join, and each hand's end explained (how play stopped, counts, stake
 from __future__ import annotations
 
 from parlor.envs.tonk.encode import DRAW_STOCK, DROP, END_LAYING
+from tests.harness.narration import told
 from tests.tonk.helpers import discard, hit, lay, new, turn
 
 P1_41 = "8h Jc Qd 7s 6s"
 P2_43 = "Kc Ks Th 9h 4h"
-
-
-def told(game, state, action: int) -> list[str]:
-    """``action`` of the seat to act, as each seat heard it."""
-    actor = state.current_player
-    before = [state.view(q) for q in range(game.num_players)]
-    state.apply(action)
-    return [game.describe_move(before[q], state.view(q), actor, action) for q in range(game.num_players)]
 
 
 def test_a_stock_draw_names_the_card_only_to_its_drawer_and_lays_hits_discards_to_all() -> None:
