@@ -75,7 +75,7 @@ def _normalize_washizu_cards(mode: str, value: Any) -> tuple[int, ...] | None:
         )
     if mode == "suit" and len({suit_of(c) for c in cards}) != 1:
         raise ConfigError(
-            f"washizu_cards={format_cards(sorted(cards))!r} must be the 13 cards of one suit for washizu='suit' "
+            f"washizu_cards={format_cards(sorted(cards), symbols=True)!r} must be the 13 cards of one suit for washizu='suit' "
             f"(or a suit letter: {', '.join(SUIT_CHARS)})"
         )
     return tuple(sorted(cards))
