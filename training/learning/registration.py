@@ -15,8 +15,9 @@ gymnasium's own ``"module:id"`` form imports it for you::
     env = gymnasium.make("parlor/OFC-v0", variant="pineapple")
     env = gymnasium.make("parlor.training.learning:parlor/Tonk-v0")  # the same, without the import
 
-Keywords of ``gymnasium.make``: the game's options (``variant="pineapple"``), ``preset``
-(one of the env's ``PRESETS``, the keywords override it), the adapter's
+Keywords of ``gymnasium.make``: the game's options (``variant="pineapple"``, or as a dict
+``options={...}`` like :class:`SingleAgentEnv` takes them), ``preset`` (one of the env's
+``PRESETS``; ``options`` and keywords override it), the adapter's
 ``illegal_action``/``illegal_reward`` and :class:`SingleAgentEnv`'s own arguments
 (``opponents``, ``learner_seats``, ``seed``, ``reward_scale``, ``shaping``, ...).
 Registering imports neither torch nor the games (the entry point is a string).
@@ -67,7 +68,8 @@ def _wrapper_arguments() -> tuple[str, ...]:
     return tuple(p for p in params if p not in ("self", "env_name", "options"))
 
 
-def make_single_agent_env(env_name: str, preset: str | None = None, **kwargs: Any) -> Any:
+def make_single_agent_env(env_name: str, preset: str | None = None, options: Mapping[str, Any] | None = None,
+                          **kwargs: Any) -> Any:
     """The env behind ``parlor/<Name>-vN``: a :class:`SingleAgentEnv` against the heuristic
     table unless ``opponents`` says otherwise. Keywords that are not the wrapper's own
     arguments are game (or adapter) options; the game's config refuses unknown ones."""
@@ -77,15 +79,19 @@ def make_single_agent_env(env_name: str, preset: str | None = None, **kwargs: An
     wrapper_args = _wrapper_arguments()
     wrapper = {k: kwargs.pop(k) for k in list(kwargs) if k in wrapper_args}
     wrapper.setdefault("opponents", DEFAULT_OPPONENTS)
-    options: dict[str, Any] = {}
+    game_options: dict[str, Any] = {}
     if preset is not None:
         presets: Mapping[str, Mapping[str, Any]] = envs.load(env_name).PRESETS
         if preset not in presets:
-            raise ConfigError(f"unknown preset {preset!r} for {env_name}; allowed values: {', '.join(presets)}")
-        options.update(presets[preset])
-    options.update(kwargs)
+            raise ConfigError(f"{gym_id(env_name)}: unknown preset {preset!r}; allowed values: {', '.join(presets)}")
+        game_options.update(presets[preset])
+    game_options.update(options or {})
+    twice = sorted(set(options or {}) & set(kwargs))
+    if twice:
+        raise ConfigError(f"{gym_id(env_name)}: option(s) {twice} given both in options= and as keywords; give each once")
+    game_options.update(kwargs)
     try:
-        return SingleAgentEnv(env_name, options, **wrapper)
+        return SingleAgentEnv(env_name, game_options, **wrapper)
     except ConfigError as exc:
         raise ConfigError(f"{gym_id(env_name)}: {exc} (keywords of SingleAgentEnv: {', '.join(wrapper_args)}; "
                           "preset: one of the env's PRESETS)") from exc

@@ -64,6 +64,10 @@ def test_keywords_are_game_options_a_preset_or_the_wrappers_arguments() -> None:
     assert inner.learner_seats == (2,) and [e.agent for e in inner.pool.entries] == ["random"]
     env.reset(seed=0)
     assert "OFC pineapple" in env.render()
+    same = gymnasium.make("parlor/OFC-v0", options={"variant": "pineapple", "num_players": 3}).unwrapped
+    assert same.game.config == inner.game.config
+    with pytest.raises(ConfigError, match=r"\['variant'\] given both in options= and as keywords"):
+        gymnasium.make("parlor/OFC-v0", options={"variant": "pineapple"}, variant="original")
     with pytest.raises(ConfigError, match="parlor/OFC-v0: unknown option.*'colour'.*keywords of SingleAgentEnv"):
         gymnasium.make("parlor/OFC-v0", colour="red")
     with pytest.raises(ConfigError, match="unknown preset 'huge'.*allowed values: default"):
@@ -77,7 +81,7 @@ def test_no_game_option_shadows_a_wrapper_argument() -> None:
 
     for name in envs.ENVS:
         fields = set(envs.make_game(name).config.__dataclass_fields__)
-        assert not fields & {*_wrapper_arguments(), "preset"}, name
+        assert not fields & {*_wrapper_arguments(), "preset", "options"}, name
 
 
 def _penalty_mode_available() -> bool:
