@@ -1,7 +1,7 @@
 """The human-play agent: decisions typed at a terminal (``parlor play`` seats it).
 
 It shows its seat's view (``game.render``) and the legal actions, each named in
-context by ``game.action_label`` (the cards or tiles it moves: ``place K♣ in
+context by ``game.move_name`` (the cards or tiles it moves: ``place K♣ in
 middle``, ``discard K♣ 7♦ and draw 2``, ``play 3-5 on the left end``), and takes:
 
 - an action id (``2``);
@@ -131,7 +131,7 @@ class HumanAgent:
         """Each legal action's label in context (its plain name without a view)."""
         if view is None:
             return {a: self.game.action_name(a) for a in legal}
-        return {a: self.game.action_label(view, a) for a in legal}
+        return {a: self.game.move_name(view, a) for a in legal}
 
     def list_actions(self, labels: dict[int, str]) -> None:
         self.say("legal actions:")

@@ -140,8 +140,8 @@ class BuffaloBillGame:
     def action_name(self, action: int) -> str:
         return action_name(action, self.lines)
 
-    def action_label(self, view: BuffaloBillView, action: int) -> str:
-        return _narrate.action_label(view, action, self.lines)
+    def move_name(self, view: BuffaloBillView, action: int) -> str:
+        return _narrate.move_name(view, action, self.lines)
 
     def describe_move(self, before: BuffaloBillView, after: BuffaloBillView, actor: int, action: int) -> str:
         return _narrate.describe_move(before, after, actor, action, self.lines)

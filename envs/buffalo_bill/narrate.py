@@ -21,7 +21,7 @@ def _exchanged(view: BuffaloBillView, seat: int, action: int) -> tuple[int, ...]
     return tuple(hand[i] for i in EXCHANGE_POSITIONS[action] if i < len(hand))
 
 
-def action_label(view: BuffaloBillView, action: int, lines: Sequence[str]) -> str:
+def move_name(view: BuffaloBillView, action: int, lines: Sequence[str]) -> str:
     """``"exchange K♣ 7♦ (1 chip)"`` / ``"score full house (line 2) for 25"`` on the seat's turn."""
     me = view.player
     if 0 <= action < NUM_EXCHANGES:

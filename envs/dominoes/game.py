@@ -81,8 +81,8 @@ class DominoGame:
     def action_name(self, action: int) -> str:
         return _encode.action_name(self, action)
 
-    def action_label(self, view: DominoView, action: int) -> str:
-        return _narrate.action_label(self, view, action)
+    def move_name(self, view: DominoView, action: int) -> str:
+        return _narrate.move_name(self, view, action)
 
     def describe_move(self, before: DominoView, after: DominoView, actor: int, action: int) -> str:
         return _narrate.describe_move(self, before, after, actor, action)

@@ -24,7 +24,7 @@ def third_person(phrase: str) -> str:
     return f"{verb} {rest}".rstrip()
 
 
-def action_label(game: Any, view: DominoView, action: int) -> str:
+def move_name(game: Any, view: DominoView, action: int) -> str:
     """A tile play names the tile and the open number it goes on; other actions their name."""
     if not 0 <= action < PLAY_ACTIONS:
         return game.action_name(action)

@@ -122,10 +122,11 @@ class Game(Protocol):
     def action_name(self, action: int) -> str:
         """Readable meaning of an action id, e.g. 'place next card on top'."""
 
-    def action_label(self, view: Any, action: int) -> str:
-        """``action`` as the seat of ``view`` would take it now, naming the cards or tiles it
-        moves (e.g. 'place K♣ in middle', 'discard K♣ 7♦ and draw 2'): what human play lists
-        and matches typed moves against. Cards and tiles in the notation the parsers read."""
+    def move_name(self, view: Any, action: int) -> str:
+        """The move as the acting seat (whose ``view`` it is) would say it, naming the cards or
+        tiles it moves (e.g. 'place K♣ in middle', 'discard K♣ 7♦ and draw 2'): what human
+        play lists and matches typed moves against, and what records caption steps with.
+        Cards and tiles in the notation the parsers read."""
 
     def describe_move(self, before: Any, after: Any, actor: int, action: int) -> str:
         """Seat ``actor``'s move as the seat of ``before`` and ``after`` (its views just before and

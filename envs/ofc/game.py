@@ -128,8 +128,8 @@ class OFCGame:
     def action_name(self, action: int) -> str:
         return _encode.action_name(action)
 
-    def action_label(self, view: OFCView, action: int) -> str:
-        return _narrate.action_label(view, action)
+    def move_name(self, view: OFCView, action: int) -> str:
+        return _narrate.move_name(view, action)
 
     def describe_move(self, before: OFCView, after: OFCView, actor: int, action: int) -> str:
         return _narrate.describe_move(before, after, actor, action)

@@ -11,7 +11,7 @@ from parlor.envs.ofc.view import Board, OFCView
 ROW_PLACES = ("on top", "in middle", "on bottom")
 
 
-def action_label(view: OFCView, action: int) -> str:
+def move_name(view: OFCView, action: int) -> str:
     """``"place K♣ in middle"`` / ``"discard K♣"`` on the seat's turn, else the plain name."""
     if not view.pending or not 0 <= action <= ACTION_DISCARD:
         return action_name(action)

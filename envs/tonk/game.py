@@ -107,8 +107,8 @@ class TonkGame:
     def action_name(self, action: int) -> str:
         return action_name(action)
 
-    def action_label(self, view: TonkView, action: int) -> str:
-        return _narrate.action_label(view, action)
+    def move_name(self, view: TonkView, action: int) -> str:
+        return _narrate.move_name(view, action)
 
     def describe_move(self, before: TonkView, after: TonkView, actor: int, action: int) -> str:
         return _narrate.describe_move(before, after, actor, action)

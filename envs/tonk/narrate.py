@@ -21,7 +21,7 @@ def _spread(view: TonkView, slot: int) -> str:
     return f"spread {slot}"
 
 
-def action_label(view: TonkView, action: int) -> str:
+def move_name(view: TonkView, action: int) -> str:
     """The action's name; a hit also names the spread it joins."""
     name = enc.action_name(action)
     if enc.HIT_BASE <= action < enc.DISCARD_BASE:

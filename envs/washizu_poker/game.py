@@ -157,8 +157,8 @@ class WashizuGame:
     def action_name(self, action: int) -> str:
         return enc.action_name(action, self.config.max_raise)
 
-    def action_label(self, view, action: int) -> str:
-        return _narrate.action_label(view, action, self.action_name)
+    def move_name(self, view, action: int) -> str:
+        return _narrate.move_name(view, action, self.action_name)
 
     def describe_move(self, before, after, actor: int, action: int) -> str:
         return _narrate.describe_move(before, after, actor, action)

@@ -20,7 +20,7 @@ def discarded_cards(view: WashizuView, action: int) -> tuple[int, ...]:
     return tuple(view.hand[i] for i in DISCARDED[action] if i < len(view.hand))
 
 
-def action_label(view: WashizuView, action: int, action_name: Callable[[int], str]) -> str:
+def move_name(view: WashizuView, action: int, action_name: Callable[[int], str]) -> str:
     """Discards by their cards on the seat's draw turn (``"discard K♣ [7♦] and draw 2"``)."""
     if 0 < action < NUM_DISCARDS and view.phase == "draw" and len(view.hand) == 5:
         cards = discarded_cards(view, action)

@@ -23,7 +23,7 @@ def test_exchanges_are_listed_typed_and_told_as_cards() -> None:
     game, state = start("2c 3c 4c 5c 6c 7d 8d 9d Td Jd Qh Kh", num_players=2)
     view = state.view(0)
     action = exchange_action([1, 3])
-    assert game.action_label(view, action) == "exchange 3♣ 5♣ (free)"
+    assert game.move_name(view, action) == "exchange 3♣ 5♣ (free)"
     human = HumanAgent(game, io.StringIO(), io.StringIO())
     legal = [int(a) for a in np.flatnonzero(state.legal_mask())]
     assert human.parse("5c 3c", legal, view) == (action, "")
@@ -35,7 +35,7 @@ def test_exchanges_are_listed_typed_and_told_as_cards() -> None:
 def test_scoring_names_the_line_and_value_and_the_end_explains_the_reward() -> None:
     game, state = start("Ac Ad Kc Kd 2h 3c 3d 9h 9s 4c 5c 5d 6h 6s 7c", num_players=3, sheet=["two pair"])
     view = state.view(0)
-    assert game.action_label(view, score_action(0)) == "score two pair (line 0) for 42"
+    assert game.move_name(view, score_action(0)) == "score two pair (line 0) for 42"
     assert game.explain(view) == ""
     for seat in range(3):
         before = state.view(0)

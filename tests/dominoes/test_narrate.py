@@ -20,12 +20,12 @@ DRAW_2P = deck("0-1 7-8 2-4 2-5 2-6 2-7 2-8 3-4", "3-5 3-6 3-7 3-8 4-5 4-6 4-7 4
 def test_plays_name_the_tile_and_end_and_a_tile_and_end_word_picks_one() -> None:
     game = austrian(mode="draw", num_players=2)
     state = game.new_state(np.random.default_rng(0), [DRAW_2P])
-    assert game.action_label(state.view(0), play("0-1")) == "play 0-1 as the first tile"
+    assert game.move_name(state.view(0), play("0-1")) == "play 0-1 as the first tile"
     assert told(game, state, play("0-1")) == ["leads 0-1"] * 2
     assert told(game, state, PASS) == ["draws 2 tiles from the stock (no 0 or 1)",
                                        "draws 0-4 2-3 from the stock (no 0 or 1)"]  # in hand order
     view = state.view(1)
-    assert game.action_label(view, play("0-4", 0)) == "play 0-4 on the left end (on the open 0)"
+    assert game.move_name(view, play("0-4", 0)) == "play 0-4 on the left end (on the open 0)"
     human = HumanAgent(game, io.StringIO(), io.StringIO())
     for typed in ("4-0", "0-4 left", "[0|4] l", "play 0-4"):
         assert human.parse(typed, [play("0-4", 0)], view) == (play("0-4", 0), ""), typed

@@ -154,7 +154,7 @@ class KuhnGame:
     def action_name(self, action: int) -> str:
         return ("pass", "bet")[action]
 
-    def action_label(self, view: KuhnView, action: int) -> str:
+    def move_name(self, view: KuhnView, action: int) -> str:
         return self.action_name(action)
 
     def describe_move(self, before: KuhnView, after: KuhnView, actor: int, action: int) -> str:

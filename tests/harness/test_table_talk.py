@@ -30,7 +30,7 @@ def test_labels_are_unique_and_typed_back_moves_are_told_and_hands_explained(cas
         while not (state.is_terminal() or state.is_truncated()) and decisions < MAX_DECISIONS:
             p = state.current_player
             legal = [int(a) for a in np.flatnonzero(state.legal_mask())]
-            labels = {a: game.action_label(views[p], a) for a in legal}
+            labels = {a: game.move_name(views[p], a) for a in legal}
             assert len(set(labels.values())) == len(labels), f"two legal actions share a label: {labels}"
             for a, label in labels.items() if decisions % TYPED_EVERY == 0 else ():
                 assert human.parse(label, legal, views[p]) == (a, ""), label

@@ -15,7 +15,7 @@ def test_actions_name_the_next_card_and_a_row_word_or_its_start_picks_one() -> N
     deck, _ = hand_script({0: WINNER, 1: LOSER}, 2)
     game, state = new_state([deck])
     view = state.view(0)
-    assert [game.action_label(view, a) for a in range(3)] == ["place Q♠ on top", "place Q♠ in middle",
+    assert [game.move_name(view, a) for a in range(3)] == ["place Q♠ on top", "place Q♠ in middle",
                                                                "place Q♠ on bottom"]
     human = HumanAgent(game, io.StringIO(), io.StringIO())
     for typed, action in (("middle", 1), ("mid", 1), ("top", 0), ("bot", 2), ("place Qs on bottom", 2),

@@ -19,7 +19,7 @@ def test_a_stock_draw_names_the_card_only_to_its_drawer_and_lays_hits_discards_t
     state.apply(DRAW_STOCK)  # P1 draws 5♠, which fits P0's set
     slot = state.view(1).spreads[0].slot
     assert state.legal_mask()[hit("5s", slot)]
-    assert game.action_label(state.view(1), hit("5s", slot)) == f"hit 5♠ on spread {slot} (P0's set 5♣ 5♦ 5♥)"
+    assert game.move_name(state.view(1), hit("5s", slot)) == f"hit 5♠ on spread {slot} (P0's set 5♣ 5♦ 5♥)"
     assert told(game, state, hit("5s", slot)) == ["hits 5♠ on P0's set 5♣ 5♦ 5♥"] * 3
 
 

@@ -121,7 +121,7 @@ class LedgerGame:
     def action_name(self, action: int) -> str:
         return f"take {action}"
 
-    def action_label(self, view: LedgerView, action: int) -> str:
+    def move_name(self, view: LedgerView, action: int) -> str:
         return self.action_name(action)
 
     def describe_move(self, before: LedgerView, after: LedgerView, actor: int, action: int) -> str:

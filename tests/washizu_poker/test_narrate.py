@@ -14,8 +14,8 @@ def test_discards_are_listed_and_typed_as_cards_in_either_notation() -> None:
     game, state = rigged("As Kd 7c 7h 2s", "3c 4d 8h 9c Jd", stock="5s 6h 9d Tc", **SPADES)
     view = state.view(0)
     want = discard(state, "Kd 2s")
-    assert game.action_label(view, want) == "discard [2♠] K♦ and draw 2"  # the hand's order
-    assert game.action_label(view, PAT) == "stand pat (draw 0)"
+    assert game.move_name(view, want) == "discard [2♠] K♦ and draw 2"  # the hand's order
+    assert game.move_name(view, PAT) == "stand pat (draw 0)"
     human = HumanAgent(game, io.StringIO(), io.StringIO())
     legal = list(range(32))
     for typed in ("discard K♦ [2♠]", "2s Kd", "discard kd 2♠", "K♦ 2♠"):
