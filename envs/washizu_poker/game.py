@@ -18,6 +18,7 @@ import numpy as np
 from parlor.envs.engine.cards import NUM_SUITS, SUIT_CHARS, format_cards, parse_cards, suit_of
 from parlor.envs.engine.config import build, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.hands import rank5
 from parlor.envs.engine.table import next_active, order_from
 from parlor.envs.washizu_poker import encode as enc
 from parlor.envs.washizu_poker import narrate as _narrate
@@ -164,7 +165,7 @@ class WashizuGame:
         return _narrate.describe_move(before, after, actor, action)
 
     def explain(self, view) -> str:
-        return _narrate.explain(view)
+        return _narrate.explain(view, rank5)  # the showdown's evaluator (state._showdown)
 
 
 def make_game(**options: Any) -> WashizuGame:

@@ -3,9 +3,9 @@
 shown, their names, why the winner won), all read off Views."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from parlor.envs.engine.hands import describe, rank5, why_better
+from parlor.envs.engine.hands import describe, why_better
 from parlor.envs.washizu_poker.render import card_text
 from parlor.envs.washizu_poker.state import CALL, DISCARDED, DROP, NUM_DISCARDS, RAISE_BASE
 from parlor.envs.washizu_poker.view import WashizuView
@@ -54,9 +54,10 @@ def describe_move(before: WashizuView, after: WashizuView, actor: int, action: i
     return f"discards {k} card{'s' if k > 1 else ''}{seen} and draws {k}{got}"
 
 
-def explain(view: WashizuView) -> str:
-    """How the latest finished game ended: every hand shown with its name, who took the pot and
-    why (the winning hand against the best beaten one), or that everyone else dropped."""
+def explain(view: WashizuView, rank5: Callable[[Sequence[int]], int]) -> str:
+    """How the latest finished game ended: every hand shown with its name (``rank5``: the
+    evaluator the game's showdown uses), who took the pot and why (the winning hand against the
+    best beaten one), or that everyone else dropped."""
     r = view.last_result
     if r is None:
         return ""
