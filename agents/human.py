@@ -30,7 +30,7 @@ from parlor.envs.engine.game import Game
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
-PROMPT = "your action (number, name or part of it; cards as K♣ or Kc; ? lists, q quits): "
+PROMPT = "your action (number, name or part of it{notation}; ? lists, q quits): "
 MAX_SHOWN = 8  # candidates named in an "ambiguous" message
 
 _TILE = re.compile(r"^\[?(\d+)\s*[-|]\s*(\d+)\]?$")
@@ -99,6 +99,14 @@ def fits(answer: Tokens, label: Tokens) -> bool:
     return _words_fit(answer.words, label.words)
 
 
+def prompt(labels: dict[int, str]) -> str:
+    """The prompt, with a reminder of the card or tile notation when the moves name any."""
+    parsed = [Tokens(text, typed=False) for text in labels.values()]
+    notation = "; cards as K♣ or Kc" if any(t.cards for t in parsed) else ""
+    notation += "; tiles as 3-5" if any(t.tiles for t in parsed) else ""
+    return PROMPT.format(notation=notation)
+
+
 def match_action(answer: str, labels: dict[int, str]) -> tuple[int | None, list[int]]:
     """(action, []) when ``answer`` names one of ``labels`` (action -> label), else
     (None, the candidates it fits: several = ambiguous, none = no match)."""
@@ -144,8 +152,9 @@ class HumanAgent:
         self.say()
         self.say(self.game.render(view))
         self.list_actions(labels)
+        asking = prompt(labels)
         while True:
-            self.stdout.write(PROMPT)
+            self.stdout.write(asking)
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
