@@ -155,6 +155,29 @@ def describe(rank: int) -> str:
     return f"{_NAMES[category(rank)]} {vals}"
 
 
+def category_name(rank: int) -> str:
+    """The category in words: ``"pair"``, ``"flush"``, ``"royal flush"``."""
+    return "royal flush" if is_royal(rank) else _NAMES[category(rank)]
+
+
+def why_better(better: int, worse: int) -> str:
+    """Why strength ``better`` beats ``worse`` (values of ``rank5``/``rank3``), in words:
+    ``"flush beats straight"``, ``"both pair: Q beats 9"``, ``"both two pair K 8: kicker 7 beats 4"``."""
+    if better == worse:
+        return "equal hands"
+    if category(better) != category(worse):
+        return f"{category_name(better)} beats {category_name(worse)}"
+    a, b = rank_values(better), rank_values(worse)
+    i = next(k for k in range(min(len(a), len(b))) if a[k] != b[k])
+    shared = "".join(f" {RANK_CHARS[v]}" for v in a[:i])
+    kicker = "kicker " if i >= _FIRST_KICKER.get(category(better), len(a)) else ""
+    return f"both {category_name(better)}{shared}: {kicker}{RANK_CHARS[a[i]]} beats {RANK_CHARS[b[i]]}"
+
+
+# where the tie-break values of a category stop naming its groups and start naming kickers
+_FIRST_KICKER = {Category.PAIR: 1, Category.TWO_PAIR: 2, Category.TRIPS: 1, Category.QUADS: 1}
+
+
 # ---------------------------------------------------------------- reference evaluation (table build)
 def _straight_top(ranks: Sequence[int]) -> int:
     """Top rank of a straight made of these 5 distinct ranks, else -1."""

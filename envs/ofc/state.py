@@ -28,7 +28,7 @@ from parlor.envs.ofc.scoring import (
     fl_stays,
     score_hand,
 )
-from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc.view import OFCView, Showdown
 
 DISCARD = enc.ACTION_DISCARD
 
@@ -62,7 +62,7 @@ class OFCState:
         "hand_index", "start_player", "fl_next", "in_fl", "fl_dealt", "rows", "discards", "stock",
         "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "current_player", "key", "rewards",
         "totals", "last_points", "terminal", "obs", "mv", "rank_left", "suit_left", "watchers", "unseen_at",
-        "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty", "free", "last_turn", "trace",
+        "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty", "free", "last_turn", "trace", "showdown",
     )
 
     def __init__(self, game, rng: np.random.Generator, decks: list[tuple[int, ...]]):
@@ -82,6 +82,7 @@ class OFCState:
         self.last_points = [0] * n
         self.terminal = False
         self.hands_done = 0
+        self.showdown: Showdown | None = None  # the boards of the latest showdown (immutable)
         self.stat_foul, self.stat_fl, self.stat_royalty = [0] * n, [0] * n, [0] * n
         self._start_hand()
 
@@ -277,6 +278,7 @@ class OFCState:
                 fl_next[p] = fl_entry_cards(res, self.fl_cards)
                 stat_fl[p] += fl_next[p] > 0
         self.last_points = points
+        self.showdown = Showdown(self.hand_index, tuple(tuple(tuple(r) for r in board) for board in self.rows))
         self.hands_done += 1
         if self.hand_index + 1 == self.num_hands:
             self.terminal = True
@@ -324,7 +326,7 @@ class OFCState:
             discards_owed=self.owed if mine else 0,
             discards=tuple(self.discards[player]), fantasyland=tuple(self.in_fl),
             fl_dealt=tuple(self.fl_dealt), scores=tuple(self.totals), last_points=tuple(self.last_points),
-            terminal=self.terminal,
+            terminal=self.terminal, showdown=self.showdown,
         )
 
     # ------------------------------------------------------------ copies

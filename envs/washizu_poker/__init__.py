@@ -6,6 +6,7 @@
 - ``encode``: the observation layout, ``encode_view``, the incremental observation
   cache the state keeps for the fast ``observe``, and action ids <-> words;
 - ``render``: text of a view and its SVG picture (``render_svg``);
+- ``narrate``: discards named by their cards, moves as a seat saw them, each game's result explained;
 - ``determinize``: hidden cards resampled for one seat (``State.determinize``);
 - rule modules: ``deck`` (deck composition, the Washizu set, stacked decks) and
   ``betting`` (the pure betting rules).
