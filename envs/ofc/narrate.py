@@ -3,7 +3,7 @@ explained (each row's hand, royalties, fouls, the pairwise points), all read off
 from __future__ import annotations
 
 from parlor.envs.engine.cards import format_card, format_cards
-from parlor.envs.engine.hands import describe, why_better
+from parlor.envs.engine.hand_names import describe, why_better
 from parlor.envs.ofc.encode import ACTION_DISCARD, action_name
 from parlor.envs.ofc.scoring import ROW_NAMES, ROWS_PLUS_SCOOP, SCOOP_BONUS, BoardResult, evaluate_board, score_hand
 from parlor.envs.ofc.view import Board, OFCView

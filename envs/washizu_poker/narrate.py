@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from parlor.envs.engine.hands import describe, why_better
+from parlor.envs.engine.hand_names import describe, why_better
 from parlor.envs.washizu_poker.render import card_text
 from parlor.envs.washizu_poker.state import CALL, DISCARDED, DROP, NUM_DISCARDS, RAISE_BASE
 from parlor.envs.washizu_poker.view import WashizuView
