@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from parlor.envs.engine.hand_names import describe, why_better
+from parlor.envs.washizu_poker.betting import CALL, DROP, RAISE_BASE
+from parlor.envs.washizu_poker.draw import DISCARDED, NUM_DISCARDS
 from parlor.envs.washizu_poker.render import card_text
-from parlor.envs.washizu_poker.state import CALL, DISCARDED, DROP, NUM_DISCARDS, RAISE_BASE
 from parlor.envs.washizu_poker.view import WashizuView
 
 
