@@ -19,6 +19,7 @@ import numpy as np
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.engine.trace import Trace
 from parlor.envs.ofc import encode as enc
+from parlor.envs.ofc.determinize import determinize
 from parlor.envs.ofc.scoring import (
     BOARD_SIZE,
     FL_STAY_CARDS,
@@ -360,44 +361,11 @@ class OFCState:
         new.stat_foul, new.stat_fl, new.stat_royalty = list(self.stat_foul), list(self.stat_fl), list(self.stat_royalty)
         return new
 
-    def _hidden_slots(self, player: int) -> list[tuple[list[int], int]]:
-        """(list, index) of every card ``player`` cannot see, in a canonical order."""
-        slots = []
-        for q in range(self.n):
-            if q == player:
-                continue
-            if q == self.current_player:
-                slots += [(self.pending, i) for i in range(self.pend_pos, len(self.pending))]
-            slots += [(self.discards[q], i) for i in range(len(self.discards[q]))]
-            if self.in_fl[q] and not self.terminal:
-                slots += [(row, i) for row in self.rows[q] for i in range(len(row))]
-        slots += [(self.stock, i) for i in range(self.stock_pos, len(self.stock))]
-        return slots
-
     def determinize(self, player: int, rng: np.random.Generator) -> OFCState:
         """A copy where the cards ``player`` cannot see (others' pending cards and
         discards, hidden Fantasyland boards, the stock, later stacked decks) are
         redealt from ``rng``; the result depends only on his view and ``rng``."""
-        new = self.clone()
-        slots = new._hidden_slots(player)
-        pool = sorted(lst[i] for lst, i in slots)
-        order = rng.permutation(len(pool))
-        for (lst, i), j in zip(slots, order):
-            lst[i] = pool[j]
-        new.stock = new.stock[new.stock_pos:]
-        new.stock_pos = 0
-        new.decks = []
-        new.rng = np.random.default_rng(int(rng.integers(2**63)))
-        new.trace = Trace.resampled()
-        new._rebuild_observations()
-        return new
-
-    def _rebuild_observations(self) -> None:
-        for p in range(self.n):
-            self.obs[p][:] = enc.encode(self.view(p), self.game.layout)
-            seen = self.view(p).seen_cards()
-            self.rank_left[p] = [4 - sum(1 for c in seen if c >> 2 == r) for r in range(13)]
-            self.suit_left[p] = [13 - sum(1 for c in seen if c & 3 == s) for s in range(4)]
+        return determinize(self, player, rng)
 
     def check_invariants(self) -> None:
         cards = [c for board in self.rows for row in board for c in row]
