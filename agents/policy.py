@@ -9,6 +9,10 @@ difference, then checks the network's spaces. :class:`PolicyAgent` plays a
 policy as an :class:`~parlor.agents.base.Agent` (the agent spec ``ppo:PATH.zip``
 of :mod:`parlor.agents.registry`, self-play snapshots, the learner's evaluation).
 
+Solved decisions: where the env's advisor solves a decision exactly (``solved_action``,
+e.g. OFC's Fantasyland hands) the policy agent plays the solution, as the learner's
+seat did in training (``training.learning.wrapper``).
+
 Action guard: a policy trained with one (``action_guard``, e.g. ``{"foul": 0.0}``)
 was only ever allowed the actions the env's advisor keeps (:mod:`parlor.agents.advisors`),
 so it plays with the same narrowed mask wherever it is loaded.
@@ -37,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from parlor.agents.advisors import advisor_for, check_guard, guarded
+from parlor.agents.advisors import advisor_for, check_guard, guarded, solved_action
 from parlor.envs.engine.game import Game
 
 SIGNATURE_KEYS = ("env", "layout_version", "observation_shape", "num_actions", "options")
@@ -215,16 +219,18 @@ class PolicyAgent:
     the masked action distribution with the agent's own seeded generator (never the
     global torch RNG, so it cannot disturb training). ``guard`` narrows the mask
     with the ``guarded_mask`` of the env's advisor (the game and ``env_name`` are needed then).
+    With the game and ``env_name`` the decisions the advisor solves (``solved_action``) are
+    played as solved.
     """
 
     def __init__(self, policy: Any, game: Game | None = None, deterministic: bool = True, seed: int | None = None,
                  name: str = "ppo", guard: Mapping[str, float] | None = None, env_name: str | None = None):
         self.policy = getattr(policy, "policy", policy)  # an sb3 model or its policy
-        self.game, self.guard, self.advisor = game, dict(guard or {}), None
+        self.game, self.guard = game, dict(guard or {})
+        self.advisor = advisor_for(env_name, game) if game is not None and env_name is not None else None
         if self.guard:
-            if game is None or env_name is None:
+            if self.advisor is None and (game is None or env_name is None):
                 raise ValueError("PolicyAgent: an action guard needs the game and the env name (its advisor)")
-            self.advisor = advisor_for(env_name, game)
             check_guard(self.advisor, self.guard, env_name)
         self.deterministic = deterministic
         self.name = name
@@ -258,6 +264,9 @@ class PolicyAgent:
         return probs / probs.sum()
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None, sample_world: Any = None) -> int:
+        solved = solved_action(self.advisor, view) if view is not None else None
+        if solved is not None:
+            return solved
         probs = self.probabilities(observation, action_mask, view)
         if self.deterministic:
             return int(np.argmax(probs))

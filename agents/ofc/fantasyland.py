@@ -55,8 +55,12 @@ from parlor.envs.ofc.rollouts import BOT_ROYALTY, FL_BONUS, MID_ROYALTY, ROYAL, 
 from parlor.envs.ofc.scoring import BOARD_SIZE, FL_STAY_OPTIONS, evaluate_board, fl_stays, top_royalty
 from parlor.envs.ofc.view import OFCView
 
-# What staying is worth until it is measured: the heuristic's worth of a Fantasyland hand.
-DEFAULT_STAY_VALUE = FL_BONUS
+# What a Fantasyland hand is worth, in points, over a regular hand (the next hand played in
+# Fantasyland instead of regular, the chance of staying again included), measured in 6-hand
+# heads-up Pineapple matches of the heuristic: docs/experiments/ofc_multihand.md. The OFC
+# heuristic's bonus for entering and the solver's value of staying.
+FANTASYLAND_VALUE = FL_BONUS
+DEFAULT_STAY_VALUE = FANTASYLAND_VALUE
 # a Fantasyland deal: 13 (what a crowded table's deck can spare) .. 17 (progressive, trips on top)
 MIN_CARDS, MAX_CARDS = BOARD_SIZE, 17
 _TIE_SHIFT = 24   # ranks are < 2**24: middle << 24 | top orders boards of one bottom

@@ -4,7 +4,7 @@ The other modules of the package are listed in its docstring (``envs/buffalo_bil
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +76,7 @@ class BuffaloBillGame:
 
     name = "buffalo_bill"
     observation_bounds = (0.0, 1.0)
+    stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
 
     def __init__(self, config: BuffaloBillConfig):
         self.config = config

@@ -19,7 +19,7 @@ from parlor.envs.ofc import features as _features
 from parlor.envs.ofc import render as _render
 from parlor.envs.ofc.deal import deal_plan
 from parlor.envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
-from parlor.envs.ofc.state import OFCState
+from parlor.envs.ofc.state import MULTI_HAND_RATIOS, OFCState
 from parlor.envs.ofc.view import OFCView
 
 VARIANTS = ("original", "pineapple")
@@ -66,6 +66,7 @@ class OFCGame:
         # part of a trained policy's signature (parlor.agents.policy.layout_version)
         self.observation_version = _features.FEATURES_VERSION if config.features else None
         self.max_deals = config.num_hands
+        self.stat_ratios = MULTI_HAND_RATIOS if config.num_hands > 1 else {}
         self.observation_shape = (self.layout.size + (_features.size(config.num_players) if config.features else 0),)
         self.deck = standard52()
         n = config.num_players

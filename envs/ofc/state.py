@@ -50,6 +50,13 @@ ROW_FULL_CLEAR = (~1, ~2, ~4)
 NEXT_CARD, PENDING, DISCARDS = enc.NEXT_CARD, enc.PENDING, enc.DISCARDS
 RANK_LEFT, SUIT_LEFT = enc.RANK_LEFT_L, enc.SUIT_LEFT_L
 PENDING_LEFT, OWED_LEFT = enc.PENDING_LEFT_L, enc.OWED_LEFT_L
+# the rates of a multi-hand episode: (numerator, denominator) of OFCState.stats() entries
+MULTI_HAND_RATIOS = {
+    "fl_entry_rate": ("fantasyland", "regular_hands"),       # regular hands that qualified for Fantasyland
+    "fl_stay_rate": ("fl_stays", "fl_hands"),                # Fantasyland hands that stayed
+    "points_per_fl_hand": ("fl_points", "fl_hands"),
+    "points_per_regular_hand": ("regular_points", "regular_hands"),
+}
 
 
 class OFCState:
@@ -61,6 +68,7 @@ class OFCState:
         "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "current_player", "key", "rewards",
         "totals", "last_points", "terminal", "obs", "mv", "rank_left", "suit_left", "watchers", "unseen_at",
         "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty", "free", "last_turn",
+        "stat_fl_hands", "stat_fl_points", "stat_fl_stays",
     )
 
     def __init__(self, game, rng: np.random.Generator, decks: list[tuple[int, ...]]):
@@ -80,6 +88,7 @@ class OFCState:
         self.terminal = False
         self.hands_done = 0
         self.stat_foul, self.stat_fl, self.stat_royalty = [0] * n, [0] * n, [0] * n
+        self.stat_fl_hands, self.stat_fl_points, self.stat_fl_stays = [0] * n, [0] * n, [0] * n
         self._start_hand()
 
     # ------------------------------------------------------------ dealing
@@ -268,6 +277,9 @@ class OFCState:
             stat_royalty[p] += res.royalty
             if in_fl[p]:
                 fl_next[p] = FL_STAY_CARDS if fl_stays(res, self.fl_stay) else 0
+                self.stat_fl_hands[p] += 1
+                self.stat_fl_points[p] += points[p]
+                self.stat_fl_stays[p] += fl_next[p] > 0
             else:
                 fl_next[p] = fl_entry_cards(res, self.fl_cards)
                 stat_fl[p] += fl_next[p] > 0
@@ -297,13 +309,27 @@ class OFCState:
                         self._see(w, c)
 
     def stats(self) -> dict[str, list[float]]:
-        """Per seat, averaged over the hands played: foul rate, Fantasyland entries, royalties."""
+        """Per seat, averaged over the hands played (docs/rules.md §1.10): foul rate,
+        Fantasyland entries, royalties; with more than one hand per episode also the
+        points, and the hands played regular / in Fantasyland with their points and the
+        Fantasyland hands that stayed (``OFCGame.stat_ratios`` turns these into rates)."""
         h = max(1, self.hands_done)
-        return {
+        out = {
             "foul": [x / h for x in self.stat_foul],
             "fantasyland": [x / h for x in self.stat_fl],
             "royalties": [x / h for x in self.stat_royalty],
         }
+        if self.num_hands > 1:
+            fl_hands, fl_points = self.stat_fl_hands, self.stat_fl_points
+            out.update(
+                points=[x / h for x in self.totals],
+                regular_hands=[(self.hands_done - x) / h for x in fl_hands],
+                regular_points=[(t - x) / h for t, x in zip(self.totals, fl_points)],
+                fl_hands=[x / h for x in fl_hands],
+                fl_points=[x / h for x in fl_points],
+                fl_stays=[x / h for x in self.stat_fl_stays],
+            )
+        return out
 
     # ------------------------------------------------------------ views
     def view(self, player: int) -> OFCView:
@@ -341,6 +367,8 @@ class OFCState:
         new.rank_left = [list(x) for x in self.rank_left]
         new.suit_left = [list(x) for x in self.suit_left]
         new.stat_foul, new.stat_fl, new.stat_royalty = list(self.stat_foul), list(self.stat_fl), list(self.stat_royalty)
+        new.stat_fl_hands, new.stat_fl_points = list(self.stat_fl_hands), list(self.stat_fl_points)
+        new.stat_fl_stays = list(self.stat_fl_stays)
         return new
 
     def _hidden_slots(self, player: int) -> list[tuple[list[int], int]]:

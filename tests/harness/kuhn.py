@@ -113,6 +113,7 @@ class KuhnGame:
     observation_shape = (3 + 3 + 6,)
     observation_bounds = (0.0, 1.0)
     observation_version = None
+    stat_ratios: dict = {}
     max_deals = 1
 
     def __init__(self, config: KuhnConfig):

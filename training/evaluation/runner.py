@@ -163,7 +163,7 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
         records.extend(batch)
         if progress is not None:
             progress(i + 1, len(jobs))
-    summary = summarize(records, config.names(), game.num_players)
+    summary = summarize(records, config.names(), game.num_players, game.stat_ratios)
     if config.field is not None or game.num_players == 1:  # every agent met the same cards
         summary["paired"] = paired_differences(records, config.names(), range(len(config.agents)))
     summary.update(env=config.env, options=dict(config.options), num_players=game.num_players,

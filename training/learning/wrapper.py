@@ -15,6 +15,12 @@ actions, also through ``SubprocVecEnv`` (``env_method``). The game is played on 
 AEC adapter would give them; the adapter itself only deals (seed, stacked decks). An
 illegal learner action raises ``IllegalActionError`` naming the legal ones.
 
+Decisions of the learner's seat that the env's advisor solves exactly
+(``solved_action``, :mod:`parlor.agents.advisors`: OFC's Fantasyland hands, by the
+exact solver) are played for it like an opponent's turn: the learner only decides
+the rest and learns what the solved decisions are worth through its returns (a policy
+agent plays them the same way, so training and play agree).
+
 Optional shaping: ``shaping={"foul": -6.0}`` adds, at the episode's last step,
 weight x the learner's value of that ``State.stats()`` entry (e.g. an extra
 cost per foul). With ``shaping_mode="potential"`` the same total is paid as it
@@ -50,7 +56,7 @@ import gymnasium
 import numpy as np
 
 from parlor import envs
-from parlor.agents.advisors import advisor_for, check_guard, guarded
+from parlor.agents.advisors import advisor_for, check_guard, guarded, solved_action
 from parlor.agents.episodes import play_until, seat_chooser
 from parlor.agents.policy import PolicyAgent
 from parlor.agents.registry import make_agent as registry_make_agent
@@ -321,13 +327,23 @@ class SingleAgentEnv(gymnasium.Env):
         """Opponents act until the learner must decide or the episode ends;
         returns the learner's reward earned meanwhile."""
         earned = 0.0
+        solved: int | None = None
 
         def collect(_state: Any, _seat: int, _action: int, rewards: np.ndarray) -> None:
             nonlocal earned
             earned += self._collect(float(rewards[self.learner]))
 
-        play_until(self.state, self._opponent_choice, stop=lambda state: state.current_player == self.learner,
-                   on_step=collect)
+        def learner_decides(state: Any) -> bool:
+            nonlocal solved
+            if state.current_player != self.learner:
+                return False
+            solved = solved_action(self.advisor, state.view(self.learner))
+            return solved is None
+
+        def choose(state: Any, seat: int) -> int:
+            return solved if seat == self.learner else self._opponent_choice(state, seat)
+
+        play_until(self.state, choose, stop=learner_decides, on_step=collect)
         return earned
 
     def _collect(self, reward: float) -> float:
