@@ -5,7 +5,8 @@ full options, observation shape and layout version, number of actions) plus
 metadata (steps trained, an action guard). :func:`load_policy` is the one
 loader: it always checks the signature against the env the policy is loaded
 into and refuses a mismatch with a :class:`PolicyMismatchError` naming every
-difference, then checks the network's spaces. :class:`PolicyAgent` plays a
+difference (but in the options the game declares portable, ``Game.portable_options``:
+an OFC policy plays any number of hands), then checks the network's spaces. :class:`PolicyAgent` plays a
 policy as an :class:`~parlor.agents.base.Agent` (the agent spec ``ppo:PATH.zip``
 of :mod:`parlor.agents.registry`, self-play snapshots, the learner's evaluation).
 
@@ -35,7 +36,7 @@ import json
 import os
 import shutil
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -85,8 +86,10 @@ def signature(env_name: str, game: Game) -> dict[str, Any]:
     }
 
 
-def check_signature(saved: Mapping[str, Any], expected: Mapping[str, Any], path: str | Path = "policy") -> None:
-    """Raise :class:`PolicyMismatchError` naming each field where ``saved`` and ``expected`` differ."""
+def check_signature(saved: Mapping[str, Any], expected: Mapping[str, Any], path: str | Path = "policy",
+                    portable: Collection[str] = ()) -> None:
+    """Raise :class:`PolicyMismatchError` naming each field where ``saved`` and ``expected`` differ;
+    the options in ``portable`` (the game's ``portable_options``) may differ."""
     problems = []
     for key in SIGNATURE_KEYS:
         if key == "options":
@@ -95,7 +98,7 @@ def check_signature(saved: Mapping[str, Any], expected: Mapping[str, Any], path:
             problems.append(f"{key}: trained on {saved.get(key)!r}, loading into {expected.get(key)!r}")
     saved_opts, want_opts = saved.get("options", {}), expected.get("options", {})
     for name in sorted(set(saved_opts) | set(want_opts)):
-        if saved_opts.get(name) != want_opts.get(name):
+        if name not in portable and saved_opts.get(name) != want_opts.get(name):
             problems.append(f"option {name}: trained with {saved_opts.get(name)!r}, loading into {want_opts.get(name)!r}")
     if problems:
         raise PolicyMismatchError(f"{path} does not fit this env: " + "; ".join(problems))
@@ -192,10 +195,10 @@ def _shared_model(path: str, mtime_ns: int, size: int) -> Any:
 
 def load_policy(path: str | Path, env_name: str, game: Game, shared: bool = False) -> Any:
     """The MaskablePPO in ``path``, checked for ``game`` of env ``env_name``: raises
-    :class:`PolicyMismatchError` if it was trained on another env, other options or
-    another observation layout. ``shared=True`` returns the process's read-only copy
+    :class:`PolicyMismatchError` if it was trained on another env, other options (but the
+    game's ``portable_options``, e.g. OFC's number of hands) or another observation layout. ``shared=True`` returns the process's read-only copy
     (agents: each file is read once); otherwise a fresh model (to train on)."""
-    check_signature(read_signature(path), signature(env_name, game), path)
+    check_signature(read_signature(path), signature(env_name, game), path, game.portable_options)
     if shared:
         key = os.path.abspath(path)
         stat = os.stat(key)

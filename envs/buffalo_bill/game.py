@@ -77,6 +77,7 @@ class BuffaloBillGame:
     name = "buffalo_bill"
     observation_bounds = (0.0, 1.0)
     stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
+    portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with
 
     def __init__(self, config: BuffaloBillConfig):
         self.config = config

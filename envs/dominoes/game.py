@@ -31,6 +31,7 @@ class DominoGame:
     observation_bounds = (0.0, 1.0)
     observation_version = None  # the env's _vN versions the observation (Buki's feature block included)
     stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
+    portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with
     max_deals: int | None
     state_class: ClassVar[type]
     tail_size: ClassVar[int]

@@ -102,6 +102,10 @@ class Game(Protocol):
     # (numerator, denominator), both ``State.stats()`` entries, each rate the ratio of their
     # sums over every episode an agent played (e.g. OFC's points per Fantasyland hand); {} for none
     stat_ratios: Mapping[str, tuple[str, str]]
+    # options a trained policy may be loaded across (``agents.policy.load_policy``): they change
+    # neither the observation layout nor what the actions mean, only the course of an episode
+    # (e.g. OFC's num_hands); () for none
+    portable_options: tuple[str, ...]
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> State:
         """A fresh episode. ``decks``: stacked decks (parsed), one per deal/hand in order."""

@@ -55,6 +55,9 @@ class OFCGame:
     """Builds OFC states and encodes/renders their views."""
 
     name = "ofc"
+    # a policy plays any number of hands and any Fantasyland rule: the observation's layout
+    # and the actions stay the same (its Fantasyland hands are solved, agents.advisors)
+    portable_options = ("num_hands", "fl_cards", "fl_stay")
     num_actions = _encode.NUM_ACTIONS
     observation_bounds = (0.0, 1.0)
 

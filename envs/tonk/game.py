@@ -67,6 +67,7 @@ class TonkGame:
     observation_bounds = (-1.0, 1.0)
     observation_version = None  # no optional observation block
     stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
+    portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with
 
     def __init__(self, config: TonkConfig):
         self.config = config

@@ -84,6 +84,7 @@ class WashizuGame:
     name = "washizu_poker"
     observation_version = None  # no optional observation block
     stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
+    portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with
 
     def __init__(self, config: WashizuConfig):
         self.config = config

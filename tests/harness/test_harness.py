@@ -6,6 +6,8 @@ no-leak via determinize, clone replay, illegal actions and bad options.
 """
 from __future__ import annotations
 
+from dataclasses import fields
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -46,6 +48,7 @@ def test_game_and_state_declare_every_member_of_the_engine_protocol(case: EnvCas
     stats = state.stats()
     assert isinstance(stats, dict)
     assert all(len(values) == game.num_players for values in stats.values())
+    assert set(game.portable_options) <= {f.name for f in fields(game.config)}
     for name, (numerator, denominator) in game.stat_ratios.items():  # rates of reported statistics
         assert name not in stats and numerator in stats and denominator in stats, name
 
