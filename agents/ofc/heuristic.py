@@ -8,14 +8,17 @@ How it plays (reads only the View):
   (bottom, then middle, then top), as a careful player would, half fill the
   free slots at random. A completed board scores -7 if fouled, else its
   royalties, 0.6 per category of row strength (rows won against others) and,
-  when another hand follows, ``FANTASYLAND_VALUE`` for a top that earns
-  Fantasyland (what a Fantasyland hand was measured to be worth,
-  ``agents.ofc.fantasyland``). So it keeps the rows ordered, builds the bottom
-  and middle, takes royalties when the foul risk allows and goes for
-  Fantasyland when another hand follows.
+  when another hand follows, 9 (``fl_bonus``) for a top that earns Fantasyland.
+  So it keeps the rows ordered, builds the bottom and middle and takes
+  royalties when the foul risk allows. A Fantasyland hand was measured to be
+  worth about 17 points (``agents.ofc.fantasyland.FANTASYLAND_VALUE``), but
+  with that bonus this planner lost to itself with 9: its completions, half of
+  them dealing the top random cards, over-rate the chance of pairing a high
+  card on top (docs/experiments/ofc_multihand.md).
 - Fantasyland: it plays the exact solver's board (``agents.ofc.fantasyland``):
   the most royalties plus ``FANTASYLAND_VALUE`` for staying when another hand
-  follows; never fouls.
+  follows (``stay_value``; the solver's choice is exact, so it gets the
+  measured worth); never fouls.
 
 Its results against the other baselines (points, foul rate, royalties per hand,
 duplicate deals with 95% confidence intervals) come from ``parlor eval``, e.g.
@@ -42,7 +45,7 @@ from parlor.envs.ofc.view import OFCView
 
 
 def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES,
-              fl_bonus: float = FANTASYLAND_VALUE) -> list[int]:
+              fl_bonus: float = FL_BONUS) -> list[int]:
     """Destinations for the pending cards of a regular turn: the candidate whose
     board scores best over sampled completions (common samples for all candidates),
     a top that earns Fantasyland worth ``fl_bonus`` when another hand follows."""
@@ -65,14 +68,16 @@ def valued(stats: TurnStats, view: OFCView, fl_bonus: float) -> np.ndarray:
 # ---------------------------------------------------------------- the agent
 class OFCHeuristic(SeededAgent):
     """Agent protocol (agents/base.py): decides from the View. Its sampling uses its
-    own generator (``seed``), so a seeded agent replays identically. ``fl_bonus``: what
-    a Fantasyland hand is worth to it (entering and staying), in points."""
+    own generator (``seed``), so a seeded agent replays identically. ``fl_bonus``: a
+    top that earns Fantasyland is worth that many points to its planner; ``stay_value``:
+    staying in Fantasyland is worth that many to its Fantasyland solver."""
 
-    fl_bonus: float = FANTASYLAND_VALUE
+    fl_bonus: float = FL_BONUS
+    stay_value: float = FANTASYLAND_VALUE
 
     def __init__(self, game: OFCGame | None = None, seed: int | None = None):
         self.game = game
-        stay = self.fl_bonus
+        stay = self.stay_value
         self.fantasyland = FantasylandPlayer.for_game(game, stay) if game is not None else FantasylandPlayer(
             stay_value=stay)
         super().__init__(seed)
@@ -105,10 +110,20 @@ class OFCHeuristic(SeededAgent):
 
 class HeuristicBonus9(OFCHeuristic):
     """The heuristic as it was before Fantasyland's worth was measured: a Fantasyland hand
-    worth 9 points (the rollouts' ``FL_BONUS``), entering and staying alike. Kept as the
-    reference of ``docs/experiments/ofc_multihand.md`` (``parlor.agents.ofc.heuristic:HeuristicBonus9``)."""
+    worth 9 points (the rollouts' ``FL_BONUS``), entering and staying alike; the agent of
+    the measurement (``parlor.agents.ofc.heuristic:HeuristicBonus9``,
+    docs/experiments/ofc_multihand.md)."""
 
-    fl_bonus = FL_BONUS
+    stay_value = FL_BONUS
+
+
+class MeasuredBonusHeuristic(OFCHeuristic):
+    """The heuristic with the measured worth of a Fantasyland hand for entering and staying
+    alike (``FANTASYLAND_VALUE``, 17 points): it lost to :class:`HeuristicBonus9`, so the
+    heuristic's planner keeps 9 (docs/experiments/ofc_multihand.md;
+    ``parlor.agents.ofc.heuristic:MeasuredBonusHeuristic``)."""
+
+    fl_bonus = FANTASYLAND_VALUE
 
 
 class OutlookPlanner(OFCHeuristic):
