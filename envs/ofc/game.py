@@ -14,12 +14,14 @@ import numpy as np
 from parlor.envs.engine.cards import parse_stacked_deck, standard52, validate_deck
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.trace import Serializable
 from parlor.envs.ofc import encode as _encode
 from parlor.envs.ofc import features as _features
 from parlor.envs.ofc import render as _render
 from parlor.envs.ofc.deal import deal_plan
 from parlor.envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
-from parlor.envs.ofc.state import MULTI_HAND_RATIOS, OFCState
+from parlor.envs.ofc.state import OFCState
+from parlor.envs.ofc.stats import MULTI_HAND_RATIOS
 from parlor.envs.ofc.view import OFCView
 
 VARIANTS = ("original", "pineapple")
@@ -51,7 +53,7 @@ class OFCConfig:
         check_bool("features", self.features)
 
 
-class OFCGame:
+class OFCGame(Serializable):
     """Builds OFC states and encodes/renders their views."""
 
     name = "ofc"
@@ -130,6 +132,10 @@ class OFCGame:
 
     def action_name(self, action: int) -> str:
         return _encode.action_name(action)
+
+    def move_name(self, view: OFCView, action: int) -> str:
+        _encode.action_name(action)  # the range check
+        return _render.move_name(view, action)
 
 
 def make_game(**options: Any) -> OFCGame:

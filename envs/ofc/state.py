@@ -12,10 +12,12 @@ seen, placed or discarded), so ``observation`` is a copy, not a rebuild.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import numpy as np
 
 from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.engine.trace import Trace
 from parlor.envs.ofc import encode as enc
 from parlor.envs.ofc.scoring import (
     BOARD_SIZE,
@@ -26,6 +28,7 @@ from parlor.envs.ofc.scoring import (
     fl_stays,
     score_hand,
 )
+from parlor.envs.ofc.stats import EpisodeTally, episode_stats
 from parlor.envs.ofc.view import OFCView
 
 DISCARD = enc.ACTION_DISCARD
@@ -50,13 +53,6 @@ ROW_FULL_CLEAR = (~1, ~2, ~4)
 NEXT_CARD, PENDING, DISCARDS = enc.NEXT_CARD, enc.PENDING, enc.DISCARDS
 RANK_LEFT, SUIT_LEFT = enc.RANK_LEFT_L, enc.SUIT_LEFT_L
 PENDING_LEFT, OWED_LEFT = enc.PENDING_LEFT_L, enc.OWED_LEFT_L
-# the rates of a multi-hand episode: (numerator, denominator) of OFCState.stats() entries
-MULTI_HAND_RATIOS = {
-    "fl_entry_rate": ("fantasyland", "regular_hands"),       # regular hands that qualified for Fantasyland
-    "fl_stay_rate": ("fl_stays", "fl_hands"),                # Fantasyland hands that stayed
-    "points_per_fl_hand": ("fl_points", "fl_hands"),
-    "points_per_regular_hand": ("regular_points", "regular_hands"),
-}
 
 
 class OFCState:
@@ -67,8 +63,7 @@ class OFCState:
         "hand_index", "start_player", "fl_next", "in_fl", "fl_dealt", "rows", "discards", "stock",
         "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "current_player", "key", "rewards",
         "totals", "last_points", "terminal", "obs", "mv", "rank_left", "suit_left", "watchers", "unseen_at",
-        "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty", "free", "last_turn",
-        "stat_fl_hands", "stat_fl_points", "stat_fl_stays",
+        "counts_at", "hands_done", "tally", "free", "last_turn", "trace",
     )
 
     def __init__(self, game, rng: np.random.Generator, decks: list[tuple[int, ...]]):
@@ -79,6 +74,7 @@ class OFCState:
         n = self.n
         self.rng = rng
         self.decks = list(decks)
+        self.trace = Trace.start(rng, self.decks)
         self.hand_index = 0
         self.start_player = 0
         self.fl_next = [0] * n
@@ -87,8 +83,7 @@ class OFCState:
         self.last_points = [0] * n
         self.terminal = False
         self.hands_done = 0
-        self.stat_foul, self.stat_fl, self.stat_royalty = [0] * n, [0] * n, [0] * n
-        self.stat_fl_hands, self.stat_fl_points, self.stat_fl_stays = [0] * n, [0] * n, [0] * n
+        self.tally = EpisodeTally(n)
         self._start_hand()
 
     # ------------------------------------------------------------ dealing
@@ -96,6 +91,7 @@ class OFCState:
         h = self.hand_index
         deck = self.decks[h] if h < len(self.decks) else self.rng.permutation(52).tolist()
         self.stock, self.stock_pos = deck, 0
+        self.trace.dealt.append(tuple(deck))
         fl_next = self.fl_next
         self.in_fl = [k > 0 for k in fl_next]
         plan, fl_dealt, headers = self.game.hand_setup(self.start_player, tuple(fl_next))
@@ -234,6 +230,7 @@ class OFCState:
                 self._begin_turn(self.turn + 1)
             else:
                 self._showdown()
+        self.trace.actions.append(action)
 
     def _reject(self, action) -> None:
         """Raise for an illegal action; accept a legal numpy/other integer id."""
@@ -270,19 +267,13 @@ class OFCState:
         else:
             self.rewards = self.rewards + np.asarray(points, dtype=np.float64)
         totals, in_fl, fl_next = self.totals, self.in_fl, self.fl_next
-        stat_foul, stat_royalty, stat_fl = self.stat_foul, self.stat_royalty, self.stat_fl
         for p, res in enumerate(results):
             totals[p] += points[p]
-            stat_foul[p] += res.fouled
-            stat_royalty[p] += res.royalty
             if in_fl[p]:
                 fl_next[p] = FL_STAY_CARDS if fl_stays(res, self.fl_stay) else 0
-                self.stat_fl_hands[p] += 1
-                self.stat_fl_points[p] += points[p]
-                self.stat_fl_stays[p] += fl_next[p] > 0
             else:
                 fl_next[p] = fl_entry_cards(res, self.fl_cards)
-                stat_fl[p] += fl_next[p] > 0
+        self.tally.showdown(results, points, in_fl, fl_next)
         self.last_points = points
         self.hands_done += 1
         if self.hand_index + 1 == self.num_hands:
@@ -309,27 +300,8 @@ class OFCState:
                         self._see(w, c)
 
     def stats(self) -> dict[str, list[float]]:
-        """Per seat, averaged over the hands played (docs/rules.md §1.10): foul rate,
-        Fantasyland entries, royalties; with more than one hand per episode also the
-        points, and the hands played regular / in Fantasyland with their points and the
-        Fantasyland hands that stayed (``OFCGame.stat_ratios`` turns these into rates)."""
-        h = max(1, self.hands_done)
-        out = {
-            "foul": [x / h for x in self.stat_foul],
-            "fantasyland": [x / h for x in self.stat_fl],
-            "royalties": [x / h for x in self.stat_royalty],
-        }
-        if self.num_hands > 1:
-            fl_hands, fl_points = self.stat_fl_hands, self.stat_fl_points
-            out.update(
-                points=[x / h for x in self.totals],
-                regular_hands=[(self.hands_done - x) / h for x in fl_hands],
-                regular_points=[(t - x) / h for t, x in zip(self.totals, fl_points)],
-                fl_hands=[x / h for x in fl_hands],
-                fl_points=[x / h for x in fl_points],
-                fl_stays=[x / h for x in self.stat_fl_stays],
-            )
-        return out
+        """Per seat, averaged over the hands played (:func:`~parlor.envs.ofc.stats.episode_stats`)."""
+        return episode_stats(self.tally, self.hands_done, self.totals, self.num_hands > 1)
 
     # ------------------------------------------------------------ views
     def view(self, player: int) -> OFCView:
@@ -349,12 +321,22 @@ class OFCState:
         )
 
     # ------------------------------------------------------------ copies
+    # memoryviews do not pickle: pickle and deepcopy carry the buffers (obs) and rebind the views
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in OFCState.__slots__ if name != "mv" and hasattr(self, name)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.mv = [memoryview(o) for o in self.obs]
+
     def clone(self) -> OFCState:
         new = OFCState.__new__(OFCState)
         for name in OFCState.__slots__:
             setattr(new, name, getattr(self, name))
         new.rng = copy.deepcopy(self.rng)
         new.decks = list(self.decks)
+        new.trace = self.trace.copy()
         new.fl_next, new.in_fl, new.fl_dealt = list(self.fl_next), list(self.in_fl), list(self.fl_dealt)
         new.free = list(self.free)
         new.rows = [[list(r) for r in board] for board in self.rows]
@@ -366,9 +348,7 @@ class OFCState:
         new.mv = [memoryview(o) for o in new.obs]
         new.rank_left = [list(x) for x in self.rank_left]
         new.suit_left = [list(x) for x in self.suit_left]
-        new.stat_foul, new.stat_fl, new.stat_royalty = list(self.stat_foul), list(self.stat_fl), list(self.stat_royalty)
-        new.stat_fl_hands, new.stat_fl_points = list(self.stat_fl_hands), list(self.stat_fl_points)
-        new.stat_fl_stays = list(self.stat_fl_stays)
+        new.tally = self.tally.copy()
         return new
 
     def _hidden_slots(self, player: int) -> list[tuple[list[int], int]]:
@@ -399,6 +379,7 @@ class OFCState:
         new.stock_pos = 0
         new.decks = []
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
+        new.trace = Trace.resampled()
         new._rebuild_observations()
         return new
 

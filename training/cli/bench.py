@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from parlor.training.cli.extras import require
+
+    require(["rlcard"], "the reference env texas_holdem_v4 (PettingZoo classic)")
     names = [n for n in args.envs.split(",") if n]
     # the reference is re-measured right before each env: shared machines change speed
     # within a run, and a ratio is only fair between two back-to-back measurements

@@ -6,6 +6,7 @@ the MaskablePPO training run. torch and sb3 are imported only where training nee
     from parlor.training.learning import SingleAgentEnv
     env = SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, opponents=[("heuristic", 1.0)])
 """
-from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv, register_env
+from parlor.training.learning.opponents import PoolEntry
+from parlor.training.learning.wrapper import SingleAgentEnv, register_env
 
 __all__ = ["PoolEntry", "SingleAgentEnv", "register_env"]

@@ -1,11 +1,9 @@
 """Single-agent Gymnasium view of a parlor game, for MaskablePPO.
 
 The learner holds one seat, rotated per episode over ``learner_seats``; every
-other seat is played by an agent drawn from a weighted opponent pool (names
-such as ``heuristic``, ``random``, ``search:16``, ``ppo:<zip>``, built by
-``parlor.agents.registry.make_agent`` or a name -> factory mapping the caller gives)
-or, for the pool entry ``self``, by a frozen snapshot of the learner added
-with :meth:`SingleAgentEnv.add_snapshot`. ``step`` plays the learner's action
+other seat is played by an agent drawn from a weighted opponent pool
+(:mod:`parlor.training.learning.opponents`: named agents, or for the pool entry ``self``
+a frozen snapshot of the learner added with :meth:`SingleAgentEnv.add_snapshot`). ``step`` plays the learner's action
 and then the opponents until the learner must decide again (or the episode
 ends); the reward is the learner's own reward earned over that stretch, never
 another seat's (what it earns before its first decision is paid with its first
@@ -13,7 +11,12 @@ step, so the step rewards of an episode sum to its return). ``action_masks()`` g
 actions, also through ``SubprocVecEnv`` (``env_method``). The game is played on its
 ``State`` with the shared loop (:mod:`parlor.agents.episodes`): opponents get what the
 AEC adapter would give them; the adapter itself only deals (seed, stacked decks). An
-illegal learner action raises ``IllegalActionError`` naming the legal ones.
+illegal learner action raises ``IllegalActionError`` naming the legal ones; with the
+adapter's option ``illegal_action="penalty"`` it ends the episode instead
+(``terminated=True``, reward ``illegal_reward`` plus what the learner had earned since its
+last step, ``info["illegal_action"] = True``; no shaping is paid and ``info`` has no
+``stats``: the episode never reached its end). An action that is not an integer raises
+``TypeError`` in either mode (``parlor.envs.aec.action_id``).
 
 Decisions of the learner's seat that the env's advisor solves exactly
 (``solved_action``, :mod:`parlor.agents.advisors`: OFC's Fantasyland hands, by the
@@ -49,7 +52,6 @@ is trained inside; a saved policy carries it and plays with it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
@@ -59,15 +61,15 @@ from parlor import envs
 from parlor.agents.advisors import advisor_for, check_guard, guarded, solved_action
 from parlor.agents.episodes import play_until, seat_chooser
 from parlor.agents.policy import PolicyAgent
-from parlor.agents.registry import make_agent as registry_make_agent
-from parlor.envs.aec import ADAPTER_OPTIONS
+from parlor.envs.aec import ADAPTER_OPTIONS, action_id
 from parlor.envs.engine.config import check_choice, check_number
-from parlor.envs.engine.game import ConfigError, Game
+from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.training.learning.opponents import AgentFactory, OpponentPool, PoolEntry
 
+# the adapter's options the wrapper honours itself; the others (render_mode) are refused
+ILLEGAL_ACTION_OPTIONS = ("illegal_action", "illegal_reward")
 MAX_EMPTY_EPISODES = 100  # resets in a row allowed to end before the learner decides
-SELF = "self"  # the pool entry played by frozen snapshots of the learner
 SHAPING_MODES = ("final", "potential")
-AgentFactory = Callable[..., Any]  # (game, seed=None) -> Agent
 
 _EXTRA_ENVS: dict[str, Callable[..., Any]] = {}
 
@@ -86,68 +88,6 @@ def make_raw_env(env_name: str, options: Mapping[str, Any] | None = None) -> Any
         known = sorted(set(envs.ENVS) | set(_EXTRA_ENVS))
         raise ConfigError(f"unknown env {env_name!r}; allowed values: {', '.join(known) or 'none'}")
     return envs.make_raw(env_name, **options)
-
-
-@dataclass(frozen=True, slots=True)
-class PoolEntry:
-    """One kind of opponent and its weight in the pool."""
-
-    agent: str
-    weight: float = 1.0
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.agent, str) or not self.agent.strip():
-            raise ConfigError(f"opponent agent={self.agent!r} must be a non-empty agent name (e.g. heuristic, random, self)")
-        check_number("opponent weight", self.weight, 0.0)
-
-
-def make_agent(spec: str, game: Game, env_name: str, seed: int | None, factories: Mapping[str, AgentFactory] | None) -> Any:
-    """Build an agent by name: the caller's factories first, then ``parlor.agents.registry``."""
-    if factories and spec in factories:
-        return factories[spec](game, seed=seed)
-    return registry_make_agent(spec, game, env_name=env_name, seed=seed)
-
-
-class OpponentPool:
-    """Weighted opponents; the ``self`` entry draws uniformly among the snapshots.
-
-    While no snapshot exists the ``self`` weight is left out (the other entries
-    are renormalised), so self-play can join the pool later in training.
-    """
-
-    def __init__(self, entries: Sequence[PoolEntry], game: Game, env_name: str,
-                 factories: Mapping[str, AgentFactory] | None = None, keep: int = 5):
-        self.entries = tuple(entries)
-        self.game, self.env_name, self.factories = game, env_name, factories
-        self.keep = keep
-        self.snapshots: list[Any] = []
-        self._agents: dict[tuple[str, int], Any] = {}
-        for entry in self.entries:  # build each named agent once now: bad names fail at start
-            if entry.agent != SELF:
-                self.agent(entry.agent, 0)
-
-    def agent(self, spec: str, seat: int) -> Any:
-        key = (spec, seat)  # one instance per seat: agents may keep per-episode memory
-        if key not in self._agents:
-            self._agents[key] = make_agent(spec, self.game, self.env_name, None, self.factories)
-        return self._agents[key]
-
-    def add_snapshot(self, agent: Any) -> None:
-        self.snapshots.append(agent)
-        del self.snapshots[:-self.keep]
-
-    def draw(self, seat: int, rng: np.random.Generator) -> tuple[str, Any]:
-        """(name, agent) for ``seat`` this episode."""
-        usable = [e for e in self.entries if e.weight > 0 and (e.agent != SELF or self.snapshots)]
-        if not usable:
-            raise ConfigError("the opponent pool is empty: give at least one opponent with weight > 0 "
-                              "(a 'self' entry only counts once a snapshot exists)")
-        weights = np.array([e.weight for e in usable], dtype=float)
-        entry = usable[int(rng.choice(len(usable), p=weights / weights.sum()))]
-        if entry.agent == SELF:
-            i = int(rng.integers(len(self.snapshots)))
-            return f"self[{i}]", self.snapshots[i]
-        return entry.agent, self.agent(entry.agent, seat)
 
 
 def stat_of(shaped: str) -> str:
@@ -179,12 +119,13 @@ class SingleAgentEnv(gymnasium.Env):
         super().__init__()
         self.env_name = env_name
         self.options = dict(options or {})
-        adapter_only = sorted(set(self.options) & set(ADAPTER_OPTIONS))
+        adapter_only = sorted(set(self.options) & set(ADAPTER_OPTIONS) - set(ILLEGAL_ACTION_OPTIONS))
         if adapter_only:
             raise ConfigError(f"options {adapter_only} belong to the AEC adapter, which the learner does not play "
-                              "through (its illegal actions raise); allowed values: the game's own options")
+                              f"through; allowed values: the game's own options and {', '.join(ILLEGAL_ACTION_OPTIONS)}")
         self._table = make_raw_env(env_name, self.options)  # deals each episode (seed, stacked decks)
         self.game = self._table.game
+        self.illegal_action, self.illegal_reward = self._table.illegal_action, self._table.illegal_reward
         n = self.game.num_players
         seats = tuple(range(n)) if learner_seats is None else tuple(learner_seats)
         if not seats or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n for s in seats):
@@ -291,7 +232,15 @@ class SingleAgentEnv(gymnasium.Env):
         if self._done:
             raise RuntimeError("step() called on a finished episode; call reset()")
         state = self.state
-        state.apply(int(action))
+        action = action_id(action)  # TypeError unless an integer
+        try:
+            if action is None:
+                raise IllegalActionError(None, np.flatnonzero(state.legal_mask()), self.game.action_name)
+            state.apply(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            return self._end_with_penalty()
         reward = self._pending + self._collect(float(state.take_rewards()[self.learner]))
         self._pending = 0.0
         reward += self._play_opponents()
@@ -307,6 +256,15 @@ class SingleAgentEnv(gymnasium.Env):
         elif self._done and self.shaping:
             reward += sum(w * info["stats"][stat_of(name)] for name, w in self.shaping.items())
         return obs, reward * self.reward_scale, terminated, truncated, info
+
+    def _end_with_penalty(self) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """``illegal_action="penalty"``: the episode ends here, as the AEC adapter ends it."""
+        reward = self._pending + self._collect(self.illegal_reward)
+        self._pending = 0.0
+        self._done = True
+        info = self._info(reward)
+        info.update(self._final_info(with_stats=False), illegal_action=True)
+        return self._last_obs, reward * self.reward_scale, True, False, info
 
     def _shaping_step(self, final_stats: Mapping[str, float] | None = None) -> float:
         """Moves each shaped statistic's potential to its value now (the final statistic
@@ -361,12 +319,13 @@ class SingleAgentEnv(gymnasium.Env):
     def _info(self, reward: float) -> dict[str, Any]:
         return {"learner_seat": self.learner, "raw_reward": reward}
 
-    def _final_info(self) -> dict[str, Any]:
+    def _final_info(self, with_stats: bool = True) -> dict[str, Any]:
         info: dict[str, Any] = {
             "raw_return": self._raw_return,
             "opponents": {seat: name for seat, (name, _) in sorted(self._seats_agents.items())},
         }
-        info["stats"] = {k: float(v[self.learner]) for k, v in self.state.stats().items()}
+        if with_stats:
+            info["stats"] = {k: float(v[self.learner]) for k, v in self.state.stats().items()}
         return info
 
     def action_masks(self) -> np.ndarray:

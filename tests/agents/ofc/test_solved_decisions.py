@@ -109,8 +109,8 @@ def test_training_wrapper_plays_the_learners_fantasyland_hand_for_it():
     # rest of it): the next decision the learner sees is in hand 2
     state = env.state
     assert not terminated and state.hand_index == 2 and state.current_player == 0
-    assert state.stat_fl_hands[0] == 1 and state.stat_foul[0] == 0
-    assert state.stat_royalty[0] == evaluate_board(*hand0_rows()).royalty + board.royalty
+    assert state.tally.fl_hands[0] == 1 and state.tally.foul[0] == 0
+    assert state.tally.royalties[0] == evaluate_board(*hand0_rows()).royalty + board.royalty
     assert state.in_fl[0] == board.stays
     done = False
     while not done:   # the rest of the episode: the learner only ever decides regular turns

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from parlor import envs
-from parlor.agents.policy import PolicyMismatchError, load_policy, read_signature
+from parlor.agents.policy import PolicyFileError, PolicyMismatchError, load_policy, read_signature
 from parlor.envs.engine.game import ConfigError
 from parlor.training.learning.configs import load_config, parse_config
 from parlor.training.learning.train import train, write_run_files
@@ -43,7 +43,7 @@ def game_of(env_name: str, **options):
 
 
 def legal_predictions(model, env_name: str, options: dict, episodes: int = 2) -> None:
-    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning import PoolEntry, SingleAgentEnv
 
     env = SingleAgentEnv(env_name, options, [PoolEntry("random")], seed=0)
     for _ in range(episodes):
@@ -78,12 +78,14 @@ def test_config_trains_256_steps_and_writes_a_loadable_model(tmp_path: Path, pat
     model = load_policy(result.model_path, config.env, game_of(config.env, **config.options))
     assert read_signature(result.model_path)["env"] == config.env
     legal_predictions(model, config.env, dict(config.options), episodes=1)
-    # policy.zip: the same network, no optimizer moments: smaller, same predictions
+    # model.zip is a checkpoint (the optimizer state too); policy.zip the same network alone: smaller
     small = load_policy(run_dir / "policy.zip", config.env, game_of(config.env, **config.options))
     assert (run_dir / "policy.zip").stat().st_size < result.model_path.stat().st_size
-    assert read_signature(run_dir / "policy.zip")["inference_only"] is True
-    for name, tensor in model.policy.state_dict().items():
-        assert (small.policy.state_dict()[name] == tensor).all(), name
+    with zipfile.ZipFile(run_dir / "policy.zip") as a, zipfile.ZipFile(result.model_path) as b:
+        assert sorted(a.namelist()) == ["parlor.json", "weights.safetensors"]
+        assert sorted(b.namelist()) == ["optimizer.safetensors", "parlor.json", "weights.safetensors"]
+    for name, tensor in model.state_dict().items():
+        assert (small.state_dict()[name] == tensor).all(), name
 
 
 def test_resume_continues_the_step_count(tmp_path: Path) -> None:
@@ -117,7 +119,7 @@ def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
         for name in src.namelist():
             if name != "parlor.json":
                 dst.writestr(name, src.read(name))
-    with pytest.raises(PolicyMismatchError, match="not saved by `parlor train`"):
+    with pytest.raises(PolicyFileError, match=r"missing \['parlor.json'\]"):
         load_policy(bare, "kuhn_test", game_of("kuhn_test"))
 
 
@@ -188,7 +190,7 @@ def test_pretrain_clones_the_teacher_before_ppo(tmp_path: Path) -> None:
     import json
 
     from parlor.agents.policy import PolicyAgent
-    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning import PoolEntry, SingleAgentEnv
 
     text = KUHN.replace("total_steps: 256", "total_steps: 64") + (
         "pretrain: {teacher: 'tests.agents.kuhn_agents:KuhnRule', episodes: 300, epochs: 30, batch_size: 64, "
@@ -245,7 +247,7 @@ def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path) -> None:
         initialise(tuned, model, run_dir, log=lambda *_: None)
     finally:
         vec_env.close()
-    saved = load_policy(source.model_path, "kuhn_test", game_of("kuhn_test")).policy.state_dict()
+    saved = load_policy(source.model_path, "kuhn_test", game_of("kuhn_test")).state_dict()
     assert all((model.policy.state_dict()[k] == v).all() for k, v in saved.items())
     assert any((fresh[k] != v).any() for k, v in saved.items())  # the copy changed the network
     assert json.loads((run_dir / "init.json").read_text())["source_num_timesteps"] == 256
@@ -276,7 +278,7 @@ GUARD = {"foul": 0.0, "endgame_foul": 0.0}  # the outlook's guard and the exact 
 
 def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tmp_path: Path) -> None:
     from parlor.agents.policy import PolicyAgent
-    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning import PoolEntry, SingleAgentEnv
 
     config = smoke(load_config(str(ROOT / "configs/ofc_pineapple_quick.yaml")), steps=64)
     config = replace(config, action_guard=GUARD, eval=replace(config.eval, baselines=("random",)))
@@ -309,7 +311,7 @@ def test_action_guard_is_checked() -> None:
     base = "env: ofc_v0\noptions: {variant: pineapple, features: true}\n"
     with pytest.raises(ConfigError, match="action_guard.foul=-0.1"):
         parse_config(__import__("yaml").safe_load(base + "action_guard: {foul: -0.1}\n"))
-    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning import PoolEntry, SingleAgentEnv
 
     with pytest.raises(ConfigError, match="cannot guard 'foul'.*allowed values: endgame_foul, midgame_foul$"):  # no feature block
         SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, [PoolEntry("random")], action_guard={"foul": 0.0})
