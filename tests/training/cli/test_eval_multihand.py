@@ -13,15 +13,10 @@ import pytest
 from parlor.envs.ofc.stats import MULTI_HAND_RATIOS
 from parlor.envs.records import read_records, replay
 from parlor.training.cli import main
+from tests.training.cli.test_eval_runs import results_without_timing
 
 RUN = ["ofc_v0", "--agents", "heuristic,random", "--option", "variant=pineapple", "--option", "num_hands=3",
        "--games", "8", "--seed", "3", "--record", "--quiet"]
-
-
-def results_without_timing(folder: Path) -> dict:
-    results = json.loads((folder / "results.json").read_text())
-    del results["timing"]
-    return results
 
 
 @pytest.fixture(scope="module")
