@@ -1,5 +1,5 @@
 """Learning: the single-agent Gymnasium wrapper (the learner in one seat, opponents from a
-pool or frozen snapshots of itself), strict training configs, the behaviour-cloning warm
+pool or frozen snapshots of itself, ``opponents``), strict training configs, the behaviour-cloning warm
 start, the SB3 callback (evaluation, checkpoints, self-play snapshots, learning curve) and
 the MaskablePPO training run. torch and sb3 are imported only where training needs them.
 
