@@ -51,7 +51,7 @@ A joker is wild; the best hand over all substitutions is taken.
   A-K-Q-J of spades + joker is a royal flush. In one deck that is a card *missing*
   from the flush: A-K-Q-2 of spades + joker is the flush A-K-Q-J-2 (:func:`rank5`).
   In a double deck (Washizu ``extra_deck``) it may also be the second copy of a card
-  in the hand: A-K-Q-2 of spades + joker is A-A-K-Q-2 (:func:`rank5_double`), so a
+  in the hand: A-K-Q-2 of spades + joker is A-A-K-Q-2 (``double_deck_hands.rank5_double``), so a
   joker hand never ranks below a hand it can become.
 - Two identical cards of a double deck (``As`` and ``As*``) are both real: they
   pair, and five cards of one suit are a flush even with such a pair; that
@@ -76,9 +76,8 @@ chunks of rows (jokers and double-deck ids work there too).
 """
 from __future__ import annotations
 
-import functools
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 
 import numpy as np
@@ -303,27 +302,6 @@ def rank5(cards: Sequence[int], _key=_CARD_KEY, _table=_SCALAR_TABLE, _flush=_FL
     return _table[(s & _RANK_MASK) + _flush[s >> _SUIT_SHIFT]]
 
 
-@functools.cache
-def _double_tables() -> tuple[np.ndarray, list]:
-    """The 5-card table for a double deck (jokers in a flush may be twins), built on first
-    use: only Washizu's ``extra_deck`` needs it."""
-    table = TABLE.copy()
-    _add_flushes(table, copies=2)
-    return table, table.tolist()
-
-
-def rank5_double(cards: Sequence[int], _key=_CARD_KEY, _flush=_FLUSH_OFFSET) -> int:
-    """:func:`rank5` for a double deck (Washizu ``extra_deck``): a joker in a flush may also
-    stand for the second copy of a card already in the hand (A-K-Q-2 of spades + joker is
-    the flush A-A-K-Q-2). Equal to :func:`rank5` on every hand without a joker."""
-    try:
-        a, b, c, d, e = cards
-        s = _key[a] + _key[b] + _key[c] + _key[d] + _key[e]
-    except (ValueError, TypeError, IndexError):
-        raise _bad(cards, 5) from None
-    return _double_tables()[1][(s & _RANK_MASK) + _flush[s >> _SUIT_SHIFT]]
-
-
 def rank3(cards: Sequence[int], _key=_CARD_KEY, _table=_TOP_TABLE) -> int:
     """Strength of a 3-card row (high card, pair, trips) on the same scale as :func:`rank5`."""
     try:
@@ -361,17 +339,6 @@ def rank5_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
     """Vectorized :func:`rank5`: integer array [N, 5] of card ids (double-deck ids and
     jokers allowed) -> int32 array [N] of exactly the values :func:`rank5` gives."""
     return _rank5_batch(hands, TABLE, "rank5_batch")
-
-
-def rank5_double_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
-    """Vectorized :func:`rank5_double`: integer array [N, 5] of card ids -> int32 array [N]."""
-    return _rank5_batch(hands, _double_tables()[0], "rank5_double_batch")
-
-
-def evaluators(double_deck: bool) -> tuple[Callable[[Sequence[int]], int], Callable[..., np.ndarray]]:
-    """``(rank5, rank5_batch)`` for a game's deck: the double-deck pair for a deck with two
-    copies of each card (jokers in a flush may be twins), else the one-deck pair."""
-    return (rank5_double, rank5_double_batch) if double_deck else (rank5, rank5_batch)
 
 
 def _rank5_batch(hands: np.ndarray | Iterable[Sequence[int]], table: np.ndarray, name: str) -> np.ndarray:

@@ -17,15 +17,17 @@ import numpy as np
 
 from parlor.envs.engine.cards import NUM_SUITS, SUIT_CHARS, format_cards, parse_cards, suit_of
 from parlor.envs.engine.config import build, check_choice, check_int
+from parlor.envs.engine.double_deck_hands import evaluators
 from parlor.envs.engine.game import ConfigError
-from parlor.envs.engine.hands import evaluators
 from parlor.envs.engine.table import next_active, order_from
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.washizu_poker import encode as enc
 from parlor.envs.washizu_poker import render as rnd
+from parlor.envs.washizu_poker.betting import CALL, DROP, RAISE_BASE
 from parlor.envs.washizu_poker.deck import full_deck, parse_deck
-from parlor.envs.washizu_poker.encode import WashizuTables
-from parlor.envs.washizu_poker.state import CALL, DROP, NUM_DISCARDS, RAISE_BASE, SORT_KEY, WashizuState
+from parlor.envs.washizu_poker.draw import NUM_DISCARDS
+from parlor.envs.washizu_poker.observation_cache import WashizuTables
+from parlor.envs.washizu_poker.state import SORT_KEY, WashizuState
 
 WASHIZU_MODES = ("none", "suit", "random13", "extra_deck")
 

@@ -1,4 +1,4 @@
-"""Poker ranking (envs/engine/hands.py): exhaustive category counts, agreement with
+"""Poker ranking (envs/engine/hands.py, double_deck_hands.py): exhaustive category counts, agreement with
 independent libraries (treys, pokerkit), and hand-worked golden cases."""
 from __future__ import annotations
 
@@ -9,18 +9,8 @@ import pytest
 
 from parlor.envs.engine import hands as H
 from parlor.envs.engine.cards import format_cards, parse_cards, short32
-from parlor.envs.engine.hands import (
-    Category,
-    category,
-    evaluators,
-    is_royal,
-    rank3,
-    rank5,
-    rank5_batch,
-    rank5_double,
-    rank5_double_batch,
-    rank_values,
-)
+from parlor.envs.engine.double_deck_hands import evaluators, rank5_double, rank5_double_batch
+from parlor.envs.engine.hands import Category, category, is_royal, rank3, rank5, rank5_batch, rank_values
 
 
 def r5(text: str) -> int:
