@@ -166,7 +166,7 @@ def resume_config(args: argparse.Namespace) -> EvalConfig:
 
 def run(args: argparse.Namespace) -> int:
     from parlor.envs.engine.game import ConfigError
-    from parlor.training.cli.extras import missing_extra, require
+    from parlor.training.cli.extras import RAY_MODULES, missing_extra, require
     from parlor.training.evaluation import report, runner
     from parlor.training.evaluation.run_folder import RunFolder
 
@@ -179,6 +179,8 @@ def run(args: argparse.Namespace) -> int:
                 return 0
         else:
             config = config_from_args(args)
+        if config.ray is not None:
+            require(RAY_MODULES, "parlor eval --ray", alternative="or play here: --workers N")
         planned = runner.plan(config)  # agents built and policies loaded before any folder is made
         if not args.no_plot:
             require(["matplotlib"], "the results plot", alternative="or skip it: --no-plot")

@@ -16,7 +16,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from parlor.training.cli.extras import require
+from parlor.training.cli.extras import RLLIB_MODULES, require
 from parlor.training.cli.options import option_flags
 from parlor.training.learning.configs import load_config
 from parlor.training.learning.train import new_run_dir, train, write_run_files
@@ -76,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
 
         game = make_raw_env(config.env, config.options).game  # the env and its options, checked before any folder is made
         require(TRAIN_MODULES, "training")
+        if config.backend == "rllib":
+            require(RLLIB_MODULES, "backend: rllib", alternative="or train here: backend: sb3")
         if not args.no_progress:
             require(PROGRESS_MODULES, "the progress bar", alternative="or leave it out: --no-progress")
         if config.init is not None:
