@@ -4,6 +4,7 @@ policy is the module, and `parlor train` -> `parlor eval` round-trips."""
 from __future__ import annotations
 
 import json
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import torch
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from parlor.agents.policy import PolicyAgent, load_policy, read_signature, save_policy
+from parlor.agents.policy_format import HEADER, OPTIMIZER, WEIGHTS
 from parlor.envs.engine.game import IllegalActionError
 from parlor.training.cli import main
 from parlor.training.learning import rllib_train
@@ -132,6 +134,9 @@ def test_parlor_train_rllib_then_parlor_eval_plays_the_policy(ray_cluster, tmp_p
     assert len(list((run / "snapshots").glob("*.zip"))) == 3 and any((run / "tb").rglob("events.out.tfevents.*"))
     signature = read_signature(run / "model.zip")
     assert signature["env"] == "tonk_v0" and signature["num_timesteps"] >= 384
+    policies = [run / "model.zip", run / "policy.zip", run / "checkpoints" / "latest.zip", *run.glob("snapshots/*.zip")]
+    for path in policies:  # parlor's format: a JSON header and safetensors, nothing pickled
+        assert {HEADER, WEIGHTS} <= set(zipfile.ZipFile(path).namelist()) <= {HEADER, WEIGHTS, OPTIMIZER}, path
     load_policy(run / "policy.zip", "tonk_v0", SingleAgentEnv("tonk_v0", {"num_players": 2}).game)
     assert main(["eval", "tonk_v0", "--option", "num_players=2", "--agents", f"ppo:{run / 'model.zip'},random",
                  "--games", "8", "--quiet", "--no-plot", "--out", str(tmp_path / "eval")]) == 0
