@@ -33,7 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_scale(args: argparse.Namespace) -> int:
     from parlor.training.benchmarks import scale
+    from parlor.training.cli.extras import RLLIB_MODULES, require
     from parlor.training.cli.options import game_options
+    from parlor.training.cli.train import TRAIN_MODULES
+
+    require([*TRAIN_MODULES, *RLLIB_MODULES], "parlor bench --scale")
     from parlor.training.evaluation import ray_runner
     from parlor.training.evaluation.runner import EvalConfig
 

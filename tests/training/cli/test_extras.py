@@ -74,6 +74,8 @@ def test_eval_ray_and_rllib_training_without_the_scale_extra_make_no_run_folder(
     done = parlor_without(["pyarrow"], ["train", str(ROOT / "configs" / "ofc_pineapple_rllib_quick.yaml"), "--out",
                                         "runs", "--no-progress"], tmp_path)
     assert "backend: rllib needs pyarrow" in assert_one_line_naming(done, "scale")
+    done = parlor_without(["ray"], ["bench", "--scale", "tonk_v0"], tmp_path)
+    assert "parlor bench --scale needs ray" in assert_one_line_naming(done, "scale")
     assert not (tmp_path / "runs").exists()
 
 
