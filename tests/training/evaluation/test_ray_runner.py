@@ -110,3 +110,29 @@ def test_chunks_give_about_four_tasks_per_cpu() -> None:
     assert ray_runner.chunk_size(100, 2) == 13
     assert ray_runner.chunk_size(3, 8) == 1
     assert ray_runner.chunk_size(1000, 0) == 250
+
+
+def test_a_task_failing_beyond_its_retries_keeps_the_deals_and_resume_finishes(ray_cluster, tmp_path, monkeypatch,
+                                                                                 capsys) -> None:
+    argv = ["eval", "tonk_v0", "--option", "num_players=2", "--agents",
+            "tests.training.evaluation.ray_agents:KillOnce,random", "--games", "40", "--seed", "1", "--quiet",
+            "--no-plot"]
+    marker = kill_marker()
+    if os.path.exists(marker):
+        os.remove(marker)
+    run = tmp_path / "ray"
+    monkeypatch.setattr(ray_runner, "MAX_RETRIES", 0)  # the first death is one too many
+    try:
+        assert main(argv + ["--ray", "local", "--out", str(run)]) == 1
+        assert os.path.exists(marker), "no worker was killed: the test did not test a failure"
+    finally:
+        monkeypatch.undo()
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "a Ray task failed 1 times" in line and f"parlor eval --resume {run}" in line
+    try:
+        assert main(["eval", "--resume", str(run), "--quiet", "--no-plot"]) == 0  # on the cluster in config.yaml
+    finally:
+        os.remove(marker)
+    assert main(argv + ["--out", str(tmp_path / "one")]) == 0
+    results = {name: json.loads((tmp_path / name / "results.json").read_text()) for name in ("one", "ray")}
+    assert results["ray"]["agents"] == results["one"]["agents"]
