@@ -4,10 +4,10 @@ Training: learner env steps per second of SB3's MaskablePPO (parlor's sb3 backen
 envs in this process) and of RLlib's PPO (the rllib backend on a local Ray
 instance, with 0, 1 and 2 env-runner processes), on the same env, opponent,
 network and batch (``ROLLOUT`` env steps per update, minibatch and epochs as
-below), after one warm-up update each. The one-runner run, with one runner's sampling
-timed on its own, gives the per-step costs of sampling and of the learner's side
-(:func:`step_costs`), which :func:`cluster_estimate` turns into the throughput of a cluster
-(the arithmetic is in its docstring).
+below), after one warm-up update each. In the one-runner run, one runner's sampling and
+the learner's side (the PPO update and the weights sent back) are also timed on their own:
+the per-step costs (:func:`step_costs`) that :func:`cluster_estimate` turns into the
+throughput of a cluster (the arithmetic is in its docstring).
 
 Evaluation: episodes per second of ``parlor eval`` with ``--workers 1``, ``--workers
 2`` and ``--ray`` on a local instance of this machine's CPUs (its start-up reported
@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 ROLLOUT, MINIBATCH, EPOCHS, NET, N_ENVS = 1024, 256, 5, (64, 64), 2
@@ -61,11 +62,29 @@ def _sample_seconds(runner: Any, steps: int) -> float:
     return time.perf_counter() - start
 
 
-def rllib_speed(config: Any, steps: int) -> dict[str, float]:
-    """Needs a connected Ray. With env runners, ``sample_s`` is the seconds one runner takes
-    to sample ``ROLLOUT`` steps on its own (the best of three), timed after the run."""
-    from functools import partial
+def _sample(runner: Any, steps: int) -> Any:
+    return runner.sample(num_timesteps=steps)
 
+
+def _learner_seconds(algo: Any) -> float:
+    """Seconds of the learner's side of one iteration, on a batch of ``ROLLOUT`` steps sampled
+    beforehand: the PPO update (as PPO's training step calls it) and the weights sent back."""
+    from ray.rllib.utils.metrics import NUM_ENV_STEPS_SAMPLED_LIFETIME
+
+    (episodes,) = algo.env_runner_group.foreach_env_runner(partial(_sample, steps=ROLLOUT), local_env_runner=False)
+    c = algo.config
+    start = time.perf_counter()
+    algo.learner_group.update(episodes=episodes, timesteps={NUM_ENV_STEPS_SAMPLED_LIFETIME: 0},
+                              num_epochs=c.num_epochs, minibatch_size=c.minibatch_size,
+                              shuffle_batch_per_epoch=c.shuffle_batch_per_epoch)
+    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, inference_only=True)
+    return time.perf_counter() - start
+
+
+def rllib_speed(config: Any, steps: int) -> dict[str, float]:
+    """Needs a connected Ray. With one env runner, its two parts are also timed on their own
+    after the run (the best of three each): ``sample_s``, the seconds the runner takes to
+    sample ``ROLLOUT`` steps, and ``learner_s``, the learner's side on such a batch."""
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
 
     from parlor.training.learning.rllib_train import ppo_config
@@ -77,21 +96,22 @@ def rllib_speed(config: Any, steps: int) -> dict[str, float]:
         while done < steps:
             done += int(algo.train()[ENV_RUNNER_RESULTS][NUM_ENV_STEPS_SAMPLED])
         out = {"steps": float(done), "seconds": time.perf_counter() - start}
-        if config.rllib.num_env_runners:
+        if config.rllib.num_env_runners == 1:
             sample = partial(_sample_seconds, steps=ROLLOUT)
-            out["sample_s"] = min(min(algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False))
+            out["sample_s"] = min(algo.env_runner_group.foreach_env_runner(sample, local_env_runner=False)[0]
                                   for _ in range(3))
+            out["learner_s"] = min(_learner_seconds(algo) for _ in range(3))
         return out
     finally:
         algo.stop()
 
 
 def step_costs(one_runner: dict[str, float]) -> tuple[float, float]:
-    """(s, l) of :func:`cluster_estimate`'s model from the one-runner run: s = one runner's
-    sampling seconds per step; l = the rest of an iteration per step (sampling and the
-    update alternate there, so 1 / throughput = s + l)."""
-    s = one_runner["sample_s"] / ROLLOUT
-    return s, one_runner["seconds"] / one_runner["steps"] - s
+    """(s, l) of :func:`cluster_estimate`'s model, per env step, each timed on its own in the
+    one-runner run (:func:`rllib_speed`): s = one runner's sampling, l = the learner's side.
+    (Not l = 1 / throughput - s: on a busy machine that difference of two noisy figures means
+    nothing.) ``1 / (s + l)`` is the model's one-runner throughput, to set beside the measured one."""
+    return one_runner["sample_s"] / ROLLOUT, one_runner["learner_s"] / ROLLOUT
 
 
 def cluster_estimate(sample_s_per_step: float, serial_s_per_step: float, cores: int) -> float:

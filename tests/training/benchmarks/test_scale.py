@@ -11,7 +11,8 @@ def test_step_costs_invert_the_model_and_the_cluster_estimate_applies_it() -> No
     def throughput(runners: int) -> float:
         return 1 / (sample / runners + serial)
 
-    run = {"steps": 4096.0, "seconds": 4096 / throughput(1), "sample_s": sample * scale.ROLLOUT}
+    run = {"steps": 4096.0, "seconds": 4096 / throughput(1), "sample_s": sample * scale.ROLLOUT,
+           "learner_s": serial * scale.ROLLOUT}
     assert scale.step_costs(run) == pytest.approx((sample, serial))
     assert scale.cluster_estimate(sample, serial, cores=2) == pytest.approx(throughput(1))
     assert scale.cluster_estimate(sample, serial, cores=9) == pytest.approx(throughput(8))
