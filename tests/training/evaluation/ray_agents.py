@@ -10,10 +10,12 @@ from parlor.agents.base import RandomAgent
 
 
 def kill_marker() -> str:
-    """The file whose existence says the kill happened (one per Ray job)."""
+    """The file whose existence says the kill happened (one per Ray job), in the test session's
+    own folder (``PARLOR_TEST_MARKS``, set by the ``ray_cluster`` fixture for its workers)."""
     import ray
 
-    return os.path.join(tempfile.gettempdir(), f"parlor-kill-once-{ray.get_runtime_context().get_job_id()}")
+    folder = os.environ.get("PARLOR_TEST_MARKS", tempfile.gettempdir())
+    return os.path.join(folder, f"parlor-kill-once-{ray.get_runtime_context().get_job_id()}")
 
 
 class KillOnce(RandomAgent):
