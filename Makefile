@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --upgrade pip
 	# the CPU build of torch that lies on disk on these machines; other specs download GBs
 	$(PY) -m pip install torch==2.13.0
-	$(PY) -m pip install -e ".[train,dev,pictures]"
+	$(PY) -m pip install -e ".[train,dev,pictures,scale]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -19,9 +19,10 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/parlor demo
 
+# loadgroup: the Ray tests (xdist_group "ray") share one worker and one Ray instance
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -n 2 tests
+	$(PY) -m pytest -n 2 --dist loadgroup tests
 
 # the replay page in a real browser: Debian's chromium, screenshots in runs/browser-test/
 browser-test: $(STAMP)

@@ -1,7 +1,8 @@
 """DESIGN.md's one-way dependencies: engine and rules are framework-free, parlor.envs never
 imports parlor.agents or parlor.training, parlor.agents never imports parlor.training,
-evaluation (parlor.training.evaluation) never imports torch or stable-baselines3, and
-every import of the project's own code goes through the ``parlor`` namespace."""
+evaluation (parlor.training.evaluation) never imports torch or stable-baselines3 (and Ray
+only inside functions, never RLlib), only parlor.training imports Ray, and every import of
+the project's own code goes through the ``parlor`` namespace."""
 from __future__ import annotations
 
 import ast
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FRAMEWORKS = {"gymnasium", "pettingzoo", "stable_baselines3", "sb3_contrib", "torch"}
+FRAMEWORKS = {"gymnasium", "pettingzoo", "stable_baselines3", "sb3_contrib", "torch", "ray"}
 
 
 PROJECT_ROOTS = {"envs", "agents", "training"}
@@ -82,6 +83,22 @@ NO_TORCH = {"torch", "stable_baselines3", "sb3_contrib"}
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_evaluation_imports_no_torch_or_sb3(path: Path) -> None:
     assert not imported_roots(path) & NO_TORCH
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "training" / "evaluation").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_evaluation_imports_ray_only_inside_functions_and_never_rllib(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top_level = {n for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
+                 for n in ([a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""])}
+    assert not {n.split(".")[0] for n in top_level} & {"ray"}
+    assert not {n for n in imported_modules(path) if n.startswith("ray.rllib")}
+
+
+@pytest.mark.parametrize("path", sorted(p for top in ("envs", "agents") for p in (ROOT / top).rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_only_training_imports_ray(path: Path) -> None:
+    assert "ray" not in imported_roots(path)
 
 
 def test_an_evaluation_runs_without_loading_torch() -> None:

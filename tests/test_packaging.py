@@ -34,6 +34,16 @@ def test_every_package_folder_is_listed_in_the_build_configuration() -> None:
     assert setuptools["package-dir"] == {v: k for k, v in MAPPED.items()}
 
 
+def test_make_installs_the_scale_extra_with_ray_pinned() -> None:
+    # the Ray tests need it: CI (make test) must install what they use
+    project = pyproject()["project"]
+    (ray,) = [r for r in project["optional-dependencies"]["scale"] if r.startswith("ray")]
+    assert ray.startswith("ray[rllib]==2.60.")
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert '".[train,dev,pictures,scale]"' in makefile and "--dist loadgroup" in makefile
+    assert "gymnasium>=1.0" in project["dependencies"]  # ray[rllib] 2.60 pins gymnasium 1.2.2
+
+
 def test_console_script_points_into_the_namespace() -> None:
     assert pyproject()["project"]["scripts"]["parlor"].startswith("parlor.training.")
 

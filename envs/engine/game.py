@@ -36,6 +36,18 @@ class IllegalActionError(ValueError):
         listed = ", ".join(name(a) for a in self.legal) or "none"
         super().__init__(f"illegal action {action} ({meaning}); legal actions: {listed}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # picklable (and copyable) with its message as written: errors travel back from worker
+        # processes and Ray tasks, where the describing game is not at hand
+        return _rebuild_illegal_action, (type(self), str(self), self.action, self.legal)
+
+
+def _rebuild_illegal_action(cls: type, message: str, action: int, legal: list[int]) -> IllegalActionError:
+    error = cls.__new__(cls)
+    ValueError.__init__(error, message)
+    error.action, error.legal = action, legal
+    return error
+
 
 def _describable(action: int, describe: Callable[[int], str]) -> bool:
     try:

@@ -88,3 +88,13 @@ def test_illegal_action_error_names_action_meaning_and_legal_actions() -> None:
     assert isinstance(err, ValueError)
     assert str(err) == "illegal action 3 (fold); legal actions: 0 (pass), 1 (bet)"
     assert "unknown" in str(IllegalActionError(9, [0], lambda a: ["pass"][a]))
+
+
+def test_illegal_action_error_survives_pickling_with_its_message() -> None:
+    import copy
+    import pickle
+
+    err = IllegalActionError(3, [0, 1], lambda a: ["pass", "bet", "raise", "fold"][a])
+    for again in (pickle.loads(pickle.dumps(err)), copy.copy(err)):
+        assert type(again) is IllegalActionError and str(again) == str(err)
+        assert (again.action, again.legal) == (3, [0, 1])

@@ -21,7 +21,7 @@ SUBCOMMANDS = {
     "play": ("parlor.training.cli.play", "play a game in the terminal against agents"),
     "eval": ("parlor.training.cli.eval", "tournaments with duplicate deals, CIs and Elo"),
     "replay": ("parlor.training.cli.replay", "step through a game record in the terminal or write it as a web page"),
-    "train": ("parlor.training.cli.train", "train a MaskablePPO policy from a YAML config"),
+    "train": ("parlor.training.cli.train", "train a PPO policy from a YAML config (MaskablePPO, or RLlib on a Ray cluster)"),
     "shield": ("parlor.training.cli.shield", "put a trained policy inside an action guard (a deployment shield)"),
     "convert": ("parlor.training.cli.convert", "rewrite a policy zip of an older parlor (SB3 format) safely"),
     "bench": ("parlor.training.cli.bench", "speed: hand evaluator and random-play steps/s vs texas_holdem_v4"),

@@ -4,22 +4,80 @@ Random-play AEC steps/second of every registered environment next to
 PettingZoo's ``texas_holdem_v4`` (the reference), and the hand evaluator
 against an independent one. Ratios matter, not absolute numbers: the
 machines are shared and noisy.
+
+``--scale ENV`` measures the scale-out instead (:mod:`parlor.training.benchmarks.scale`):
+learner steps/s of SB3 MaskablePPO next to RLlib PPO, evaluation episodes/s of
+``--workers 1/2`` next to ``--ray``, and what a cluster of N machines would give.
 """
 from __future__ import annotations
 
 import argparse
+import os
 
 from parlor import envs
 from parlor.training.benchmarks.env_speed import DEFAULT_TARGET, TARGET_RATIO, reference_env, steps_per_second
+from parlor.training.cli.options import add_game_option_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     parser.add_argument("--envs", default=",".join(envs.ENVS), help="comma-separated env names")
     parser.add_argument("--skip-hands", action="store_true", help="skip the hand-evaluator benchmark")
+    parser.add_argument("--scale", metavar="ENV", help="instead: training and evaluation throughput on ENV, SB3 "
+                        "against RLlib and --workers against --ray (needs the train and scale extras)")
+    add_game_option_arguments(parser)
+    parser.add_argument("--steps", type=int, default=8192, help="with --scale: learner steps timed per trainer")
+    parser.add_argument("--agents", default="heuristic,search:4", help="with --scale: the evaluation's agents")
+    parser.add_argument("--games", type=int, default=60, help="with --scale: the evaluation's games per matchup")
+
+
+def run_scale(args: argparse.Namespace) -> int:
+    from parlor.training.benchmarks import scale
+    from parlor.training.cli.extras import RLLIB_MODULES, require
+    from parlor.training.cli.options import game_options
+    from parlor.training.cli.train import TRAIN_MODULES
+
+    require([*TRAIN_MODULES, *RLLIB_MODULES], "parlor bench --scale")
+    from parlor.training.evaluation import ray_runner
+    from parlor.training.evaluation.runner import EvalConfig
+
+    options = game_options(args.scale, args.preset, args.option)
+    agents = tuple(a for a in args.agents.split(",") if a)
+    config = EvalConfig(env=args.scale, agents=agents, options=options, games=args.games, seed=0)
+    # first, before torch is loaded: --workers 2 forks as it does for a user's parlor eval
+    print(f"evaluation: {args.scale} {options}, agents {','.join(agents)}, {args.games} games per matchup")
+    for label, episodes_per_s, same in scale.eval_speed(config, print):
+        print(f"  {label:32s} {episodes_per_s:8.1f} episodes/s   same records as --workers 1: {same}")
+
+    print(f"\ntraining: {args.scale} {options}: net {list(scale.NET)} relu, {scale.ROLLOUT} env steps per update, "
+          f"minibatch {scale.MINIBATCH}, {scale.EPOCHS} epochs, {scale.N_ENVS} envs per process, learner vs heuristic")
+    rate = scale.sb3_speed(scale.train_config(args.scale, options, "sb3"), args.steps)
+    print(f"  {'sb3 MaskablePPO (envs in this process)':44s} {rate['steps'] / rate['seconds']:8,.0f} learner steps/s")
+    rates = {}
+    with ray_runner.session(ray_runner.LOCAL, num_cpus=os.cpu_count()):
+        for runners in (0, 1, 2):
+            rates[runners] = scale.rllib_speed(scale.train_config(args.scale, options, "rllib", runners), args.steps)
+            where = "envs in the learner's process" if runners == 0 else f"{runners} env-runner process(es)"
+            print(f"  {'rllib PPO, ' + where:44s} {rates[runners]['steps'] / rates[runners]['seconds']:8,.0f} "
+                  "learner steps/s")
+    sample, serial = scale.step_costs(rates[1])
+    measured = rates[1]["steps"] / rates[1]["seconds"]
+    gap = max(0.0, 1 / measured - sample - serial)  # what the parts timed alone leave out (transfers, metrics, load)
+    print(f"\nper step, each timed on its own: sampling {sample * 1e6:,.0f} us on one core, the learner's side "
+          f"{serial * 1e6:,.0f} us; the model's 1 runner: {1 / (sample + serial):,.0f} learner steps/s, measured "
+          f"{measured:,.0f} (a gap of {gap * 1e6:,.0f} us per step)\nrllib on N machines of {os.cpu_count()} cores "
+          "(one learner, the other cores sampling), learner steps/s: the parts alone | the gap counted as serial")
+    for machines in (1, 2, 4, 8, 16, 64):
+        cores = machines * os.cpu_count()
+        print(f"  N = {machines:3d}: {scale.cluster_estimate(sample, serial, cores):10,.0f} | "
+              f"{scale.cluster_estimate(sample, serial + gap, cores):10,.0f}")
+    print(f"  limit (no sampling time at all): {1 / serial:,.0f} | {1 / (serial + gap):,.0f}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.scale:
+        return run_scale(args)
     from parlor.training.cli.extras import require
 
     require(["rlcard"], "the reference env texas_holdem_v4 (PettingZoo classic)")

@@ -5,6 +5,7 @@
     parlor eval --resume runs/eval/<run>                     # finish an interrupted evaluation
     parlor eval ofc_v0 --agents heuristic,random --record   # also every game's record (see `parlor replay`)
     parlor eval --config runs/eval/<run>/config.yaml        # rerun a previous evaluation
+    parlor eval tonk_v0 --agents heuristic,search --ray auto # the deals as tasks on a running Ray cluster
     parlor eval buki_v0 --agents ppo:agents/pretrained/buki_betting.zip,always_min \\
         --field heuristic --seats 1,2,3                      # each agent alone against a fixed field
 
@@ -19,6 +20,10 @@ folder) and writes the results (:mod:`~parlor.training.evaluation.report`).
 Ctrl-C, a full disk or a dead worker keep what was played: ``--resume RUN`` plays
 the rest, to the results an uninterrupted run gives (with ``--record``, the same
 ``records.jsonl`` too: each game's record is streamed inside its episode line).
+``--ray [ADDRESS]`` plays the deals as Ray tasks
+(:mod:`~parlor.training.evaluation.ray_runner`): ``auto`` (the cluster running here),
+``HOST:PORT``, ``local`` (a new instance on this machine) or, bare, ``$RAY_ADDRESS``
+else ``local``.
 """
 from __future__ import annotations
 
@@ -36,6 +41,8 @@ from parlor.training.evaluation.runner import EVAL_KEYS, EvalConfig
 
 RESUME_COMPANIONS = ("resume", "quiet", "no_plot")  # the only flags --resume takes
 
+BARE_RAY = ""  # `--ray` without an address (resolved when the config is made)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", help="environment name (see `parlor list`); optional with --config, "
@@ -52,6 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", help="with --field: the seats the agents take, e.g. 1,2,3 (default: all)")
     parser.add_argument("--seed", type=int, help="master seed (default 0)")
     parser.add_argument("--workers", type=int, help="worker processes (default 1); results do not depend on it")
+    parser.add_argument("--ray", nargs="?", const=BARE_RAY, metavar="ADDRESS",
+                        help="play the deals as Ray tasks: auto (the cluster running here), HOST:PORT, local (a new "
+                        "instance here); bare: $RAY_ADDRESS, else local. Results do not depend on it")
     parser.add_argument("--record", action="store_true", default=None,
                         help="save every episode's game record in the run folder (records.jsonl; see `parlor replay`)")
     parser.add_argument("--out", help="run folder, new or empty (default: a new runs/eval/<time>-<game>-<random>)")
@@ -104,6 +114,15 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     for key in ("games", "seed", "workers", "field", "record"):
         if getattr(args, key) is not None:
             data[key] = getattr(args, key)
+    if args.ray is not None:
+        from parlor.training.evaluation.ray_runner import default_address
+
+        if args.workers is not None:
+            raise ConfigError("--workers and --ray: give one of them (on Ray the cluster's CPUs are the workers)")
+        data["ray"] = args.ray if args.ray != BARE_RAY else default_address()
+        data.pop("workers", None)  # the flag overrides a saved config's pool
+    elif args.workers is not None:
+        data.pop("ray", None)  # the flag overrides a saved config's cluster
     if args.seats is not None:
         try:
             data["seats"] = [int(s) for s in args.seats.split(",") if s.strip()]
@@ -147,7 +166,7 @@ def resume_config(args: argparse.Namespace) -> EvalConfig:
 
 def run(args: argparse.Namespace) -> int:
     from parlor.envs.engine.game import ConfigError
-    from parlor.training.cli.extras import missing_extra, require
+    from parlor.training.cli.extras import RAY_MODULES, missing_extra, require
     from parlor.training.evaluation import report, runner
     from parlor.training.evaluation.run_folder import RunFolder
 
@@ -160,6 +179,8 @@ def run(args: argparse.Namespace) -> int:
                 return 0
         else:
             config = config_from_args(args)
+        if config.ray is not None:
+            require(RAY_MODULES, "parlor eval --ray", alternative="or play here: --workers N")
         planned = runner.plan(config)  # agents built and policies loaded before any folder is made
         if not args.no_plot:
             require(["matplotlib"], "the results plot", alternative="or skip it: --no-plot")
@@ -178,8 +199,8 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             folder.add_command(shlex.join(["parlor", "eval", "--resume", str(folder.path)]))
         else:
-            folder.start(config.to_yaml_dict(), command_line(config, "--workers", str(config.workers), "--out",
-                                                             str(folder.path)), revision)
+            where = ("--ray", config.ray) if config.ray is not None else ("--workers", str(config.workers))
+            folder.start(config.to_yaml_dict(), command_line(config, *where, "--out", str(folder.path)), revision)
     except OSError as exc:
         folder.discard()
         print(f"parlor eval: cannot write the run folder {folder.path}: {exc}", file=sys.stderr)
@@ -199,6 +220,7 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
     from parlor.envs.engine.game import ConfigError
     from parlor.envs.records import parlor_version
     from parlor.training.evaluation import report, runner
+    from parlor.training.evaluation.ray_runner import ClusterError
     from parlor.training.evaluation.run_folder import RECORDS
 
     resume = f"continue with: parlor eval --resume {shlex.quote(str(folder.path))}"
@@ -214,6 +236,10 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
     except BrokenProcessPool:
         print(f"parlor eval: a worker process died (killed, or out of memory?); {folder.log.jobs} of "
               f"{len(planned.jobs)} deals are kept in {kept}; {resume}", file=sys.stderr)
+        return 1
+    except ClusterError as exc:
+        print(f"parlor eval: {exc}; {folder.log.jobs} of {len(planned.jobs)} deals are kept in {kept}; {resume}",
+              file=sys.stderr)
         return 1
     except ConfigError as exc:  # episodes.jsonl does not fit the config
         print(f"parlor eval: {exc}", file=sys.stderr)

@@ -15,8 +15,14 @@ EXTRA_OF = {
     "matplotlib": "train", "rich": "train", "tqdm": "train",
     "resvg_py": "pictures", "PIL": "pictures",
     "rlcard": "dev",
+    # the scale extra is ray[rllib]: ray core (parlor eval --ray) and the modules its rllib extra adds (training)
+    "ray": "scale", "pandas": "scale", "pyarrow": "scale", "tree": "scale", "lz4": "scale", "scipy": "scale",
 }
-PIP_NAME = {"stable_baselines3": "stable-baselines3", "sb3_contrib": "sb3-contrib", "resvg_py": "resvg-py", "PIL": "pillow"}
+# what `parlor eval --ray` needs; what `backend: rllib` needs besides the train extra
+RAY_MODULES = ("ray",)
+RLLIB_MODULES = ("ray", "pandas", "pyarrow", "tree", "lz4", "scipy")
+PIP_NAME = {"stable_baselines3": "stable-baselines3", "sb3_contrib": "sb3-contrib", "resvg_py": "resvg-py", "PIL": "pillow",
+            "tree": "dm-tree"}
 
 
 class MissingExtraError(ImportError):

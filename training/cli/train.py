@@ -1,4 +1,8 @@
-"""``parlor train CONFIG.yaml [--resume RUN] [--init ZIP] [--out DIR]``: MaskablePPO from a YAML config.
+"""``parlor train CONFIG.yaml [--resume RUN] [--init ZIP] [--out DIR] [--ray ADDRESS]``: PPO from a YAML config.
+
+``backend: sb3`` (the default) trains MaskablePPO on this machine; ``backend: rllib``
+trains with RLlib on a Ray cluster: ``--ray ADDRESS`` (``auto``, ``HOST:PORT``,
+``local``), else ``$RAY_ADDRESS``, else a new local instance.
 
 Parses the command line, checks the config and env before any folder is made,
 makes (or reopens) the run folder and runs :func:`parlor.training.learning.train.train`;
@@ -12,7 +16,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from parlor.training.cli.extras import require
+from parlor.training.cli.extras import RLLIB_MODULES, require
 from parlor.training.cli.options import option_flags
 from parlor.training.learning.configs import load_config
 from parlor.training.learning.train import new_run_dir, train, write_run_files
@@ -30,6 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--total-steps", type=int, help="override the config's total_steps")
     parser.add_argument("--init", metavar="ZIP", help="start from this saved policy's weights (overrides the config's init)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--ray", metavar="ADDRESS", help="backend rllib: the Ray cluster (auto, HOST:PORT, local; "
+                        "default $RAY_ADDRESS, else a new local instance)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,10 +65,19 @@ def run(args: argparse.Namespace) -> int:
             config = replace(config, init=args.init)
             if not Path(args.init).is_file():
                 raise FileNotFoundError(f"--init {args.init}: no such file")
+        if args.ray is not None:
+            from parlor.training.evaluation.ray_runner import check_address
+
+            check_address("--ray", args.ray)
+            if config.backend != "rllib":
+                raise ConfigError(f"--ray {args.ray}: only applies with backend: rllib (the config has backend: "
+                                  f"{config.backend})")
         from parlor.training.learning.wrapper import make_raw_env
 
         game = make_raw_env(config.env, config.options).game  # the env and its options, checked before any folder is made
         require(TRAIN_MODULES, "training")
+        if config.backend == "rllib":
+            require(RLLIB_MODULES, "backend: rllib", alternative="or train here: backend: sb3")
         if not args.no_progress:
             require(PROGRESS_MODULES, "the progress bar", alternative="or leave it out: --no-progress")
         if config.init is not None:
@@ -78,8 +93,9 @@ def run(args: argparse.Namespace) -> int:
         write_run_files(run_dir, config, Path(args.config).read_text(encoding="utf-8"), command)
     print(f"run folder: {run_dir}")
     try:
-        result = train(config, run_dir, resume=bool(args.resume), progress_bar=not args.no_progress)
-    except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError) as exc:
+        result = train(config, run_dir, resume=bool(args.resume), progress_bar=not args.no_progress,
+                       ray_address=args.ray)
+    except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError, ConnectionError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2
     print(f"learning curve: {run_dir / 'learning_curve.png'}")

@@ -8,8 +8,9 @@ in all the other seats, on the same duplicate deals, so the agents are compared
 with each other on the same cards; the summary then adds paired differences per
 deal (as it does for solitaire games). Jobs (one duplicate deal of one matchup
 each) are fully seeded by (``seed``, deal, matchup, lineup), so any number of
-workers gives the same results. Agents may be named (``me=ppo:x.zip``;
-:mod:`.labels`).
+workers gives the same results; with ``ray`` (an address) the jobs run as Ray
+tasks on a cluster instead (:mod:`.ray_runner`), with the same results. Agents may
+be named (``me=ppo:x.zip``; :mod:`.labels`).
 
 Durability: with an episode ``log`` (:class:`~.run_folder.EpisodeLog`) every job's
 episodes are appended to the run folder as the job finishes, and the jobs the log
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from parlor.training.evaluation.run_folder import EpisodeLog
     from parlor.training.evaluation.tournament import Job
 
-EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "field", "seats", "record")
+EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "ray", "field", "seats", "record")
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class EvalConfig:
     games: int = 100
     seed: int = 0
     workers: int = 1
+    ray: str | None = None              # a Ray address (local, auto, HOST:PORT): jobs run as Ray tasks
     field: str | None = None            # play every agent alone against this one
     seats: tuple[int, ...] | None = None  # the seats the agents take against the field
     record: bool = False                # keep every episode's game record (records.jsonl)
@@ -68,6 +70,13 @@ class EvalConfig:
         check_int("seed", self.seed, 0)
         check_int("workers", self.workers, 1, 64)
         check_bool("record", self.record)
+        if self.ray is not None:
+            from parlor.training.evaluation.ray_runner import check_address
+
+            check_address("ray", self.ray)
+            if self.workers != 1:
+                raise ConfigError(f"workers={self.workers} and ray={self.ray!r}: give one of them (on Ray the "
+                                  "cluster's CPUs are the workers)")
         if self.field is not None and (not isinstance(self.field, str) or not self.field):
             raise ConfigError(f"field={self.field!r} must be an agent name, e.g. heuristic")
         if self.seats is not None:
@@ -94,7 +103,7 @@ class EvalConfig:
         d["agents"] = list(self.agents)
         if self.seats is not None:
             d["seats"] = list(self.seats)
-        return {k: v for k, v in d.items() if (v is not None or k not in ("field", "seats"))
+        return {k: v for k, v in d.items() if (v is not None or k not in ("ray", "field", "seats"))
                 and (v or k != "record")}
 
 
@@ -114,7 +123,7 @@ def build_game(config: EvalConfig, make_game: Callable[..., Any] | None = None) 
 
 def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> None:
     _worker.clear()
-    _worker.update(config=config, game=build_game(config, make_game), agents={})
+    _worker.update(config=config, make_game=make_game, game=build_game(config, make_game), agents={})
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
 
@@ -149,12 +158,26 @@ def run_job(job: Any) -> list[dict]:
     return play(_worker["game"], seat_agent, job, config.seed, recording)
 
 
+def play_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None) -> list[list[dict]]:
+    """Results of ``jobs`` played in this process; the process keeps its game and agents
+    while ``config`` and ``make_game`` stay the same (a Ray worker plays many chunks)."""
+    if _worker.get("config") != config or _worker.get("make_game") is not make_game:
+        init_worker(config, make_game)
+    return [run_job(job) for job in jobs]
+
+
 def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None) -> Iterator[list[dict]]:
-    """Results of ``jobs`` in order, from this process or a pool of ``config.workers``.
+    """Results of ``jobs`` in order, from this process, a pool of ``config.workers`` or
+    Ray tasks (``config.ray``: :mod:`.ray_runner`).
 
     A pool worker that dies (killed, out of memory) raises ``BrokenProcessPool`` instead
     of waiting forever; when the caller stops early (an error, Ctrl-C) the workers are
     terminated at once rather than finishing the queue."""
+    if config.ray is not None:
+        from parlor.training.evaluation import ray_runner
+
+        yield from ray_runner.run_jobs(config, jobs, make_game)
+        return
     if config.workers == 1 or len(jobs) == 1:
         init_worker(config, make_game)
         for job in jobs:

@@ -20,9 +20,14 @@ One YAML file describes one experiment::
     eval: {every: 50000, deals: 200, opponents: [heuristic], baselines: [heuristic]}
     pretrain: {teacher: heuristic, episodes: 2000, epochs: 10}   # optional behaviour-cloning warm start
     init: runs/train/<run>/model.zip # optional instead of pretrain: start from a saved policy's weights
+    backend: sb3                     # sb3 (MaskablePPO, this machine) | rllib (RLlib PPO on a Ray cluster)
+    rllib: {num_env_runners: 2}      # only with backend: rllib (see RLlibConfig)
 
 Unknown keys anywhere are errors naming the allowed ones; values are checked
-with the engine's ``check_*`` helpers (the error names the field).
+with the engine's ``check_*`` helpers (the error names the field). With
+``backend: rllib`` (:mod:`parlor.training.learning.rllib_train`) every key keeps
+its meaning except ``vec_env`` (RLlib's env runners replace the vector env: an
+error if given); ``opponents: []`` there makes every seat the learner.
 """
 from __future__ import annotations
 
@@ -39,6 +44,8 @@ from parlor.training.learning.opponents import SELF, PoolEntry
 from parlor.training.learning.wrapper import SHAPING_MODES
 
 VEC_ENVS = ("dummy", "subproc")
+BACKENDS = ("sb3", "rllib")
+SB3_ONLY = ("vec_env",)  # keys RLlib has no use for: given with backend rllib, an error
 
 
 def _check_names(name: str, values: Any, allow_empty: bool = True) -> tuple[str, ...]:
@@ -153,6 +160,19 @@ class EvalConfig:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RLlibConfig:
+    """What only ``backend: rllib`` needs; the PPO keys, ``n_envs`` (envs per env runner) and
+    the rest of the config mean what they mean for sb3 (mapping in :mod:`.rllib_train`)."""
+
+    num_env_runners: int = 0   # 0: sample in the trainer's process; N: N env-runner processes on the cluster
+    num_cpus_per_env_runner: int = 1
+
+    def __post_init__(self) -> None:
+        check_int("rllib.num_env_runners", self.num_env_runners, 0, 1024)
+        check_int("rllib.num_cpus_per_env_runner", self.num_cpus_per_env_runner, 1, 256)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TrainConfig:
     env: str
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -172,6 +192,8 @@ class TrainConfig:
     eval: EvalConfig = field(default_factory=EvalConfig)
     pretrain: PretrainConfig | None = None
     init: str | None = None
+    backend: str = "sb3"
+    rllib: RLlibConfig | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.env, str) or not self.env:
@@ -207,6 +229,15 @@ class TrainConfig:
                 raise ConfigError(f"init={self.init!r} must be null or the path of a policy zip saved by parlor train")
             if self.pretrain is not None:
                 raise ConfigError("init and pretrain are two warm starts; give one of them (or neither)")
+        check_choice("backend", self.backend, BACKENDS)
+        if self.backend == "rllib":
+            if self.vec_env != "dummy":
+                raise ConfigError(f"vec_env={self.vec_env!r} does not apply with backend: rllib (RLlib's env runners "
+                                  "step the envs; set rllib.num_env_runners instead)")
+            if self.rllib is None:
+                object.__setattr__(self, "rllib", RLlibConfig())
+        elif self.rllib is not None:
+            raise ConfigError("rllib: this section only applies with backend: rllib")
 
     def policy_metadata(self) -> dict[str, Any]:
         """What a saved policy carries besides its signature: the action guard it was
@@ -258,6 +289,13 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> TrainConfig
             data["eval"] = _section(EvalConfig, data["eval"] or {}, "eval")
         if data.get("pretrain") is not None:
             data["pretrain"] = _section(PretrainConfig, data["pretrain"], "pretrain")
+        if data.get("backend") == "rllib":
+            given = sorted(k for k in SB3_ONLY if k in data)
+            if given:
+                raise ConfigError(f"{', '.join(given)}: only applies with backend: sb3 (RLlib's env runners step the "
+                                  "envs; see rllib.num_env_runners)")
+        if data.get("rllib") is not None:
+            data["rllib"] = _section(RLlibConfig, data["rllib"], "rllib")
         for key in ("shaping", "action_guard"):
             if data.get(key) is not None and isinstance(data[key], Mapping):
                 data[key] = dict(data[key])

@@ -1,4 +1,5 @@
-"""A MaskablePPO training run from a config, in its run folder (``parlor train`` is its command line).
+"""A MaskablePPO training run from a config, in its run folder (``parlor train`` is its command line);
+``backend: rllib`` hands the run to :mod:`parlor.training.learning.rllib_train` (same run folder).
 
 A run folder ``<out>/<config-stem>-<time>/`` holds ``config.yaml`` (the file as
 given), ``config.resolved.yaml`` (defaults filled in), ``command.txt``,
@@ -33,7 +34,7 @@ from parlor.envs.engine.files import atomic_write_text
 from parlor.training.learning.configs import TrainConfig, config_dict
 
 SNAPSHOTS = "snapshots"
-LIBRARIES = ("numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "yaml")
+LIBRARIES = ("numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "yaml", "ray")
 
 
 @dataclass
@@ -144,6 +145,15 @@ def policy_game(config: TrainConfig) -> Any:
     return make_raw_env(config.env, config.options).game
 
 
+def save_final(model: Any, run_dir: Path, config: TrainConfig, game: Any, checkpoint: bool = True) -> Path:
+    """The run's ``model.zip`` (with the optimizer's state, to continue from, unless
+    ``checkpoint`` is False) and ``policy.zip`` (the network only); returns model.zip's path."""
+    final = save_policy(model, run_dir / "model.zip", config.env, game, checkpoint=checkpoint,
+                        **config.policy_metadata())
+    save_policy(model, run_dir / "policy.zip", config.env, game, **config.policy_metadata())
+    return final
+
+
 # ------------------------------------------------------------------ training
 def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
     """Behaviour cloning of ``config.pretrain.teacher`` (see parlor.training.learning.warm_start); writes pretrain.json."""
@@ -185,8 +195,18 @@ def initialise(config: TrainConfig, model: Any, run_dir: Path, log: Any = print)
 
 
 def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar: bool = True,
-          log: Any = print) -> TrainResult:
-    """Train (or continue) the run in ``run_dir``; the config files must already be there."""
+          log: Any = print, ray_address: str | None = None) -> TrainResult:
+    """Train (or continue) the run in ``run_dir``; the config files must already be there.
+    ``backend: rllib`` runs :func:`parlor.training.learning.rllib_train.train` on the Ray
+    cluster at ``ray_address`` (None: ``$RAY_ADDRESS``, else a new local instance)."""
+    if config.backend == "rllib":
+        from parlor.training.learning import rllib_train
+
+        return rllib_train.train(config, run_dir, resume, progress_bar, log, address=ray_address)
+    if ray_address is not None:
+        from parlor.envs.engine.game import ConfigError
+
+        raise ConfigError(f"a Ray address ({ray_address}) only applies with backend: rllib")
     import torch
 
     from parlor.training.learning.callbacks import ParlorCallback
@@ -214,9 +234,7 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
             callback.finish(model)
         else:
             log(f"{run_dir} already has {model.num_timesteps:,} >= total_steps={config.total_steps:,} steps")
-        final = save_policy(model, run_dir / "model.zip", config.env, callback.game, checkpoint=True,
-                            **config.policy_metadata())
-        save_policy(model, run_dir / "policy.zip", config.env, callback.game, **config.policy_metadata())
+        final = save_final(model, run_dir, config, callback.game)
     finally:
         vec_env.close()
     seconds = time.perf_counter() - start

@@ -67,10 +67,23 @@ def test_play_against_a_policy_and_bench_without_their_extras(tmp_path) -> None:
     assert "rlcard" in assert_one_line_naming(done, "dev")
 
 
+def test_eval_ray_and_rllib_training_without_the_scale_extra_make_no_run_folder(tmp_path) -> None:
+    done = parlor_without(["ray"], ["eval", "tonk_v0", "--agents", "random", "--games", "2", "--no-plot", "--ray"],
+                          tmp_path)
+    assert "parlor eval --ray needs ray" in assert_one_line_naming(done, "scale")
+    done = parlor_without(["pyarrow"], ["train", str(ROOT / "configs" / "ofc_pineapple_rllib_quick.yaml"), "--out",
+                                        "runs", "--no-progress"], tmp_path)
+    assert "backend: rllib needs pyarrow" in assert_one_line_naming(done, "scale")
+    done = parlor_without(["ray"], ["bench", "--scale", "tonk_v0"], tmp_path)
+    assert "parlor bench --scale needs ray" in assert_one_line_naming(done, "scale")
+    assert not (tmp_path / "runs").exists()
+
+
 @pytest.mark.parametrize("err,message", [
     (ModuleNotFoundError("No module named 'torch'", name="torch"), "torch is not installed: pip install 'parlor[train]'"),
     (ModuleNotFoundError("No module named 'resvg_py'", name="resvg_py"), "resvg-py is not installed"),
     (ImportError("pictures need the pictures extra: pip install 'parlor[pictures]'"), "pip install 'parlor[pictures]'"),
+    (ModuleNotFoundError("No module named 'ray.rllib'", name="ray.rllib"), "ray is not installed: pip install 'parlor[scale]'"),
     (ModuleNotFoundError("No module named 'mypkg'", name="mypkg"), None),
 ])
 def test_missing_extra_names_the_extra_of_known_modules_only(err, message) -> None:

@@ -19,12 +19,14 @@ from tests.training.scripted import KUHN, register
 register()
 ROOT = Path(__file__).resolve().parents[3]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
+RAY = pytest.mark.xdist_group("ray")  # backend rllib: in the one xdist worker that runs Ray (tests/training/conftest.py)
 
 
 def smoke(config, steps: int = 256):
-    """The config shrunk to a few seconds: same env, options, pool and vec env."""
+    """The config shrunk to a few seconds: same env, options, pool and backend; envs in this process."""
     pretrain = config.pretrain and replace(config.pretrain, episodes=2, epochs=1)
-    return replace(config, total_steps=steps, checkpoint_every=128, vec_env="dummy", pretrain=pretrain,
+    rllib = config.rllib and replace(config.rllib, num_env_runners=0)  # remote runners: tests/training/learning/test_rllib.py
+    return replace(config, total_steps=steps, checkpoint_every=128, vec_env="dummy", pretrain=pretrain, rllib=rllib,
                    ppo=replace(config.ppo, n_steps=64, batch_size=64, n_epochs=1),
                    eval=replace(config.eval, every=10**9, deals=2, baselines=config.eval.baselines[:1]))
 
@@ -63,11 +65,14 @@ def test_shipped_configs_exist_for_the_three_tasks_with_quick_versions() -> None
         assert {task, f"{task}_quick"} <= names
 
 
-@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
-def test_config_trains_256_steps_and_writes_a_loadable_model(tmp_path: Path, path: Path) -> None:
+@pytest.mark.parametrize("path", [pytest.param(p, marks=RAY if load_config(str(p)).backend == "rllib" else ())
+                                  for p in CONFIGS], ids=lambda p: p.stem)
+def test_config_trains_256_steps_and_writes_a_loadable_model(tmp_path: Path, path: Path, request) -> None:
     config = load_config(str(path))
     if config.env not in envs.ENVS:
         pytest.skip(f"{config.env} is not registered yet")
+    if config.backend == "rllib":
+        request.getfixturevalue("ray_cluster")
     run_dir = start_run(tmp_path, smoke(config), path.read_text())
     result = train(smoke(config), run_dir, progress_bar=False, log=lambda *_: None)
     assert result.num_timesteps >= 256
@@ -80,10 +85,11 @@ def test_config_trains_256_steps_and_writes_a_loadable_model(tmp_path: Path, pat
     legal_predictions(model, config.env, dict(config.options), episodes=1)
     # model.zip is a checkpoint (the optimizer state too); policy.zip the same network alone: smaller
     small = load_policy(run_dir / "policy.zip", config.env, game_of(config.env, **config.options))
-    assert (run_dir / "policy.zip").stat().st_size < result.model_path.stat().st_size
-    with zipfile.ZipFile(run_dir / "policy.zip") as a, zipfile.ZipFile(result.model_path) as b:
-        assert sorted(a.namelist()) == ["parlor.json", "weights.safetensors"]
-        assert sorted(b.namelist()) == ["optimizer.safetensors", "parlor.json", "weights.safetensors"]
+    if config.backend == "sb3":  # an rllib run's optimizer state is RLlib's own checkpoint
+        assert (run_dir / "policy.zip").stat().st_size < result.model_path.stat().st_size
+        with zipfile.ZipFile(run_dir / "policy.zip") as a, zipfile.ZipFile(result.model_path) as b:
+            assert sorted(a.namelist()) == ["parlor.json", "weights.safetensors"]
+            assert sorted(b.namelist()) == ["optimizer.safetensors", "parlor.json", "weights.safetensors"]
     for name, tensor in model.state_dict().items():
         assert (small.state_dict()[name] == tensor).all(), name
 

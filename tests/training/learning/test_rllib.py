@@ -1,0 +1,158 @@
+"""backend: rllib on a local Ray instance: the masked module sends no illegal action (and an
+unmasked one is caught), self-play snapshots reach the env runners and play, the exported
+policy is the module, and `parlor train` -> `parlor eval` round-trips."""
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
+
+import torch
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+from parlor.agents.policy import PolicyAgent, load_policy, read_signature, save_policy
+from parlor.agents.policy_format import HEADER, OPTIMIZER, WEIGHTS
+from parlor.envs.engine.game import IllegalActionError
+from parlor.training.cli import main
+from parlor.training.learning import rllib_train
+from parlor.training.learning.configs import parse_config
+from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY, ParlorMultiAgentEnv
+from parlor.training.learning.rllib_module import MaskedPPOTorchRLModule, masked_logits, model_config
+from parlor.training.learning.train import env_kwargs, make_model
+from parlor.training.learning.wrapper import SingleAgentEnv
+
+pytestmark = pytest.mark.xdist_group("ray")  # one xdist worker, one Ray instance for every Ray test
+
+TONK = {"env": "tonk_v0", "options": {"num_players": 2}, "backend": "rllib", "n_envs": 2, "total_steps": 384,
+        "opponents": [{"agent": "heuristic", "weight": 1.0}, {"agent": "self", "weight": 3.0}],
+        "self_play": {"start": 128, "every": 128, "keep": 2}, "checkpoint_every": 256,
+        "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 2, "net_arch": [16, 16]},
+        "eval": {"every": 256, "deals": 2, "opponents": ["heuristic"], "baselines": ["random"]}}
+
+
+def reports(algo) -> list[dict]:
+    return [env for runner in algo.env_runner_group.foreach_env_runner(rllib_train._report) for env in runner["envs"]]
+
+
+@pytest.fixture(scope="module")
+def trained(ray_cluster, tmp_path_factory):
+    """Two iterations on one remote env runner, a snapshot broadcast, one more iteration."""
+    config = parse_config({**TONK, "rllib": {"num_env_runners": 1}})
+    algo = rllib_train.ppo_config(config).build_algo()
+    shadow = make_model(config, DummyVecEnv([lambda: SingleAgentEnv(**env_kwargs(config, 0))]), tmp_path_factory.mktemp("tb"))
+    runners = rllib_train.RunnerEnvs(shadow.get_env())
+    runners.algo = algo
+    try:
+        algo.train()
+        algo.train()
+        rllib_train.pull(algo, shadow)
+        game = shadow.get_env().envs[0].game
+        snapshot = save_policy(shadow, tmp_path_factory.mktemp("snapshots") / "step_1.zip", config.env, game)
+        runners.env_method("add_snapshot", str(snapshot))
+        before = reports(algo)
+        algo.train()
+        yield config, algo, shadow, before, reports(algo)
+    finally:
+        algo.stop()
+
+
+def test_masked_module_sends_no_illegal_action_and_snapshots_play_on_the_runners(trained) -> None:
+    _, _, _, before, after = trained
+    assert len(after) == 2  # the remote runner's two envs (the local runner has none)
+    assert sum(env["illegal_actions"] for env in before + after) == 0
+    assert all(env["snapshots"] == 1 for env in after)
+    played = [name for env in after for info in env["infos"] for name in info["opponents"].values()]
+    assert "self[0]" in played and "heuristic" in played
+    assert all(np.isfinite(info["raw_return"]) for env in before + after for info in env["infos"])
+
+
+def test_the_exported_policy_is_the_learner_module(trained) -> None:
+    config, algo, shadow, _, _ = trained
+    rllib_train.pull(algo, shadow)
+    env = ParlorMultiAgentEnv(rllib_train.env_config(config))
+    module = MaskedPPOTorchRLModule(observation_space=env.observation_spaces["player_0"],
+                                    action_space=env.action_spaces["player_0"], inference_only=False,
+                                    model_config=model_config(config.ppo.net_arch, config.ppo.activation))
+    module.set_state(rllib_train.learner_state(algo))
+    agent = PolicyAgent(shadow.policy)
+    for seed in range(5):
+        obs, _ = env.reset(seed=seed)
+        (o,) = obs.values()
+        with torch.no_grad():
+            batch = {"obs": {k: torch.as_tensor(v)[None] for k, v in o.items()}}
+            logits = module.forward_inference(batch)["action_dist_inputs"][0]
+        np.testing.assert_allclose(torch.softmax(logits, -1).numpy(), agent.probabilities(o[OBS_KEY], o[MASK_KEY]),
+                                   atol=1e-6)
+
+
+def test_masked_logits_give_illegal_actions_no_probability() -> None:
+    logits = torch.tensor([[5.0, 1.0, 3.0]])
+    probs = torch.softmax(masked_logits(logits, torch.tensor([[0.0, 1.0, 1.0]])), -1)
+    assert probs[0, 0] == 0.0 and probs[0, 1:].sum() == pytest.approx(1.0)
+
+
+class Unmasked(MaskedPPOTorchRLModule):
+    """The negative control: the same networks, logits not masked."""
+
+    def _forward(self, batch, **kwargs):
+        _, inner = self._split(batch)
+        return super(MaskedPPOTorchRLModule, self)._forward(inner, **kwargs)
+
+
+def test_an_unmasked_module_is_caught_by_the_env(ray_cluster) -> None:
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    config = parse_config({**TONK, "opponents": [{"agent": "random"}], "self_play": None})
+    spec = RLModuleSpec(module_class=Unmasked, model_config=model_config(config.ppo.net_arch, config.ppo.activation))
+    algo = (rllib_train.ppo_config(config)
+            .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={rllib_train.LEARNER: spec}))
+            .build_algo())
+    try:
+        with pytest.raises(RuntimeError) as caught:  # RLlib's, raised from the env's error
+            algo.train()
+        assert isinstance(caught.value.__cause__, IllegalActionError)
+        assert sum(env["illegal_actions"] for env in reports(algo)) == 1
+    finally:
+        algo.stop()
+
+
+def test_parlor_train_rllib_then_parlor_eval_plays_the_policy(ray_cluster, tmp_path: Path) -> None:
+    path = tmp_path / "tonk_rllib.yaml"
+    path.write_text(json.dumps(TONK))  # JSON is YAML
+    assert main(["train", str(path), "--out", str(tmp_path / "runs"), "--no-progress", "--ray", "local"]) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    for name in ("config.resolved.yaml", "eval.csv", "baselines.csv", "train_curve.csv", "learning_curve.png",
+                 "summary.json", "model.zip", "policy.zip", "checkpoints/latest.zip", "checkpoints/rllib.json"):
+        assert (run / name).is_file(), name
+    assert len(list((run / "snapshots").glob("*.zip"))) == 3 and any((run / "tb").rglob("events.out.tfevents.*"))
+    signature = read_signature(run / "model.zip")
+    assert signature["env"] == "tonk_v0" and signature["num_timesteps"] >= 384
+    policies = [run / "model.zip", run / "policy.zip", run / "checkpoints" / "latest.zip", *run.glob("snapshots/*.zip")]
+    for path in policies:  # parlor's format: a JSON header and safetensors, nothing pickled
+        assert {HEADER, WEIGHTS} <= set(zipfile.ZipFile(path).namelist()) <= {HEADER, WEIGHTS, OPTIMIZER}, path
+    load_policy(run / "policy.zip", "tonk_v0", SingleAgentEnv("tonk_v0", {"num_players": 2}).game)
+    assert main(["eval", "tonk_v0", "--option", "num_players=2", "--agents", f"ppo:{run / 'model.zip'},random",
+                 "--games", "8", "--quiet", "--no-plot", "--out", str(tmp_path / "eval")]) == 0
+    results = json.loads((tmp_path / "eval" / "results.json").read_text())
+    assert results["episodes"] == 2 * 4 and [a["agent"] for a in results["agents"]] == ["model", "random"]
+    assert main(["train", "--resume", str(run), "--total-steps", "512", "--no-progress"]) == 0
+    assert read_signature(run / "model.zip")["num_timesteps"] >= 512
+    steps = json.loads((run / "checkpoints" / "rllib.json").read_text())["steps"]
+    assert steps == read_signature(run / "model.zip")["num_timesteps"]
+
+
+def test_ppo_keys_map_to_rllib() -> None:
+    config = parse_config({**TONK, "rllib": {"num_env_runners": 3}, "ppo": {**TONK["ppo"], "learning_rate": 1e-3}})
+    rl = rllib_train.ppo_config(config)
+    assert rl.train_batch_size_per_learner == 64 * 2 * 3 and rl.minibatch_size == 64 and rl.num_epochs == 2
+    assert (rl.lr, rl.gamma, rl.lambda_, rl.clip_param) == (1e-3, 1.0, 0.95, 0.2)
+    assert (rl.entropy_coeff, rl.vf_loss_coeff, rl.grad_clip) == (0.01, 0.5, 0.5)
+    assert rl.num_env_runners == 3 and rl.num_envs_per_env_runner == 2 and not rl.use_kl_loss
+    assert replace(config, rllib=replace(config.rllib, num_env_runners=0)).rllib.num_env_runners == 0
