@@ -26,23 +26,18 @@ from parlor.agents.base import SeededAgent
 from parlor.agents.ofc.fantasyland import FantasylandPlayer
 from parlor.envs.ofc.features import turn_key
 from parlor.envs.ofc.game import OFCGame
-from parlor.envs.ofc.rollouts import (
-    DISCARD,
-    SAMPLES,
-    evaluate_turn,
-    sampled_turn,
-    turn_candidates,
-)
+from parlor.envs.ofc.rollouts import DISCARD, SAMPLES, completed_rows, fl_next, outlook_turn, plans_of
 from parlor.envs.ofc.view import OFCView
 
 
 def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES) -> list[int]:
     """Destinations for the pending cards of a regular turn: the candidate whose
     board scores best over sampled completions (common samples for all candidates)."""
-    cands = turn_candidates(view)
-    if len(cands) == 1:
-        return cands[0]
-    return cands[int(np.argmax(evaluate_turn(view, cands, rng, samples).value))]
+    plans = plans_of(view)  # the candidates of envs.ofc.rollouts.turn_candidates, scored as evaluate_turn does
+    if len(plans.dests) == 1:
+        return list(plans.dests[0])
+    table = completed_rows(view, plans, lambda pool: rng.random((samples, len(pool))))
+    return list(plans.dests[int(np.argmax(table.rows().values(fl_next(view))))])
 
 
 # ---------------------------------------------------------------- the agent
@@ -89,5 +84,6 @@ class OutlookPlanner(OFCHeuristic):
     cloning teacher of ``configs/ofc_pineapple.yaml``; as strong as the heuristic."""
 
     def plan_regular_turn(self, view: OFCView) -> list[int]:
-        cands, stats = sampled_turn(view, turn_key(view))
-        return cands[int(np.argmax(stats.value))]
+        turn, taken = outlook_turn(view, turn_key(view))  # sampled_turn's candidates and values
+        index = turn.index(taken)
+        return list(turn.plans.dests[index[int(np.argmax(turn.stats.value[index]))]][len(taken):])

@@ -15,12 +15,26 @@ the best plan starting with it, for a learner to weigh itself) and, outside the
 game, by the rule-based heuristic (it plays the best-valued candidate) and the
 training advisors of ``agents/ofc`` (foul risks, endgame guards). Reads only the
 View: nothing hidden.
+
+How it stays fast (the planner runs at every decision of the heuristic, of the
+search agent's playouts and of a ``features=True`` observation):
+
+- the candidates of a turn shape (free slots per row, cards, discards owed) and
+  the rows their boards complete to are listed once (:func:`turn_plans`): a
+  completed row depends only on the cards the candidate sends to it and on where
+  its slice of the draws starts, so the 232 candidates of an opening share 32
+  bottoms, about 100 middles and 26 tops, and only those are ranked;
+- :func:`evaluate_turn_plans` completes a turn once, at its first card: the later
+  cards of the turn (same seen cards, same samples) read their plans off that
+  turn (:class:`CompletedTurn`), which gives the very numbers a fresh completion
+  of the smaller turn would.
 """
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
+from functools import cache
 
 import numpy as np
 
@@ -62,6 +76,9 @@ def row_royalty(ranks: np.ndarray, table: Sequence[int], royal_value: int) -> np
     return np.where(ranks == ROYAL, float(royal_value), out)
 
 
+_TOP_TABLES = TOP_RANK.ravel(), TOP_ROYALTY.ravel(), TOP_FL.ravel()   # by 169 a + 13 b + c
+
+
 @dataclass(frozen=True)
 class TurnStats:
     """Per candidate (arrays of length C), over the sampled completions."""
@@ -77,30 +94,57 @@ class TurnStats:
         return TurnStats(*(getattr(self, f.name)[list(index)] for f in fields(self)))
 
 
+@dataclass(frozen=True)
+class CompletedRows:
+    """Completed boards as arrays [C, R] (C candidates, R completions each): the three
+    rows' ranks, the top's and the lower rows' royalties, the top's Fantasyland flag."""
+
+    top: np.ndarray
+    middle: np.ndarray
+    bottom: np.ndarray
+    top_royalty: np.ndarray
+    mid_royalty: np.ndarray
+    bot_royalty: np.ndarray
+    top_fl: np.ndarray
+
+    def _weighed(self, fl_next_hand: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(fouled, royalty, rank sum, value before the foul) per completion: one arithmetic
+        for every caller, so the numbers agree bit for bit."""
+        fouled = (self.top > self.middle) | (self.middle > self.bottom)
+        royalty = self.top_royalty + self.mid_royalty + self.bot_royalty
+        total = self.top + self.middle + self.bottom
+        value = royalty + ROW_WEIGHT * total / STRENGTH_UNIT
+        if fl_next_hand:
+            value += FL_BONUS * self.top_fl
+        return fouled, royalty, total, value
+
+    def values(self, fl_next_hand: bool) -> np.ndarray:
+        """The ``value`` statistic alone (what a planner maximises)."""
+        fouled, _, _, value = self._weighed(fl_next_hand)
+        return np.where(fouled, -FOUL_COST, value).mean(axis=1)
+
+    def stats(self, fl_next_hand: bool) -> TurnStats:
+        fouled, royalty, total, value = self._weighed(fl_next_hand)
+        clean = ~fouled
+        return TurnStats(
+            foul=fouled.mean(axis=1),
+            royalty=np.where(clean, royalty, 0.0).mean(axis=1),
+            strength=np.where(clean, total / STRENGTH_UNIT, 0.0).mean(axis=1),
+            fantasyland=(clean & self.top_fl).mean(axis=1),
+            value=np.where(fouled, -FOUL_COST, value).mean(axis=1),
+        )
+
+
 def board_stats(tops: np.ndarray, mids: np.ndarray, bots: np.ndarray, fl_next_hand: bool) -> TurnStats:
     """Statistics of candidates from their finished boards: int arrays [C, R, 3/5/5]
     (C candidates, R completions each)."""
     c, r = tops.shape[:2]
     t = np.sort(tops >> 2, axis=2)
-    top_rank = TOP_RANK[t[..., 0], t[..., 1], t[..., 2]]
     mid_rank = rank5_batch(mids.reshape(-1, 5)).astype(np.int64).reshape(c, r)
     bot_rank = rank5_batch(bots.reshape(-1, 5)).astype(np.int64).reshape(c, r)
-    fouled = (top_rank > mid_rank) | (mid_rank > bot_rank)
-    royalty = TOP_ROYALTY[t[..., 0], t[..., 1], t[..., 2]]
-    royalty = royalty + row_royalty(mid_rank, MID_ROYALTY, 50) + row_royalty(bot_rank, BOT_ROYALTY, 25)
-    strength = (top_rank + mid_rank + bot_rank) / STRENGTH_UNIT
-    value = royalty + ROW_WEIGHT * (top_rank + mid_rank + bot_rank) / STRENGTH_UNIT  # the heuristic's exact arithmetic
-    fl = TOP_FL[t[..., 0], t[..., 1], t[..., 2]]
-    if fl_next_hand:
-        value += FL_BONUS * fl
-    clean = ~fouled
-    return TurnStats(
-        foul=fouled.mean(axis=1),
-        royalty=np.where(clean, royalty, 0.0).mean(axis=1),
-        strength=np.where(clean, strength, 0.0).mean(axis=1),
-        fantasyland=(clean & fl).mean(axis=1),
-        value=np.where(fouled, -FOUL_COST, value).mean(axis=1),
-    )
+    top = t[..., 0], t[..., 1], t[..., 2]
+    return CompletedRows(TOP_RANK[top], mid_rank, bot_rank, TOP_ROYALTY[top], row_royalty(mid_rank, MID_ROYALTY, 50),
+                         row_royalty(bot_rank, BOT_ROYALTY, 25), TOP_FL[top]).stats(fl_next_hand)
 
 
 # ---------------------------------------------------------------- regular turns
@@ -134,9 +178,94 @@ def room_of(rows: Sequence[Sequence[int]]) -> list[int]:
     return [ROW_SIZES[r] - len(rows[r]) for r in range(3)]
 
 
+class TurnPlans:
+    """Candidates of one turn shape and the rows their boards complete to.
+
+    The completion reads one array per sample: the ``free`` drawn cards (bottom's
+    slice first, then the middle's, then the top's), then the pending cards, then
+    the board's top, middle and bottom cards. ``top`` [Ut, 3] and ``five`` [U5, 5]
+    are the distinct completed rows as column indices into it (the middles first,
+    ``num_mid`` of them, then the bottoms); candidate i completes to rows ``ti[i]``,
+    ``mi[i]`` and ``bi[i]``."""
+
+    def __init__(self, room: tuple[int, int, int], n: int, discards: int, dests: Sequence[Sequence[int]]):
+        self.dests = tuple(tuple(d) for d in dests)
+        self.array = np.array(self.dests, dtype=np.int8).reshape(len(self.dests), n)
+        self.free = sum(room) - (n - discards)
+        held = [ROW_SIZES[r] - room[r] for r in range(3)]
+        start = [self.free + n, self.free + n + held[0], self.free + n + held[0] + held[1]]
+        board_cols = [tuple(range(start[r], start[r] + held[r])) for r in range(3)]
+        rows: tuple[dict, dict, dict] = ({}, {}, {})   # per row: column tuple -> index
+        index = np.empty((3, len(self.dests)), dtype=np.intp)
+        for i, dest in enumerate(self.dests):
+            fixed = [board_cols[r] + tuple(self.free + j for j, d in enumerate(dest) if d == r) for r in range(3)]
+            fb, fm = 5 - len(fixed[BOTTOM]), 5 - len(fixed[MIDDLE])
+            drawn = (range(fb + fm, fb + fm + 3 - len(fixed[TOP])), range(fb, fb + fm), range(fb))
+            for r in range(3):
+                cols = fixed[r] + tuple(drawn[r])
+                index[r, i] = rows[r].setdefault(cols, len(rows[r]))
+        self.num_mid = len(rows[MIDDLE])
+        self.top = np.array(list(rows[TOP]), dtype=np.intp).reshape(-1, 3)
+        self.five = np.array(list(rows[MIDDLE]) + list(rows[BOTTOM]), dtype=np.intp).reshape(-1, 5)
+        self.ti, self.mi, self.bi = index[TOP], index[MIDDLE], index[BOTTOM] + self.num_mid
+
+    def complete(self, board: Sequence[Sequence[int]], pending: Sequence[int], future: np.ndarray) -> RowTable:
+        """The distinct completed rows for ``board`` and ``pending`` when ``future`` [R, free]
+        holds each sample's drawn cards."""
+        r = len(future)
+        cards = np.empty((r, self.free + len(pending) + sum(len(row) for row in board)), dtype=np.int64)
+        cards[:, :self.free] = future
+        cards[:, self.free:] = [*pending, *board[TOP], *board[MIDDLE], *board[BOTTOM]]
+        five = rank5_batch(cards[:, self.five].reshape(-1, 5)).reshape(r, -1).T.astype(np.int64)
+        t = np.sort(cards[:, self.top] >> 2, axis=2)
+        top = (t[..., 0] * 169 + t[..., 1] * 13 + t[..., 2]).T   # [Ut, R] index into the top tables
+        m = self.num_mid
+        royalty = np.concatenate((row_royalty(five[:m], MID_ROYALTY, 50), row_royalty(five[m:], BOT_ROYALTY, 25)))
+        ranks, royalties, fl = _TOP_TABLES
+        return RowTable(self, ranks.take(top), five, royalties.take(top), royalty, fl.take(top))
+
+
+@dataclass(frozen=True)
+class RowTable:
+    """The distinct completed rows of a :class:`TurnPlans` ([U, R] each): ranks, royalties,
+    the top's Fantasyland flag."""
+
+    plans: TurnPlans
+    top: np.ndarray
+    five: np.ndarray
+    top_royalty: np.ndarray
+    five_royalty: np.ndarray
+    top_fl: np.ndarray
+
+    def rows(self, index: np.ndarray | slice = slice(None)) -> CompletedRows:
+        """The completed boards of the candidates at ``index``."""
+        p = self.plans
+        ti, mi, bi = p.ti[index], p.mi[index], p.bi[index]
+        return CompletedRows(self.top[ti], self.five[mi], self.five[bi], self.top_royalty[ti],
+                             self.five_royalty[mi], self.five_royalty[bi], self.top_fl[ti])
+
+
+@cache
+def turn_plans(room: tuple[int, int, int], n: int, discards: int) -> TurnPlans:
+    """The :class:`TurnPlans` of every candidate (:func:`assignments` order) of a turn shape."""
+    return TurnPlans(room, n, discards, list(assignments(range(n), list(room), discards)))
+
+
+def plans_of(view: OFCView) -> TurnPlans:
+    return turn_plans(tuple(room_of(view.own_rows)), len(view.pending), view.discards_owed)
+
+
 def turn_candidates(view: OFCView) -> list[list[int]]:
     """Every destination list for the view's pending cards."""
-    return list(assignments(view.pending, room_of(view.own_rows), view.discards_owed))
+    return [list(d) for d in plans_of(view).dests]
+
+
+def _plans_for(view: OFCView, cands: list[list[int]]) -> TurnPlans:
+    """The turn's own plans when ``cands`` are all its candidates, else plans of just ``cands``."""
+    plans = plans_of(view)
+    if len(cands) == len(plans.dests) and all(tuple(c) == d for c, d in zip(cands, plans.dests)):
+        return plans
+    return TurnPlans(tuple(room_of(view.own_rows)), len(view.pending), view.discards_owed, cands)
 
 
 def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generator,
@@ -146,15 +275,25 @@ def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generato
 
 
 def completed_turn(view: OFCView, cands: list[list[int]], noise: Callable[[np.ndarray], np.ndarray],
-                    routed: float = 0.5) -> TurnStats:
+                   routed: float = 0.5) -> TurnStats:
     """:class:`TurnStats` of ``cands``, each board completed from the unseen cards once per
     row of ``noise(pool)`` ([R, len(pool)] sort keys for the ascending unseen ``pool``),
     the first ``routed`` share of them strongest-first (:func:`_route`)."""
-    board = view.own_rows
-    free = sum(room_of(board)) - (len(view.pending) - view.discards_owed)
-    pool = np.asarray(view.unseen_cards(), dtype=np.int64)
-    future = _route(pool[np.argsort(noise(pool), axis=1)[:, :free]], routed)
-    return completed_stats([place(board, view.pending, dest) for dest in cands], future, view)
+    return completed_rows(view, _plans_for(view, cands), noise, routed).rows().stats(fl_next(view))
+
+
+def completed_rows(view: OFCView, plans: TurnPlans, noise: Callable[[np.ndarray], np.ndarray],
+                   routed: float = 0.5, unseen: Sequence[int] | None = None) -> RowTable:
+    """The :class:`RowTable` of ``plans`` for the view's board completed as :func:`completed_turn`
+    does (``unseen``: the view's unseen cards, when the caller has them)."""
+    pool = np.asarray(view.unseen_cards() if unseen is None else unseen, dtype=np.int64)
+    future = _route(pool[np.argsort(noise(pool), axis=1)[:, :plans.free]], routed)
+    return plans.complete(view.own_rows, view.pending, future)
+
+
+def fl_next(view: OFCView) -> bool:
+    """Whether another hand follows (a top that earns Fantasyland is worth ``FL_BONUS``)."""
+    return view.hand_index + 1 < view.num_hands
 
 
 def _route(future: np.ndarray, routed: float) -> np.ndarray:
@@ -174,23 +313,18 @@ def sampled_turn(view: OFCView, key: int) -> tuple[list[list[int]], TurnStats]:
     completed ``SAMPLES`` times as :func:`evaluate_turn` does (the heuristic's planner)
     but with the draws from the fixed noise table picked by ``key``: equal keys,
     equal numbers. On the last turn nothing is drawn and the numbers are exact."""
-    cands = turn_candidates(view)
-    return cands, completed_turn(view, cands, lambda pool: _NOISE[key % NOISE_TABLES][:, pool])
+    turn, taken = outlook_turn(view, key)
+    index = turn.index(taken)
+    return [list(turn.plans.dests[i][len(taken):]) for i in index], turn.stats.take(index)
 
 
 def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
     """(actions, their :class:`TurnStats`) for the view's next pending card, each action
     judged by the best plan of the whole turn that starts with it (per first
     destination, the candidate of :func:`sampled_turn` with the highest value)."""
-    cands, stats = sampled_turn(view, key)
-    first = np.array([dest[0] for dest in cands])
-    actions, best = [], []
-    for a in (TOP, MIDDLE, BOTTOM, DISCARD):
-        idx = np.flatnonzero(first == a)
-        if idx.size:
-            actions.append(a)
-            best.append(int(idx[np.argmax(stats.value[idx])]))
-    return actions, stats.take(best)
+    turn, taken = outlook_turn(view, key)
+    actions, best = turn.best(taken)
+    return actions, turn.stats.take(best)
 
 
 def place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[int]) -> list[list[int]]:
@@ -202,20 +336,87 @@ def place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[i
     return rows
 
 
-def completed_stats(boards: list[list[list[int]]], future: np.ndarray, view: OFCView) -> TurnStats:
-    """:class:`TurnStats` of candidate boards, each completed by every sample's drawn
-    cards (``future`` [R, n]: bottom first, then middle, then top)."""
-    c, r = len(boards), future.shape[0]
-    tops, mids, bots = (np.empty((c, r, n), dtype=np.int64) for n in ROW_SIZES)
-    # candidates with equal row lengths take the same slices of the draws: one numpy
-    # assignment per shape instead of one concatenation per candidate and row (the hot path)
-    shapes: dict[tuple[int, int, int], list[int]] = {}
-    for i, rows in enumerate(boards):
-        shapes.setdefault((len(rows[TOP]), len(rows[MIDDLE]), len(rows[BOTTOM])), []).append(i)
-    for (nt, nm, nb), idx in shapes.items():
-        fb, fm = 5 - nb, 5 - nm
-        drawn = {BOTTOM: future[:, :fb], MIDDLE: future[:, fb:fb + fm], TOP: future[:, fb + fm:fb + fm + 3 - nt]}
-        for row, out, n in ((TOP, tops, nt), (MIDDLE, mids, nm), (BOTTOM, bots, nb)):
-            out[idx, :, :n] = np.array([boards[i][row] for i in idx], dtype=np.int64).reshape(len(idx), 1, n)
-            out[idx, :, n:] = drawn[row]
-    return board_stats(tops, mids, bots, view.hand_index + 1 < view.num_hands)
+# ---------------------------------------------------------------- the outlook's turns
+class CompletedTurn:
+    """A turn completed at its first card with the outlook's samples: its later cards
+    (the same seen cards, so the same pool and samples, and the same free slots once
+    the turn is placed) are the candidates that begin with the destinations taken so
+    far, completed to the very same boards."""
+
+    def __init__(self, view: OFCView, key: int, unseen: list[int]):
+        self.board, self.pending, self.owed = view.own_rows, view.pending, view.discards_owed
+        self.plans = plans_of(view)
+        table = completed_rows(view, self.plans, lambda pool: _NOISE[key % NOISE_TABLES][:, pool], 0.5, unseen)
+        self.stats = table.rows().stats(fl_next(view))
+        # the statistics as lists (foul, royalty, strength, fantasyland, value): read per card
+        self.columns = [getattr(self.stats, f.name).tolist() for f in fields(TurnStats)]
+        self.values = self.columns[-1]
+        # per destinations taken: the candidates that begin with them, and the best per next action
+        self._index: dict[tuple[int, ...], list[int]] = {(): list(range(len(self.values)))}
+        self._best: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
+
+    def continued(self, view: OFCView) -> tuple[int, ...] | None:
+        """The destinations this turn's cards took before ``view`` (None unless ``view``
+        is this turn, further on)."""
+        done = len(self.pending) - len(view.pending)
+        if done < 0 or self.pending[done:] != view.pending:
+            return None
+        rows, placed, taken, owed = view.own_rows, ([], [], []), [], self.owed
+        for c in self.pending[:done]:
+            for r in (TOP, MIDDLE, BOTTOM):
+                if c in rows[r]:
+                    placed[r].append(c)
+                    taken.append(r)
+                    break
+            else:
+                if c not in view.discards:
+                    return None
+                owed -= 1
+                taken.append(DISCARD)
+        if owed != view.discards_owed or any(rows[r] != self.board[r] + tuple(placed[r]) for r in range(3)):
+            return None
+        return tuple(taken)
+
+    def index(self, taken: tuple[int, ...]) -> list[int]:
+        """Candidates (indices) that begin with ``taken``, in candidate order."""
+        index = self._index.get(taken)
+        if index is None:
+            k, dests = len(taken) - 1, self.plans.dests
+            index = self._index[taken] = [i for i in self.index(taken[:-1]) if dests[i][k] == taken[k]]
+        return index
+
+    def best(self, taken: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        """Per action of the next card after ``taken``, the candidate of highest value that
+        takes it (the first of equals, as ``argmax``): (actions, candidates)."""
+        known = self._best.get(taken)
+        if known is None:
+            k, dests, values = len(taken), self.plans.dests, self.values
+            best: dict[int, int] = {}
+            for i in self.index(taken):
+                a = dests[i][k]
+                if a not in best or values[i] > values[best[a]]:
+                    best[a] = i
+            actions = sorted(best)
+            known = self._best[taken] = (actions, [best[a] for a in actions])
+        return known
+
+
+_TURNS: dict[tuple, CompletedTurn] = {}
+MAX_TURNS = 64  # turns kept: one per seat and noise key in play, with room for searches
+
+
+def outlook_turn(view: OFCView, key: int, seen: set[int] | None = None) -> tuple[CompletedTurn, tuple[int, ...]]:
+    """(the view's turn completed with the noise table of ``key``, the destinations its
+    placed cards took): computed at the turn's first card, then read (``seen``: the
+    view's seen cards, when the caller has them)."""
+    seen = view.seen_cards() if seen is None else seen
+    unseen = [c for c in range(52) if c not in seen]
+    memo = (key, fl_next(view), tuple(unseen))
+    turn = _TURNS.get(memo)
+    taken = turn.continued(view) if turn is not None else None
+    if turn is None or taken is None:
+        turn, taken = CompletedTurn(view, key, unseen), ()
+        if len(_TURNS) >= MAX_TURNS:
+            del _TURNS[next(iter(_TURNS))]
+        _TURNS[memo] = turn
+    return turn, taken
