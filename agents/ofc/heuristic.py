@@ -86,4 +86,4 @@ class OutlookPlanner(OFCHeuristic):
     def plan_regular_turn(self, view: OFCView) -> list[int]:
         turn, taken = outlook_turn(view, turn_key(view))  # sampled_turn's candidates and values
         index = turn.index(taken)
-        return list(turn.plans.dests[index[int(np.argmax(turn.stats.value[index]))]][len(taken):])
+        return list(turn.plans.dests[index[int(np.argmax([turn.values[i] for i in index]))]][len(taken):])

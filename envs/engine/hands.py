@@ -269,12 +269,16 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 CARD_KEY, FLUSH_OFFSET, TABLE, TOP_TABLE = _build_tables()
+ROW_TABLE = np.concatenate((TABLE, TOP_TABLE))   # the 5-card table, then the 3-card one from TOP_ROWS on
+TOP_ROWS = len(TABLE)
 _TOP_TABLE: dict = {int(k): int(TOP_TABLE[k]) for k in np.flatnonzero(TOP_TABLE >= 0)}   # 560 entries
-# The scalar path indexes Python lists (faster than dicts or numpy scalars). The None
+# The scalar path indexes Python lists and tuples (faster than dicts or numpy scalars). The None
 # padding makes ids 112..255 and the usual sentinels -1..-144 fail instead of wrapping.
 _CARD_KEY: list = CARD_KEY.tolist() + [None] * (256 - NUM_IDS)
-_SCALAR_TABLE: list = TABLE.tolist()
-_FLUSH_OFFSET: list = FLUSH_OFFSET.tolist()
+# tuples, not lists: the garbage collector stops tracking a tuple of ints, while it walks a
+# list's 1.5 million entries at every full collection (a cost every long-running caller paid)
+_SCALAR_TABLE: tuple = tuple(TABLE.tolist())
+_FLUSH_OFFSET: tuple = tuple(FLUSH_OFFSET.tolist())
 
 
 # ---------------------------------------------------------------- public evaluators
@@ -340,7 +344,7 @@ def rank5_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
         s += keys[:, 2]
         s += keys[:, 3]
         s += keys[:, 4]
-        return TABLE.take((s & _RANK_MASK) + FLUSH_OFFSET.take(s >> _SUIT_SHIFT, mode="clip"), mode="clip")
+        return rank_from_keys(s)
     out = np.empty(n, dtype=np.int32)
     m = min(n, _CHUNK)
     keys = np.empty((m, 5), dtype=np.int32)
@@ -367,6 +371,30 @@ def rank5_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
     return out
 
 
+def card_keys(cards: np.ndarray) -> np.ndarray:
+    """The evaluator's key of every card id in ``cards`` (int array of any shape, ids in
+    0..111, checked): a hand's key is the sum of its cards' keys, and
+    :func:`rank5_from_keys` / :func:`rank3_from_keys` rank hands from those sums. For a
+    caller whose hands share cards: it looks each card up once and sums as it likes."""
+    c = np.asarray(cards)
+    if not np.issubdtype(c.dtype, np.integer):
+        raise ValueError(f"card_keys expects integer card ids, got {c.dtype}")
+    if c.size and (int(c.min()) < 0 or int(c.max()) >= NUM_IDS):
+        raise ValueError(f"card_keys: card ids must lie in 0..{NUM_IDS - 1}, got {c.min()}..{c.max()}")
+    return CARD_KEY.take(c)
+
+
+def rank_from_keys(sums: np.ndarray, table: int | np.ndarray = 0) -> np.ndarray:
+    """:func:`rank5` of 5-card hands (``table`` 0) or :func:`rank3` of 3-card rows (``table``
+    :data:`TOP_ROWS`) given as the sums of their cards' :func:`card_keys` (any shape;
+    ``table`` may be an array that broadcasts against ``sums``, to rank both kinds in one
+    pass) -> int32. Three cards never make a flush, so no flush offset applies to them."""
+    index = sums & _RANK_MASK
+    index += FLUSH_OFFSET.take(sums >> _SUIT_SHIFT, mode="clip")
+    index += table
+    return ROW_TABLE.take(index, mode="clip")
+
+
 def rank3_batch(rows: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
     """Vectorized :func:`rank3`: integer array [N, 3] of card ids -> int32 array [N]."""
     h, unsigned = _as_hands(rows, 3, "rank3_batch")
@@ -374,5 +402,4 @@ def rank3_batch(rows: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
     keys = CARD_KEY.take(h, mode="clip")
     s = keys[:, 0] + keys[:, 1]
     s += keys[:, 2]
-    s &= _RANK_MASK
-    return TOP_TABLE.take(s, mode="clip")
+    return rank_from_keys(s, TOP_ROWS)

@@ -69,31 +69,31 @@ def size(num_players: int) -> int:
     return 3 * OWN_ROW + ORDER + 3 * NEXT_ROW + CARD + (num_players - 1) * OPP + 4 * OUTLOOK
 
 
-def turn_key(view: OFCView, seen: set[int] | None = None) -> int:
+def turn_key(view: OFCView, seen: tuple[int, ...] | None = None) -> int:
     """Picks the outlook's sampling noise: a function of the cards this seat has seen
     (the same for every card of one turn: placing or discarding a pending card keeps
     it seen) and the hand; hashes of int tuples do not depend on the process.
-    ``seen``: the view's seen cards, when the caller has them."""
-    seen = view.seen_cards() if seen is None else seen
-    return hash((view.hand_index, view.player, tuple(sorted(seen)))) & 0x7FFFFFFF
+    ``seen``: the view's seen cards in ascending order, when the caller has them."""
+    seen = tuple(sorted(view.seen_cards())) if seen is None else seen
+    return hash((view.hand_index, view.player, seen)) & 0x7FFFFFFF
 
 
-def outlook(view: OFCView, seen: set[int] | None = None) -> list[float]:
+def outlook(view: OFCView, seen: tuple[int, ...] | None = None) -> list[float]:
     """Per action of the next card: [available, foul, royalties, strength, Fantasyland,
     value, preference] of the best turn plan starting with it
-    (:func:`envs.ofc.rollouts.evaluate_turn_plans`, read off the turn's completion)."""
+    (:func:`envs.ofc.rollouts.evaluate_turn_plans`, read off the turn's completion);
+    ``seen`` as for :func:`turn_key`."""
     out = [0.0] * (4 * OUTLOOK)
     if not view.pending or view.fantasyland[view.player]:
         return out
-    seen = view.seen_cards() if seen is None else seen
+    seen = tuple(sorted(view.seen_cards())) if seen is None else seen
     turn, taken = outlook_turn(view, turn_key(view, seen), seen)
     actions, plans = turn.best(taken)
-    foul, royalty, strength, fantasyland, values = turn.columns
-    best = max(values[i] for i in plans)
-    for a, i in zip(actions, plans):
-        value = values[i]
+    rows = turn.stat_rows(plans)
+    best = max(row[4] for row in rows)
+    for a, (foul, royalty, strength, fantasyland, value) in zip(actions, rows):
         out[a * OUTLOOK:(a + 1) * OUTLOOK] = [
-            1.0, foul[i], min(1.0, royalty[i] / ROYALTY_SCALE), min(1.0, strength[i] / STRENGTH_SCALE), fantasyland[i],
+            1.0, foul, min(1.0, royalty / ROYALTY_SCALE), min(1.0, strength / STRENGTH_SCALE), fantasyland,
             min(1.0, max(0.0, (value + FOUL_COST) / VALUE_SCALE)), math.exp((value - best) / PREF_TEMPERATURE),
         ]
     return out
@@ -114,7 +114,7 @@ def made_hand(cards: Sequence[int], row: int) -> tuple[int, int, int]:
     return _made_hand(tuple(cards), row)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _made_hand(cards: tuple[int, ...], row: int) -> tuple[int, int, int]:
     if len(cards) == ROW_SIZES[row]:
         rank = rank3(cards) if row == 0 else rank5(cards)
@@ -175,18 +175,27 @@ class RowSummary(NamedTuple):
     full: bool
     value: int                         # hand_value of the made hand
     ranks: tuple[int, ...]             # the distinct ranks in the row
-    flush_suit: int                    # the suit every card shares: -1 never a flush (top, mixed), 4 empty
     room: int                          # free slots
+    flush_suit: int                    # the suit every card shares: -1 never a flush (top, mixed), 4 empty
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)   # the rows of the hands in play: a small cache keeps the garbage collector's walks short
 def row_summary(cards: tuple[int, ...], row: int) -> RowSummary:
-    made = _made_hand(cards, row)
     suits = {c & 3 for c in cards}
     flush_suit = -1 if row == 0 or len(suits) > 1 else (suits.pop() if suits else 4)
-    return RowSummary((made[0] / MAX_CATEGORY, (made[1] + 1) / 13, (made[2] + 1) / 13),
-                      len(cards) / ROW_SIZES[row], float(straight_alive(cards, row)), len(cards) == ROW_SIZES[row],
-                      hand_value(made), tuple({c >> 2 for c in cards}), flush_suit, ROW_SIZES[row] - len(cards))
+    if len(cards) == ROW_SIZES[row]:   # complete: ranked by the evaluator (straights and flushes count)
+        return RowSummary(*_rank_facts(cards, row), flush_suit)
+    # partial: everything but the flush is a function of the ranks (far fewer than the rows)
+    return RowSummary(*_rank_facts(tuple(sorted(c & ~3 for c in cards)), row), flush_suit)
+
+
+@lru_cache(maxsize=1 << 14)
+def _rank_facts(cards: tuple[int, ...], row: int) -> tuple:
+    """The fields of :class:`RowSummary` before ``flush_suit``."""
+    made = _made_hand(cards, row)
+    return ((made[0] / MAX_CATEGORY, (made[1] + 1) / 13, (made[2] + 1) / 13), len(cards) / ROW_SIZES[row],
+            float(straight_alive(cards, row)), len(cards) == ROW_SIZES[row], hand_value(made),
+            tuple({c >> 2 for c in cards}), ROW_SIZES[row] - len(cards))
 
 
 def _flush(summary: RowSummary, suit_left: Sequence[int]) -> float:
@@ -202,16 +211,33 @@ def out_of_order(upper: tuple[int, int, int], upper_full: bool, lower: tuple[int
     return float(now), float(now and lower_full)
 
 
+@lru_cache(maxsize=256)
+def cards_left(seen: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Unseen cards per rank and per suit, given the seen cards (ascending)."""
+    rank_left, suit_left = [4] * 13, [13] * 4
+    for c in seen:
+        rank_left[c >> 2] -= 1
+        suit_left[c & 3] -= 1
+    return tuple(rank_left), tuple(suit_left)
+
+
+@lru_cache(maxsize=1 << 10)
+def opponent_block(board: tuple[tuple[int, ...], ...]) -> tuple[float, ...]:
+    """An opponent's part of the block: fill and made hand per row, rows out of order."""
+    rows = [row_summary(board[r], r) for r in range(3)]
+    out: list[float] = []
+    for s in rows:
+        out += (s.fill, s.head[0], s.head[1])
+    return (*out, float(rows[0].value > rows[1].value), float(rows[1].value > rows[2].value))
+
+
 def features(view: OFCView) -> np.ndarray:
     """The feature block of ``view`` (float32, every entry in [0, 1]). Row facts come
     from :func:`row_summary` (memoised); the numbers are those of :func:`flush_alive`,
     :func:`straight_alive`, :func:`made_hand` and :func:`out_of_order`."""
     p, n = view.player, view.num_players
-    seen = view.seen_cards()
-    rank_left, suit_left = [4] * 13, [13] * 4
-    for c in seen:
-        rank_left[c >> 2] -= 1
-        suit_left[c & 3] -= 1
+    seen = tuple(sorted(view.seen_cards()))
+    rank_left, suit_left = cards_left(seen)
     rows = view.rows[p]
     own = [row_summary(rows[r], r) for r in range(3)]
     out: list[float] = []
@@ -238,10 +264,6 @@ def features(view: OFCView) -> np.ndarray:
         out += (((nxt >> 2) + 1) / 13, rank_left[nxt >> 2] / 3, free / 13)
     for k in range(1, n):
         q = (p + k) % n
-        board = view.rows[q] if not view.hidden[q] else ((), (), ())
-        opp = [row_summary(board[r], r) for r in range(3)]
-        for s in opp:
-            out += (s.fill, s.head[0], s.head[1])
-        out += (float(opp[0].value > opp[1].value), float(opp[1].value > opp[2].value))
+        out += opponent_block(view.rows[q] if not view.hidden[q] else ((), (), ()))
     out += outlook(view, seen)
     return np.asarray(out, dtype=np.float32)

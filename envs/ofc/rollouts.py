@@ -38,7 +38,15 @@ from functools import cache
 
 import numpy as np
 
-from parlor.envs.engine.hands import CATEGORY_SHIFT, rank3, rank5, rank5_batch
+from parlor.envs.engine.hands import (
+    CARD_KEY,
+    CATEGORY_SHIFT,
+    TOP_ROWS,
+    rank3,
+    rank5,
+    rank5_batch,
+    rank_from_keys,
+)
 from parlor.envs.ofc.scoring import BoardResult, fl_entry_cards, top_royalty
 from parlor.envs.ofc.view import OFCView
 
@@ -76,7 +84,27 @@ def row_royalty(ranks: np.ndarray, table: Sequence[int], royal_value: int) -> np
     return np.where(ranks == ROYAL, float(royal_value), out)
 
 
-_TOP_TABLES = TOP_RANK.ravel(), TOP_ROYALTY.ravel(), TOP_FL.ravel()   # by 169 a + 13 b + c
+LEAD_SHIFT = 16   # rank >> LEAD_SHIFT: a row's category and leading rank
+
+
+def _lead_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Royalties of a top, middle and bottom row, and the top's Fantasyland flag, by the
+    row's category and leading rank (``rank >> LEAD_SHIFT``): all they depend on (a
+    royal flush is the straight flush led by the ace; a top pays and enters Fantasyland
+    by its pair or trips). Built from :data:`TOP_ROYALTY`, :data:`TOP_FL` and
+    :func:`row_royalty`, and checked to be functions of the lead."""
+    leads = 10 << (CATEGORY_SHIFT - LEAD_SHIFT)
+    royalty, fl = np.zeros((3, leads)), np.zeros(leads, dtype=bool)
+    five = np.arange(leads, dtype=np.int64) << LEAD_SHIFT
+    royalty[MIDDLE], royalty[BOTTOM] = row_royalty(five, MID_ROYALTY, 50), row_royalty(five, BOT_ROYALTY, 25)
+    lead = TOP_RANK.ravel() >> LEAD_SHIFT
+    royalty[TOP, lead], fl[lead] = TOP_ROYALTY.ravel(), TOP_FL.ravel()
+    if (royalty[TOP, lead] != TOP_ROYALTY.ravel()).any() or (fl[lead] != TOP_FL.ravel()).any():
+        raise AssertionError("top royalties must depend on the top's lead only")
+    return royalty.ravel(), fl.astype(np.float64)
+
+
+LEAD_ROYALTY, LEAD_FL = _lead_tables()   # by role * leads + lead (role: TOP, MIDDLE, BOTTOM); by lead (1.0 / 0.0)
 
 
 @dataclass(frozen=True)
@@ -96,23 +124,22 @@ class TurnStats:
 
 @dataclass(frozen=True)
 class CompletedRows:
-    """Completed boards as arrays [C, R] (C candidates, R completions each): the three
-    rows' ranks, the top's and the lower rows' royalties, the top's Fantasyland flag."""
+    """Completed boards (C candidates, R completions each), as float64 (ranks are integers
+    below 2**24, exact in a double): ``ranks`` and ``royalties`` [3, C, R] of the top, middle
+    and bottom rows, ``top_fl`` [C, R] the top's Fantasyland flag (1.0 or 0.0)."""
 
-    top: np.ndarray
-    middle: np.ndarray
-    bottom: np.ndarray
-    top_royalty: np.ndarray
-    mid_royalty: np.ndarray
-    bot_royalty: np.ndarray
+    ranks: np.ndarray
+    royalties: np.ndarray
     top_fl: np.ndarray
 
     def _weighed(self, fl_next_hand: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(fouled, royalty, rank sum, value before the foul) per completion: one arithmetic
-        for every caller, so the numbers agree bit for bit."""
-        fouled = (self.top > self.middle) | (self.middle > self.bottom)
-        royalty = self.top_royalty + self.mid_royalty + self.bot_royalty
-        total = self.top + self.middle + self.bottom
+        for every caller, so the numbers agree bit for bit (the rank sum is an exact
+        integer, as it was when summed as int64)."""
+        top, middle, bottom = self.ranks
+        fouled = (top > middle) | (middle > bottom)
+        royalty = self.royalties[0] + self.royalties[1] + self.royalties[2]
+        total = top + middle + bottom
         value = royalty + ROW_WEIGHT * total / STRENGTH_UNIT
         if fl_next_hand:
             value += FL_BONUS * self.top_fl
@@ -124,15 +151,20 @@ class CompletedRows:
         return np.where(fouled, -FOUL_COST, value).mean(axis=1)
 
     def stats(self, fl_next_hand: bool) -> TurnStats:
+        """Every statistic: the five means per candidate in one reduction. Royalties and
+        strengths are >= 0, so multiplying by the clean flag (1.0 or 0.0) zeroes exactly
+        what ``np.where(clean, x, 0.0)`` zeroes and keeps the rest bit for bit."""
         fouled, royalty, total, value = self._weighed(fl_next_hand)
-        clean = ~fouled
-        return TurnStats(
-            foul=fouled.mean(axis=1),
-            royalty=np.where(clean, royalty, 0.0).mean(axis=1),
-            strength=np.where(clean, total / STRENGTH_UNIT, 0.0).mean(axis=1),
-            fantasyland=(clean & self.top_fl).mean(axis=1),
-            value=np.where(fouled, -FOUL_COST, value).mean(axis=1),
-        )
+        rows = np.empty((5, *fouled.shape))
+        foul = rows[0]
+        foul[...] = fouled
+        clean = 1.0 - foul
+        np.multiply(royalty, clean, out=rows[1])
+        np.divide(total, STRENGTH_UNIT, out=rows[2])
+        rows[2] *= clean
+        np.multiply(clean, self.top_fl, out=rows[3])
+        np.copyto(rows[4], np.where(fouled, -FOUL_COST, value))
+        return TurnStats(*(np.add.reduce(rows, axis=2) / fouled.shape[1]))
 
 
 def board_stats(tops: np.ndarray, mids: np.ndarray, bots: np.ndarray, fl_next_hand: bool) -> TurnStats:
@@ -143,8 +175,9 @@ def board_stats(tops: np.ndarray, mids: np.ndarray, bots: np.ndarray, fl_next_ha
     mid_rank = rank5_batch(mids.reshape(-1, 5)).astype(np.int64).reshape(c, r)
     bot_rank = rank5_batch(bots.reshape(-1, 5)).astype(np.int64).reshape(c, r)
     top = t[..., 0], t[..., 1], t[..., 2]
-    return CompletedRows(TOP_RANK[top], mid_rank, bot_rank, TOP_ROYALTY[top], row_royalty(mid_rank, MID_ROYALTY, 50),
-                         row_royalty(bot_rank, BOT_ROYALTY, 25), TOP_FL[top]).stats(fl_next_hand)
+    ranks = np.stack((TOP_RANK[top], mid_rank, bot_rank)).astype(np.float64)
+    royalties = np.stack((TOP_ROYALTY[top], row_royalty(mid_rank, MID_ROYALTY, 50), row_royalty(bot_rank, BOT_ROYALTY, 25)))
+    return CompletedRows(ranks, royalties, TOP_FL[top].astype(np.float64)).stats(fl_next_hand)
 
 
 # ---------------------------------------------------------------- regular turns
@@ -181,18 +214,19 @@ def room_of(rows: Sequence[Sequence[int]]) -> list[int]:
 class TurnPlans:
     """Candidates of one turn shape and the rows their boards complete to.
 
-    The completion reads one array per sample: the ``free`` drawn cards (bottom's
-    slice first, then the middle's, then the top's), then the pending cards, then
-    the board's top, middle and bottom cards. ``top`` [Ut, 3] and ``five`` [U5, 5]
-    are the distinct completed rows as column indices into it (the middles first,
-    ``num_mid`` of them, then the bottoms); candidate i completes to rows ``ti[i]``,
-    ``mi[i]`` and ``bi[i]``."""
+    A completion reads the evaluator's card keys per sample: the ``free`` drawn cards
+    (bottom's slice first, then the middle's, then the top's), the pending cards, the
+    board's top, middle and bottom cards and a zero key. ``cols`` [5, U] are the
+    distinct completed rows as columns of those (``num_top`` tops, then the middles,
+    then the bottoms); candidate i completes to the rows ``rows[:, i]`` (top, middle,
+    bottom)."""
 
     def __init__(self, room: tuple[int, int, int], n: int, discards: int, dests: Sequence[Sequence[int]]):
         self.dests = tuple(tuple(d) for d in dests)
         self.array = np.array(self.dests, dtype=np.int8).reshape(len(self.dests), n)
         self.free = sum(room) - (n - discards)
         held = [ROW_SIZES[r] - room[r] for r in range(3)]
+        self.columns = self.free + n + sum(held)   # the drawn, pending and board cards
         start = [self.free + n, self.free + n + held[0], self.free + n + held[0] + held[1]]
         board_cols = [tuple(range(start[r], start[r] + held[r])) for r in range(3)]
         rows: tuple[dict, dict, dict] = ({}, {}, {})   # per row: column tuple -> index
@@ -204,45 +238,50 @@ class TurnPlans:
             for r in range(3):
                 cols = fixed[r] + tuple(drawn[r])
                 index[r, i] = rows[r].setdefault(cols, len(rows[r]))
-        self.num_mid = len(rows[MIDDLE])
-        self.top = np.array(list(rows[TOP]), dtype=np.intp).reshape(-1, 3)
-        self.five = np.array(list(rows[MIDDLE]) + list(rows[BOTTOM]), dtype=np.intp).reshape(-1, 5)
-        self.ti, self.mi, self.bi = index[TOP], index[MIDDLE], index[BOTTOM] + self.num_mid
+        self.num_top, num_mid = len(rows[TOP]), len(rows[MIDDLE])
+        # the rows' card columns [5, U] (tops, then middles, then bottoms; a top's last two
+        # columns are a column of zero keys), and which rank table each row reads
+        tops = [cols + (self.columns, self.columns) for cols in rows[TOP]]
+        self.cols = np.array(tops + list(rows[MIDDLE]) + list(rows[BOTTOM]), dtype=np.intp).reshape(-1, 5).T.copy()
+        # per distinct row: where its role's royalties start in LEAD_ROYALTY
+        leads = len(LEAD_FL)
+        roles = [TOP] * self.num_top + [MIDDLE] * num_mid + [BOTTOM] * len(rows[BOTTOM])
+        self.table = np.where(np.array(roles) == TOP, TOP_ROWS, 0).reshape(-1, 1)
+        self.lead_base = (np.array(roles, dtype=np.int64) * leads).reshape(-1, 1)
+        self.lead_base = (np.array(roles, dtype=np.int64) * leads).reshape(-1, 1)
+        # per candidate: its top, middle and bottom row in the table (tops, then middles, then bottoms)
+        self.rows = index + np.array([[0], [self.num_top], [self.num_top + num_mid]])
 
     def complete(self, board: Sequence[Sequence[int]], pending: Sequence[int], future: np.ndarray) -> RowTable:
         """The distinct completed rows for ``board`` and ``pending`` when ``future`` [R, free]
-        holds each sample's drawn cards."""
-        r = len(future)
-        cards = np.empty((r, self.free + len(pending) + sum(len(row) for row in board)), dtype=np.int64)
-        cards[:, :self.free] = future
-        cards[:, self.free:] = [*pending, *board[TOP], *board[MIDDLE], *board[BOTTOM]]
-        five = rank5_batch(cards[:, self.five].reshape(-1, 5)).reshape(r, -1).T.astype(np.int64)
-        t = np.sort(cards[:, self.top] >> 2, axis=2)
-        top = (t[..., 0] * 169 + t[..., 1] * 13 + t[..., 2]).T   # [Ut, R] index into the top tables
-        m = self.num_mid
-        royalty = np.concatenate((row_royalty(five[:m], MID_ROYALTY, 50), row_royalty(five[m:], BOT_ROYALTY, 25)))
-        ranks, royalties, fl = _TOP_TABLES
-        return RowTable(self, ranks.take(top), five, royalties.take(top), royalty, fl.take(top))
+        holds each sample's drawn cards (ids of the unseen cards)."""
+        fixed = [*pending, *board[TOP], *board[MIDDLE], *board[BOTTOM]]
+        if not all(0 <= c < 52 for c in fixed):
+            raise ValueError(f"card ids must lie in 0..51, got pending {pending} and board {board}")
+        keys = np.zeros((self.columns + 1, len(future)), dtype=np.int32)   # one key per card and sample
+        CARD_KEY.take(future.T, out=keys[:self.free])
+        keys[self.free:self.columns] = CARD_KEY.take(fixed)[:, None]
+        ranks = rank_from_keys(np.add.reduce(keys[self.cols], axis=0), self.table)
+        lead = ranks >> LEAD_SHIFT
+        return RowTable(self, ranks.astype(np.float64), LEAD_ROYALTY.take(lead + self.lead_base),
+                        LEAD_FL.take(lead[:self.num_top]))
 
 
 @dataclass(frozen=True)
 class RowTable:
-    """The distinct completed rows of a :class:`TurnPlans` ([U, R] each): ranks, royalties,
-    the top's Fantasyland flag."""
+    """The distinct completed rows of a :class:`TurnPlans` ([U, R] each): ranks and
+    royalties (tops, middles, bottoms), the tops' Fantasyland flags."""
 
     plans: TurnPlans
-    top: np.ndarray
-    five: np.ndarray
-    top_royalty: np.ndarray
-    five_royalty: np.ndarray
+    ranks: np.ndarray
+    royalties: np.ndarray
     top_fl: np.ndarray
 
     def rows(self, index: np.ndarray | slice = slice(None)) -> CompletedRows:
         """The completed boards of the candidates at ``index``."""
-        p = self.plans
-        ti, mi, bi = p.ti[index], p.mi[index], p.bi[index]
-        return CompletedRows(self.top[ti], self.five[mi], self.five[bi], self.top_royalty[ti],
-                             self.five_royalty[mi], self.five_royalty[bi], self.top_fl[ti])
+        rows = self.plans.rows[:, index]
+        return CompletedRows(self.ranks.take(rows, axis=0), self.royalties.take(rows, axis=0),
+                             self.top_fl.take(rows[0], axis=0))
 
 
 @cache
@@ -308,6 +347,23 @@ NOISE_TABLES = 256
 _NOISE = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # fixed: sampling is a pure function
 
 
+@cache
+def _noise_order(table: int) -> np.ndarray:
+    """The 52 card ids by ascending noise, per sample of noise table ``table``. A row's
+    noise values are distinct, so any pool's cards come in this order, as sorting the
+    pool's own noise (``completed_rows``) puts them."""
+    return np.argsort(_NOISE[table], axis=1)
+
+
+def outlook_future(key: int, unseen: Sequence[int], free: int) -> np.ndarray:
+    """The drawn cards [SAMPLES, free] of the noise table picked by ``key``, as
+    :func:`completed_rows` draws them from ``unseen``, half routed (:func:`_route`)."""
+    order = _noise_order(key % NOISE_TABLES)
+    in_pool = np.zeros(52, dtype=bool)
+    in_pool[unseen] = True
+    return _route(order[in_pool[order]].reshape(len(order), -1)[:, :free], 0.5)
+
+
 def sampled_turn(view: OFCView, key: int) -> tuple[list[list[int]], TurnStats]:
     """Every candidate of the turn (:func:`turn_candidates`) and its :class:`TurnStats`,
     completed ``SAMPLES`` times as :func:`evaluate_turn` does (the heuristic's planner)
@@ -315,7 +371,7 @@ def sampled_turn(view: OFCView, key: int) -> tuple[list[list[int]], TurnStats]:
     equal numbers. On the last turn nothing is drawn and the numbers are exact."""
     turn, taken = outlook_turn(view, key)
     index = turn.index(taken)
-    return [list(turn.plans.dests[i][len(taken):]) for i in index], turn.stats.take(index)
+    return [list(turn.plans.dests[i][len(taken):]) for i in index], turn.stats(index)
 
 
 def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
@@ -324,7 +380,7 @@ def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
     destination, the candidate of :func:`sampled_turn` with the highest value)."""
     turn, taken = outlook_turn(view, key)
     actions, best = turn.best(taken)
-    return actions, turn.stats.take(best)
+    return actions, turn.stats(best)
 
 
 def place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[int]) -> list[list[int]]:
@@ -346,14 +402,24 @@ class CompletedTurn:
     def __init__(self, view: OFCView, key: int, unseen: list[int]):
         self.board, self.pending, self.owed = view.own_rows, view.pending, view.discards_owed
         self.plans = plans_of(view)
-        table = completed_rows(view, self.plans, lambda pool: _NOISE[key % NOISE_TABLES][:, pool], 0.5, unseen)
-        self.stats = table.rows().stats(fl_next(view))
-        # the statistics as lists (foul, royalty, strength, fantasyland, value): read per card
-        self.columns = [getattr(self.stats, f.name).tolist() for f in fields(TurnStats)]
-        self.values = self.columns[-1]
+        table = self.plans.complete(self.board, self.pending, outlook_future(key, unseen, self.plans.free))
+        self.table, self.fl_next = table, fl_next(view)
+        stats = table.rows().stats(self.fl_next)
+        # tuples, not lists: the garbage collector stops tracking tuples of numbers
+        self.columns = tuple(tuple(getattr(stats, f.name).tolist()) for f in fields(TurnStats))
+        self.values = self.columns[-1]   # what the plans are chosen by
         # per destinations taken: the candidates that begin with them, and the best per next action
-        self._index: dict[tuple[int, ...], list[int]] = {(): list(range(len(self.values)))}
+        self._index: dict[tuple[int, ...], tuple[int, ...]] = {(): tuple(range(len(self.values)))}
         self._best: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
+
+    def stats(self, index: Sequence[int]) -> TurnStats:
+        """The :class:`TurnStats` of the candidates at ``index`` (the rows of a completion
+        of the whole turn: the same numbers, candidate by candidate)."""
+        return self.table.rows(np.asarray(index, dtype=np.intp)).stats(self.fl_next)
+
+    def stat_rows(self, index: Sequence[int]) -> list[tuple[float, ...]]:
+        """(foul, royalty, strength, fantasyland, value) of the candidates at ``index``."""
+        return [tuple(column[i] for column in self.columns) for i in index]
 
     def continued(self, view: OFCView) -> tuple[int, ...] | None:
         """The destinations this turn's cards took before ``view`` (None unless ``view``
@@ -377,12 +443,12 @@ class CompletedTurn:
             return None
         return tuple(taken)
 
-    def index(self, taken: tuple[int, ...]) -> list[int]:
+    def index(self, taken: tuple[int, ...]) -> tuple[int, ...]:
         """Candidates (indices) that begin with ``taken``, in candidate order."""
         index = self._index.get(taken)
         if index is None:
             k, dests = len(taken) - 1, self.plans.dests
-            index = self._index[taken] = [i for i in self.index(taken[:-1]) if dests[i][k] == taken[k]]
+            index = self._index[taken] = tuple(i for i in self.index(taken[:-1]) if dests[i][k] == taken[k])
         return index
 
     def best(self, taken: tuple[int, ...]) -> tuple[list[int], list[int]]:
@@ -405,17 +471,17 @@ _TURNS: dict[tuple, CompletedTurn] = {}
 MAX_TURNS = 64  # turns kept: one per seat and noise key in play, with room for searches
 
 
-def outlook_turn(view: OFCView, key: int, seen: set[int] | None = None) -> tuple[CompletedTurn, tuple[int, ...]]:
+def outlook_turn(view: OFCView, key: int, seen: tuple[int, ...] | None = None) -> tuple[CompletedTurn, tuple[int, ...]]:
     """(the view's turn completed with the noise table of ``key``, the destinations its
     placed cards took): computed at the turn's first card, then read (``seen``: the
-    view's seen cards, when the caller has them)."""
-    seen = view.seen_cards() if seen is None else seen
-    unseen = [c for c in range(52) if c not in seen]
-    memo = (key, fl_next(view), tuple(unseen))
+    view's seen cards in ascending order, when the caller has them)."""
+    seen = tuple(sorted(view.seen_cards())) if seen is None else seen
+    memo = (key, fl_next(view), seen)
     turn = _TURNS.get(memo)
     taken = turn.continued(view) if turn is not None else None
     if turn is None or taken is None:
-        turn, taken = CompletedTurn(view, key, unseen), ()
+        known = set(seen)
+        turn, taken = CompletedTurn(view, key, [c for c in range(52) if c not in known]), ()
         if len(_TURNS) >= MAX_TURNS:
             del _TURNS[next(iter(_TURNS))]
         _TURNS[memo] = turn
