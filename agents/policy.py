@@ -1,36 +1,34 @@
-"""Trained policies: the one owner of policy files (save, load, check) and the policy agent.
+"""Trained policies: the one owner of policy files (save, load, check, convert) and the policy agent.
 
 A policy file records what it was trained on (its *signature*: env, the game's
-full options, observation shape and layout version, number of actions) plus
-metadata (steps trained, an action guard). :func:`load_policy` is the one
-loader: it always checks the signature against the env the policy is loaded
-into and refuses a mismatch with a :class:`PolicyMismatchError` naming every
-difference, then checks the network's spaces. :class:`PolicyAgent` plays a
-policy as an :class:`~parlor.agents.base.Agent` (the agent spec ``ppo:PATH.zip``
-of :mod:`parlor.agents.registry`, self-play snapshots, the learner's evaluation).
+full options, observation shape and layout version, number of actions), the
+network's architecture and weights, and metadata (steps trained, an action guard).
+:func:`load_policy` is the one loader: it always checks the signature against the
+env the policy is loaded into and refuses a mismatch with a :class:`PolicyMismatchError`
+naming every difference. :class:`PolicyAgent` plays a policy as an
+:class:`~parlor.agents.base.Agent` (the agent spec ``ppo:PATH.zip`` of
+:mod:`parlor.agents.registry`, self-play snapshots, the learner's evaluation).
+
+Loading a policy runs no code from the file: it is a zip of ``parlor.json`` (JSON)
+and ``weights.safetensors`` (tensors), the network is rebuilt from the JSON
+architecture (allow-listed class and activation), and nothing is unpickled; any
+other content is refused with a :class:`PolicyFileError` (one line: the file and
+the problem). The bytes are read and written only by :mod:`parlor.agents.policy_format`
+(which documents the format); files of the old format 1 (SB3 zips, which hold
+pickles) are refused and :func:`convert_sb3_policy` (``parlor convert``) converts them
+without unpickling (:mod:`parlor.agents.policy_legacy`).
 
 Action guard: a policy trained with one (``action_guard``, e.g. ``{"foul": 0.0}``)
 was only ever allowed the actions the env's advisor keeps (:mod:`parlor.agents.advisors`),
 so it plays with the same narrowed mask wherever it is loaded.
 
-The file format lives in one section below (:func:`save_policy`,
-:func:`read_signature`, ...): today an SB3 MaskablePPO zip with one extra member,
-``parlor.json``::
-
-    {"format": 1, "env": "ofc_v0", "options": {...the game's full config...},
-     "observation_shape": [..], "num_actions": N, "layout_version": "ofc_v0/1",
-     "num_timesteps": ..., "action_guard": {...}}   # the guard only if trained with one
-
-torch and sb3 are imported only inside functions.
+torch, safetensors and sb3 are imported only inside functions.
 """
 from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import os
-import shutil
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -38,7 +36,26 @@ from typing import Any
 import numpy as np
 
 from parlor.agents.advisors import advisor_for, check_guard, guarded
+from parlor.agents.policy_format import (
+    ACTIVATIONS,
+    HEADER,
+    POLICY_FORMAT,
+    Architecture,
+    PolicyFile,
+    PolicyFileError,
+    activation_class,
+    fit_weights,
+    optimizer_tensors,
+    read_policy_file,
+    restore_optimizer,
+    write_policy_file,
+)
 from parlor.envs.engine.game import Game
+
+__all__ = ["ACTIVATIONS", "POLICY_FORMAT", "Architecture", "PolicyAgent", "PolicyFile", "PolicyFileError",
+           "NetworkMismatchError", "PolicyMismatchError", "action_guard", "activation_class", "architecture_for", "check_signature", "convert_sb3_policy",
+           "fit_weights", "layout_version", "load_policy", "load_weights_into", "read_checkpoint", "read_signature", "restore_optimizer",
+           "save_policy", "save_policy_weights", "shield_policy", "signature"]
 
 SIGNATURE_KEYS = ("env", "layout_version", "observation_shape", "num_actions", "options")
 SHARED_MODELS = 8  # networks kept per process for agents (evaluation workers load each file once)
@@ -46,6 +63,10 @@ SHARED_MODELS = 8  # networks kept per process for agents (evaluation workers lo
 
 class PolicyMismatchError(ValueError):
     """A saved policy was loaded into an env other than the one it was trained on."""
+
+
+class NetworkMismatchError(PolicyMismatchError):
+    """A saved policy's weights were loaded into a network of another architecture."""
 
 
 # ---------------------------------------------------------------- the signature
@@ -103,108 +124,151 @@ def action_guard(saved: Mapping[str, Any]) -> dict[str, float]:
     return {str(k): float(v) for k, v in (saved.get("action_guard") or {}).items()}
 
 
-# ---------------------------------------------------------------- the file format
-# Everything that knows how a policy is stored is in this section.
-SIGNATURE_MEMBER = "parlor.json"
-SIGNATURE_FORMAT = 1
+# ---------------------------------------------------------------- saving
+def architecture_for(game: Game, net_arch: tuple[int, ...] | Mapping[str, Any], activation: str) -> Architecture:
+    """The :class:`Architecture` of a network for ``game``: ``net_arch`` is the hidden layer sizes
+    of actor and critic alike, or ``{"pi": [...], "vf": [...]}``; ``activation`` one of ACTIVATIONS."""
+    arch = net_arch if isinstance(net_arch, Mapping) else {"pi": net_arch, "vf": net_arch}
+    low, high = game.observation_bounds
+    return Architecture(pi=tuple(arch["pi"]), vf=tuple(arch["vf"]), activation=activation,
+                        observation_shape=tuple(int(n) for n in game.observation_shape), observation_low=float(low),
+                        observation_high=float(high), num_actions=int(game.num_actions))
 
 
-def write_signature(path: str | Path, sig: Mapping[str, Any], **extra: Any) -> None:
-    """Add (or replace) the signature and metadata of the policy file ``path``."""
+def _header(env_name: str, game: Game, arch: Architecture, num_timesteps: int, guard: Mapping[str, float] | None,
+            metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+    header = {"format": POLICY_FORMAT, **signature(env_name, game), "architecture": arch.to_json(),
+              "num_timesteps": int(num_timesteps)}
+    if guard:
+        header["action_guard"] = {str(k): float(v) for k, v in guard.items()}
+    if metadata:
+        header["metadata"] = _jsonable(metadata)
+    return header
+
+
+def _zip_path(path: str | Path) -> Path:
     path = Path(path)
-    payload = json.dumps({"format": SIGNATURE_FORMAT, **sig, **_jsonable(extra)}, indent=1, sort_keys=True)
-    with zipfile.ZipFile(path) as zf:
-        members = {n: zf.read(n) for n in zf.namelist() if n != SIGNATURE_MEMBER}
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-        zf.writestr(SIGNATURE_MEMBER, payload)
+    return path if path.suffix == ".zip" else path.with_suffix(".zip")
 
 
-def read_signature(path: str | Path) -> dict[str, Any]:
-    """The signature and metadata stored in a policy file; a clear error for a file without one."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no policy file {str(path)!r}")
-    with zipfile.ZipFile(path) as zf:
-        if SIGNATURE_MEMBER not in zf.namelist():
-            raise PolicyMismatchError(
-                f"{path} has no {SIGNATURE_MEMBER}: it was not saved by `parlor train`, so its env and "
-                "observation layout are unknown"
-            )
-        return json.loads(zf.read(SIGNATURE_MEMBER))
+def save_policy_weights(state_dict: Mapping[str, Any], arch: Architecture, path: str | Path, env_name: str,
+                        game: Game, *, num_timesteps: int = 0, action_guard: Mapping[str, float] | None = None,
+                        metadata: Mapping[str, Any] | None = None) -> Path:
+    """Write a policy file from torch tensors named as in sb3-contrib's MaskableActorCriticPolicy
+    (``mlp_extractor.policy_net.0.weight``, ..., ``action_net.bias``, ``value_net.bias``) and their
+    :class:`Architecture` (e.g. :func:`architecture_for`); the tensors are checked against it.
+    For trainers other than SB3 (RLlib exports through this). Returns the file's path."""
+    path = _zip_path(path)
+    fit_weights(arch.build(), state_dict, path)  # the file will load: every tensor fits the architecture
+    return write_policy_file(path, _header(env_name, game, arch, num_timesteps, action_guard, metadata), state_dict)
 
 
-def _read_model(path: str | Path) -> Any:
-    from sb3_contrib import MaskablePPO
-
-    return MaskablePPO.load(str(path), device="cpu")
-
-
-def save_policy(model: Any, path: str | Path, env_name: str, game: Game, **extra: Any) -> Path:
-    """Save ``model`` (a MaskablePPO) with the signature of ``game``; returns the file's path."""
-    path = Path(path)
-    if path.suffix != ".zip":
-        path = path.with_suffix(".zip")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(str(path))
-    write_signature(path, signature(env_name, game), num_timesteps=int(model.num_timesteps), **extra)
-    return path
-
-
-def export_policy(model: Any, path: str | Path, env_name: str, game: Game, **extra: Any) -> Path:
-    """A small inference-only file (for shipping): the network without the optimizer's
-    moment estimates (a fresh optimizer state is stored instead, so loading works
-    unchanged; continue training from a checkpoint instead)."""
-    policy = model.policy
-    saved = policy.optimizer
-    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=1e-4, **policy.optimizer_kwargs)
-    try:
-        return save_policy(model, path, env_name, game, inference_only=True, **extra)
-    finally:
-        policy.optimizer = saved
+def save_policy(model: Any, path: str | Path, env_name: str, game: Game, *, checkpoint: bool = False,
+                action_guard: Mapping[str, float] | None = None, metadata: Mapping[str, Any] | None = None) -> Path:
+    """Save the network of ``model`` (a MaskablePPO, or its policy) with the signature of ``game``.
+    ``checkpoint=True`` (a MaskablePPO) adds the optimizer state and update count, so that
+    training can continue from the file (``parlor train --resume``)."""
+    policy = getattr(model, "policy", model)
+    header = _header(env_name, game, Architecture.of_policy(policy), getattr(model, "num_timesteps", 0),
+                     action_guard, metadata)
+    optimizer = None
+    if checkpoint:
+        header["checkpoint"] = {"n_updates": int(model._n_updates)}
+        optimizer = optimizer_tensors(policy.optimizer)
+    return write_policy_file(_zip_path(path), header, policy.state_dict(), optimizer)
 
 
 def shield_policy(source: str | Path, dest: str | Path, guard: Mapping[str, float], game: Game) -> Path:
     """Copy the policy file ``source`` to ``dest`` (which may be ``source``) with ``guard`` as
-    its action guard, replacing any it had ({} removes it); the network is untouched.
-    ``game`` is the policy's own game: a guard its env's advisor cannot apply raises ConfigError."""
-    saved = read_signature(source)
-    check_guard(advisor_for(saved["env"], game), guard, saved["env"])
-    dest = Path(dest)
-    if dest.resolve() != Path(source).resolve():
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, dest)
-    kept = {k: v for k, v in saved.items() if k not in ("format", "action_guard")}
-    write_signature(dest, kept, **({"action_guard": dict(guard)} if guard else {}))
-    return dest
+    its action guard, replacing any it had ({} removes it); the network's bytes are copied
+    unchanged. ``game`` is the policy's own game: a guard its env's advisor cannot apply raises ConfigError."""
+    saved = read_policy_file(source)
+    check_guard(advisor_for(saved.header["env"], game), guard, saved.header["env"])
+    fit_weights(saved.architecture.build(), saved.weights, source)  # never pass on a file that does not load
+    header = {k: v for k, v in saved.header.items() if k not in ("action_guard", "checkpoint")}
+    if guard:
+        header["action_guard"] = {str(k): float(v) for k, v in guard.items()}
+    return write_policy_file(dest, header, saved.weights_bytes)
+
+
+def convert_sb3_policy(source: str | Path, dest: str | Path, game: Game) -> Path:
+    """Write the policy of ``source``, a file of format 1 (an SB3 MaskablePPO zip with
+    ``parlor.json``), to ``dest`` in the current format: same signature, weights, step count
+    and action guard. Nothing in ``source`` is unpickled (see :mod:`parlor.agents.policy_legacy`).
+    ``game`` is the policy's own game (its env and options as recorded in the file)."""
+    from parlor.agents.policy_legacy import read_sb3_zip
+
+    old, tensors, activation, layers = read_sb3_zip(source)
+    env_name = old.get("env")
+    check_signature(old, signature(str(env_name), game), source)
+    try:
+        arch = architecture_for(game, layers, activation)
+    except ValueError as exc:
+        raise PolicyFileError(source, f"its network cannot be described: {exc}") from None
+    guard = old.get("action_guard") or {}
+    if not isinstance(guard, Mapping) or not isinstance(old.get("num_timesteps", 0), int):
+        raise PolicyFileError(source, f"{HEADER}: action_guard must be an object, num_timesteps an integer")
+    return save_policy_weights(tensors, arch, dest, str(env_name), game, num_timesteps=old.get("num_timesteps", 0),
+                               action_guard=guard, metadata={"converted_from": "policy format 1 (an SB3 zip)"})
 
 
 # ---------------------------------------------------------------- loading
+def read_signature(path: str | Path) -> dict[str, Any]:
+    """The checked header of a policy file: its signature (env, options, layout, shapes) and
+    metadata (num_timesteps, action_guard, architecture...); the tensors are not read."""
+    return read_policy_file(path, weights=False).header
+
+
+def _build(path: str | Path) -> tuple[dict[str, Any], Any]:
+    saved = read_policy_file(path)
+    policy = saved.architecture.build()
+    fit_weights(policy, saved.weights, path)
+    return saved.header, policy
+
+
 @functools.lru_cache(maxsize=SHARED_MODELS)
-def _shared_model(path: str, mtime_ns: int, size: int) -> Any:
-    return _read_model(path)
+def _shared(path: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], Any]:
+    return _build(path)
 
 
 def load_policy(path: str | Path, env_name: str, game: Game, shared: bool = False) -> Any:
-    """The MaskablePPO in ``path``, checked for ``game`` of env ``env_name``: raises
-    :class:`PolicyMismatchError` if it was trained on another env, other options or
-    another observation layout. ``shared=True`` returns the process's read-only copy
-    (agents: each file is read once); otherwise a fresh model (to train on)."""
-    check_signature(read_signature(path), signature(env_name, game), path)
-    if shared:
-        key = os.path.abspath(path)
-        stat = os.stat(key)
-        model = _shared_model(key, stat.st_mtime_ns, stat.st_size)
-    else:
-        model = _read_model(path)
-    space = model.observation_space
-    if tuple(space.shape or ()) != tuple(game.observation_shape) or getattr(model.action_space, "n", None) != game.num_actions:
-        raise PolicyMismatchError(
-            f"{path}: network expects observations {space.shape} and {getattr(model.action_space, 'n', None)} "
-            f"actions; {env_name} gives {tuple(game.observation_shape)} and {game.num_actions}"
-        )
-    return model
+    """The network in the policy file ``path`` (an sb3-contrib MaskableActorCriticPolicy in eval
+    mode), checked for ``game`` of env ``env_name``: :class:`PolicyMismatchError` if it was trained
+    on another env, other options or another observation layout; :class:`PolicyFileError` for a
+    file that is not a policy of this format. ``shared=True`` returns the process's read-only copy
+    (agents: each file is read once); otherwise a fresh copy of its own."""
+    return _load_with_header(path, env_name, game, shared)[1]
+
+
+def _load_with_header(path: str | Path, env_name: str, game: Game, shared: bool) -> tuple[dict[str, Any], Any]:
+    check_signature(read_signature(path), signature(env_name, game), path)  # before any tensor is read
+    if not shared:
+        return _build(path)
+    key = os.path.abspath(path)
+    stat = os.stat(key)
+    return _shared(key, stat.st_mtime_ns, stat.st_size)
+
+
+def load_weights_into(policy: Any, path: str | Path, env_name: str, game: Game) -> dict[str, Any]:
+    """Copy the weights of the policy file ``path`` (checked for ``game``) into ``policy``, a live
+    MaskableActorCriticPolicy (e.g. a fresh MaskablePPO's, for a warm start); a network of
+    another architecture is a :class:`NetworkMismatchError`. Returns the file's header."""
+    saved = read_policy_file(path)
+    check_signature(saved.header, signature(env_name, game), path)
+    mine = Architecture.of_policy(policy)
+    if mine != saved.architecture:
+        raise NetworkMismatchError(f"{path}: its network ({saved.architecture.describe()}) is not this one "
+                                  f"({mine.describe()})")
+    fit_weights(policy, saved.weights, path)
+    return saved.header
+
+
+def read_checkpoint(path: str | Path, env_name: str, game: Game) -> PolicyFile:
+    """A training checkpoint (weights, optimizer state, counters) checked for ``game``;
+    :class:`PolicyFileError` if it is torn or not a checkpoint."""
+    saved = read_policy_file(path, optimizer=True)
+    check_signature(saved.header, signature(env_name, game), path)
+    return saved
 
 
 # ---------------------------------------------------------------- the agent
@@ -234,9 +298,9 @@ class PolicyAgent:
     def from_file(cls, path: str | Path, env_name: str, game: Game, deterministic: bool = True,
                   seed: int | None = None) -> PolicyAgent:
         """The policy saved at ``path`` (checked by :func:`load_policy`) with the guard it carries."""
-        model = load_policy(path, env_name, game, shared=True)
-        return cls(model.policy, game, deterministic=deterministic, seed=seed, name=f"ppo:{path}",
-                   guard=action_guard(read_signature(path)), env_name=env_name)
+        header, policy = _load_with_header(path, env_name, game, shared=True)
+        return cls(policy, game, deterministic=deterministic, seed=seed, name=f"ppo:{path}",
+                   guard=action_guard(header), env_name=env_name)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

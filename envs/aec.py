@@ -5,16 +5,22 @@ termination bookkeeping of the AEC API, stacked-deck options, the illegal
 action policy and rendering (text, and pictures: ``rgb_array`` draws the game's
 ``render.render_svg(view)`` and rasterizes it). Games (``envs/<game>/``) never import
 this module.
+
+At the end of an episode every agent's ``infos[agent]`` carries the game's final
+statistics for its seat (``"stats"``: ``State.stats()``, e.g. OFC's foul rate) and its
+``"episode_reward"`` (the sum of its rewards); ``record()`` returns the episode so far
+as a game record (:mod:`parlor.envs.records`).
 """
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
@@ -27,6 +33,9 @@ ILLEGAL_ACTION_MODES = ("raise", "penalty")
 RENDER_MODES = ("ansi", "human", "rgb_array")
 ADAPTER_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
 RESET_OPTIONS = ("deck", "decks")
+# pettingzoo.test.api_test checks that reset takes options by passing {"options": 1}; that one
+# key is accepted and ignored, every other unknown reset option is an error
+API_TEST_RESET_PROBE = "options"
 
 
 class TableEnv(AECEnv):
@@ -71,9 +80,12 @@ class TableEnv(AECEnv):
         self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
         self._rng: np.random.Generator | None = None
-        self.state = None
+        self.state = None  # the game's State; None until the first reset
+        self._obs_cache: dict[int, np.ndarray] = {}
         self._acting: int | None = None  # the seat to act; None once the episode is over
         self._last_actor = 0
+        self._seed: int | None = None  # the seed of this episode's generator (None: unknown)
+        self._returns: list[float] = []  # per seat, the rewards of this episode so far
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -84,9 +96,10 @@ class TableEnv(AECEnv):
 
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        decks = self._stacked_decks(options)  # checked first: a bad option leaves the generator as it was
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        decks = self._stacked_decks(options)
+        self._seed = None if seed is None else int(seed)
         self.state = self.game.new_state(self._rng, decks)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -98,41 +111,58 @@ class TableEnv(AECEnv):
         self._obs_cache: dict[int, np.ndarray] = {}
         self._mask_cache: np.ndarray | None = None
         self._rewards_pending = True
+        self._returns = [0.0] * len(self.possible_agents)
         self._collect_rewards()
         self._after_transition()
 
-    def _stacked_decks(self, options: dict[str, Any] | None) -> list[tuple[int, ...]] | None:
-        if not options:
+    def _stacked_decks(self, options: Mapping[str, Any] | None) -> list[tuple[int, ...]] | None:
+        """The stacked decks of ``reset(options=...)`` (docs/rules.md §0.3), parsed; a
+        ``ConfigError`` names the bad option."""
+        if options is None:
             return None
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if not isinstance(options, Mapping):
+            raise ConfigError(f"reset options={options!r} must be a dict; allowed keys: {', '.join(RESET_OPTIONS)}")
+        unknown = sorted(map(repr, set(options) - {*RESET_OPTIONS, API_TEST_RESET_PROBE}))
         if unknown:
-            # a warning, not an error: pettingzoo's api_test resets with a dummy option
-            gymnasium.logger.warn(f"ignoring unknown reset option(s) {unknown}; known: {', '.join(RESET_OPTIONS)}")
-        options = {k: v for k, v in options.items() if k in RESET_OPTIONS}
-        if not options:
-            return None
+            raise ConfigError(f"unknown reset option(s) {', '.join(unknown)}; allowed keys: {', '.join(RESET_OPTIONS)}")
         if "deck" in options and "decks" in options:
-            raise ValueError("give either options['deck'] or options['decks'], not both")
+            raise ConfigError("give either options['deck'] or options['decks'], not both")
         if "deck" in options:
-            return [self.game.parse_deck(options["deck"])]
+            return [self._parse_deck("options['deck']", options["deck"])]
+        if "decks" not in options:
+            return None
         decks = options["decks"]
-        if isinstance(decks, str) or not isinstance(decks, Sequence):
-            raise ValueError("options['decks'] must be a list of decks, one per deal")
-        return [self.game.parse_deck(d) for d in decks]
+        if not isinstance(decks, (list, tuple)):
+            raise ConfigError(f"options['decks']={decks!r} must be a list of decks, one per deal")
+        return [self._parse_deck(f"options['decks'][{i}]", d) for i, d in enumerate(decks)]
+
+    def _parse_deck(self, where: str, deck: Any) -> tuple[int, ...]:
+        if not isinstance(deck, (str, list, tuple, np.ndarray)):
+            raise ConfigError(f"{where}={deck!r} must be a deck: text such as 'As Kd ...' or a list of "
+                              f"cards (tiles) or ids")
+        try:
+            return self.game.parse_deck(deck)
+        except ConfigError:
+            raise
+        except ValueError as err:
+            raise ConfigError(f"{where}: {err}") from None
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
         player = self._acting
         if player is None:  # the episode is over: every agent takes its dead step
+            self._require_reset("step")
             self._was_dead_step(action)
             return
-        if action is None:
-            raise IllegalActionError(-1, np.flatnonzero(self.state.legal_mask()), self.game.action_name)
+        agent = self.agent_selection
+        if type(action) is not int:
+            action = action_id(action)  # TypeError unless an integer; None stays None
         self._cumulative_rewards[agent] = 0.0
         self._last_actor = player
         state = self.state
         try:
-            state.apply(int(action))
+            if action is None:  # a live agent must act: no action is an illegal one
+                raise IllegalActionError(None, np.flatnonzero(state.legal_mask()), self.game.action_name)
+            state.apply(action)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
@@ -157,8 +187,10 @@ class TableEnv(AECEnv):
                     self.rewards[a] = 0.0
                 self._rewards_pending = False
             return False
+        returns = self._returns
         for i, a in enumerate(self.possible_agents):
             self.rewards[a] = float(earned[i])
+            returns[i] += earned[i]
         self._rewards_pending = True
         return True
 
@@ -170,6 +202,7 @@ class TableEnv(AECEnv):
                 flags[a] = True
             self._acting = None
             self.agent_selection = self.possible_agents[self._last_actor]
+            self._final_infos()
         else:
             self._acting = state.current_player
             self.agent_selection = self.possible_agents[self._acting]
@@ -180,8 +213,28 @@ class TableEnv(AECEnv):
             self.terminations[a] = True
         self._acting = None
         self.rewards[offender] = self.illegal_reward
-        self.infos[offender] = {"illegal_action": True}
+        self._returns[self.agent_name_mapping[offender]] += self.illegal_reward
+        self._final_infos()
+        self.infos[offender]["illegal_action"] = True
         self._accumulate_rewards()
+
+    def _final_infos(self) -> None:
+        """Every agent's info at the end: its seat's final statistics and episode reward."""
+        stats = self.state.stats()
+        for p, a in enumerate(self.possible_agents):
+            self.infos[a] = {"stats": {k: float(v[p]) for k, v in stats.items()},
+                             "episode_reward": float(self._returns[p])}
+
+    def record(self, agents: Sequence[str] | None = None, tags: dict[str, Any] | None = None) -> Any:
+        """The current episode so far as a game record (``parlor.envs.records.Record``):
+        ``record().to_json()`` is one line of a records file. ``agents``: a label per seat.
+        An episode ended by an illegal-action penalty records the game up to that action
+        (the penalty is the adapter's, not a rule: the record is unfinished)."""
+        from parlor.envs.records import record_episode
+
+        if self.state is None:
+            raise RuntimeError("record() needs a reset() first: there is no episode yet")
+        return record_episode(self.game, self.metadata["name"], self.state, seed=self._seed, agents=agents, tags=tags)
 
     # ------------------------------------------------------------ observing
     def last(self, observe: bool = True):
@@ -193,6 +246,7 @@ class TableEnv(AECEnv):
         player = self.agent_name_mapping[agent]
         obs = self._obs_cache.get(player)
         if obs is None:
+            self._require_reset("observe")
             obs = self._obs_cache[player] = self.game.observe(self.state, player)
         return {"observation": obs, "action_mask": self._mask(player)}
 
@@ -210,7 +264,12 @@ class TableEnv(AECEnv):
 
     def view(self, agent: str) -> Any:
         """The game's View of ``agent``: readable form of its observation."""
+        self._require_reset("view")
         return self.state.view(self.agent_name_mapping[agent])
+
+    def _require_reset(self, method: str) -> None:
+        if self.state is None:
+            raise ResetNeeded(f"{self.metadata['name']}: {method}() before reset(); call reset() first")
 
     # ------------------------------------------------------------ rendering
     def render(self) -> str | np.ndarray | None:
@@ -220,6 +279,7 @@ class TableEnv(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn(f"render() called without render_mode; use one of {', '.join(RENDER_MODES)}")
             return None
+        self._require_reset("render")
         player = self.state.current_player
         if player is None:
             player = self._last_actor
@@ -293,6 +353,22 @@ class AgentIterator:
             raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
         self.wrapper._has_updated = False
         return self.raw.agent_selection
+
+
+def action_id(action: Any) -> int | None:
+    """The integer id of an action given to ``step``: a Python or numpy integer, or a 0-d
+    integer array (what SB3's ``predict`` returns for one observation); None stays None.
+    Anything else raises ``TypeError`` naming its type: a float (NaN too), a string, a
+    bool or a longer array is never cast."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    if action is None:
+        return None
+    if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
+        return int(action)
+    shape = f", shape {action.shape}" if isinstance(action, np.ndarray) else ""
+    raise TypeError(f"action {action!r} (type {type(action).__name__}{shape}) is not an integer; "
+                    "give an action id (int) from the action mask")
 
 
 def svg_renderer(game: Game) -> Callable[[Any], str]:

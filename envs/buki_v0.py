@@ -88,7 +88,9 @@ for the first deal or `{"decks": [...]}` one per deal: seat 0 gets the first
   may be raised at turns up to the 4th, subject to the banker.
 - Bets are whole chips; payouts are exact (`Fraction`), rewards are floats.
 - `chips` must satisfy `chips >= num_deals * max(max_bet, 2.5 max_bet - 2 min_bet)`
-  so that nobody can go broke (ConfigError otherwise).
+  so that nobody can go broke (ConfigError otherwise; the worst run of deals reaches it,
+  docs/rules.md §4a.1); at a settlement the banker collects the losing bets before he
+  pays the winner (§4a.5).
 - Bets still on the table after a drawn last deal go back to their owners.
 - When both open ends show the same number a tile fitting them may be played
   on either end (two distinct actions).
@@ -100,6 +102,8 @@ for the first deal or `{"decks": [...]}` one per deal: seat 0 gets the first
 **Version History**
 - v0: first release.
 - v0 (additive): option `features` (default False: the observation is unchanged).
+- v0 (fix): the banker collects the losing bets before he pays the winner; settings at the
+  chips bound could fail in the middle of a settlement before, no outcome that settled changes.
 """
 from parlor.envs.aec import entry_points
 from parlor.envs.dominoes.buki.game import make_game

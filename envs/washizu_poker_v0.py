@@ -79,6 +79,9 @@ discard but one's own, the deck order.
 
 **Version History**
 - v0: first release.
+- v0 (fix): with `extra_deck` a joker in a flush may be the second copy of a card in
+  the hand (A-K-Q-2 of spades + joker is A-A-K-Q-2, docs/rules.md §3.3); it was always
+  the best missing card, so a joker hand could rank below a hand it can become.
 """
 from parlor.envs.aec import entry_points
 from parlor.envs.washizu_poker.game import make_game

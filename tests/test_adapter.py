@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 
 from parlor import envs
 from parlor.envs.engine.game import ConfigError, IllegalActionError
@@ -47,9 +48,69 @@ def test_deck_and_decks_together_are_rejected() -> None:
         KUHN_RAW_ENV().reset(seed=0, options={"deck": "K J Q", "decks": ["K J Q"]})
 
 
-def test_unknown_reset_option_warns() -> None:
-    with pytest.warns(UserWarning, match="unknown reset option"):
+def test_unknown_reset_option_is_an_error_naming_the_allowed_keys() -> None:
+    with pytest.raises(ConfigError, match="unknown reset option.*'dekc'.*allowed keys: deck, decks"):
         KUHN_RAW_ENV().reset(seed=0, options={"dekc": "K J Q"})
+
+
+def test_pettingzoo_api_test_reset_probe_is_accepted_without_a_warning(recwarn) -> None:
+    env = KUHN_RAW_ENV()
+    env.reset(seed=0, options={"options": 1})  # what pettingzoo.test.api_test passes
+    assert not [w for w in recwarn if "reset option" in str(w.message)]
+
+
+@pytest.mark.parametrize("options, message", [
+    ([1, 2], r"reset options=\[1, 2\] must be a dict"),
+    ({"deck": None}, r"options\['deck'\]=None must be a deck"),
+    ({"deck": 5}, r"options\['deck'\]=5 must be a deck"),
+    ({"decks": None}, r"options\['decks'\]=None must be a list of decks"),
+    ({"decks": "K J Q"}, r"options\['decks'\]='K J Q' must be a list of decks"),
+    ({"decks": ["K J Q", None]}, r"options\['decks'\]\[1\]=None must be a deck"),
+    ({"deck": "K J"}, r"options\['deck'\]: .*exactly once"),
+])
+def test_bad_reset_options_raise_config_error_naming_the_option(options, message: str) -> None:
+    env = KUHN_RAW_ENV()
+    with pytest.raises(ConfigError, match=message):
+        env.reset(seed=0, options=options)
+
+
+@pytest.mark.parametrize("action, kind", [
+    (1.0, "float"), (73.7, "float"), (float("nan"), "float"), ("1", "str"), (True, "bool"),
+    (np.array([1]), r"ndarray, shape \(1,\)"), (np.float64(1.0), "float64"), (np.array(1.0), r"ndarray, shape \(\)"),
+])
+@pytest.mark.parametrize("mode", ["raise", "penalty"])
+def test_actions_that_are_not_integers_raise_naming_the_type(action, kind: str, mode: str) -> None:
+    env = KUHN_RAW_ENV(illegal_action=mode)
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match=f"\\(type {kind}\\) is not an integer"):
+        env.step(action)
+    assert env.agent_selection == "player_0" and not any(env.terminations.values())  # nothing was played
+
+
+@pytest.mark.parametrize("action", [1, np.int64(1), np.int8(1), np.array(1), np.uint16(1)])
+def test_integer_actions_of_any_integer_type_are_played(action) -> None:
+    env = KUHN_RAW_ENV()
+    env.reset(seed=0)
+    env.step(action)
+    assert env.agent_selection == "player_1"
+
+
+def test_step_none_for_a_live_agent_is_an_illegal_action_in_penalty_mode() -> None:
+    env = KUHN_ENV(illegal_action="penalty", illegal_reward=-3.0)
+    env.reset(seed=0)
+    env.step(None)
+    assert all(env.terminations.values())
+    assert env.rewards == {"player_0": -3.0, "player_1": 0.0}
+    assert env.infos["player_0"] == {"illegal_action": True, "stats": {}, "episode_reward": -3.0}
+    assert "illegal_action" not in env.infos["player_1"]
+
+
+@pytest.mark.parametrize("call", ["step", "render", "observe", "view"])
+def test_raw_env_before_reset_raises_reset_needed(call: str) -> None:
+    env = KUHN_RAW_ENV(render_mode="ansi")
+    args = {"step": (0,), "render": (), "observe": ("player_0",), "view": ("player_0",)}[call]
+    with pytest.raises(ResetNeeded, match=f"{call}\\(\\) before reset\\(\\); call reset\\(\\) first"):
+        getattr(env, call)(*args)
 
 
 def test_illegal_action_message_names_legal_actions() -> None:
@@ -57,7 +118,7 @@ def test_illegal_action_message_names_legal_actions() -> None:
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match=r"illegal action 5 \(unknown\); legal actions: 0 \(pass\), 1 \(bet\)"):
         env.step(5)
-    with pytest.raises(ValueError, match="legal actions"):
+    with pytest.raises(IllegalActionError, match=r"illegal action None \(no action, but this seat must act\); legal"):
         env.step(None)
 
 

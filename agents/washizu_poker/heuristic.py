@@ -23,12 +23,12 @@ washizu_poker_v0 --agents heuristic,random --games 2000``.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 
 from parlor.agents.base import SeededAgent
 from parlor.envs.engine.cards import JOKER_BASE, rank_of, suit_of
-from parlor.envs.engine.hands import rank5, rank5_batch
 from parlor.envs.washizu_poker.deck import full_deck
 from parlor.envs.washizu_poker.game import WashizuGame
 
@@ -36,13 +36,13 @@ DRAW_SAMPLES = 128  # replacement draws per discard choice (shared by all choice
 WORLD_SAMPLES = 120  # sampled opponent hands for the win chance
 REFERENCE_HANDS = 20_000
 DROP, CALL, RAISE_BASE = 32, 33, 33
-_REFERENCE: dict[tuple[int, ...], np.ndarray] = {}
+_REFERENCE: dict[tuple[Callable[..., np.ndarray], tuple[int, ...]], np.ndarray] = {}
 
 
-def reference_ranks(deck: tuple[int, ...]) -> np.ndarray:
-    """Sorted ranks of the best five of seven random cards of ``deck``: the strength
-    scale, roughly the final hands of opponents who draw sensibly."""
-    ref = _REFERENCE.get(deck)
+def reference_ranks(deck: tuple[int, ...], rank5_batch: Callable[..., np.ndarray]) -> np.ndarray:
+    """Sorted ranks of the best five of seven random cards of ``deck`` (by the game's
+    evaluator): the strength scale, roughly the final hands of opponents who draw sensibly."""
+    ref = _REFERENCE.get((rank5_batch, deck))
     if ref is None:
         rng = np.random.default_rng(12345)
         arr = np.asarray(deck)
@@ -51,7 +51,7 @@ def reference_ranks(deck: tuple[int, ...]) -> np.ndarray:
         for five in itertools.combinations(range(7), 5):
             best = np.maximum(best, rank5_batch(seven[:, five]))
         ref = np.sort(best)
-        _REFERENCE[deck] = ref
+        _REFERENCE[rank5_batch, deck] = ref
     return ref
 
 
@@ -96,7 +96,7 @@ class WashizuHeuristic(SeededAgent):
     def __init__(self, game: WashizuGame, seed: int | None = None):
         self.game = game
         self.deck = full_deck(game.config)
-        self.reference = reference_ranks(self.deck)
+        self.reference = reference_ranks(self.deck, game.rank5_batch)
         super().__init__(seed)
 
     def strength(self, ranks: np.ndarray) -> np.ndarray:
@@ -124,7 +124,7 @@ class WashizuHeuristic(SeededAgent):
             rows[j, :, : len(kept)] = hand[kept]
             rows[j, :, len(kept):] = draws[:, : 5 - len(kept)]
         opponents = max(1, sum(view.in_hand) - 1)
-        s = self.strength(rank5_batch(rows.reshape(-1, 5))).reshape(len(actions), k)
+        s = self.strength(self.game.rank5_batch(rows.reshape(-1, 5))).reshape(len(actions), k)
         return dict(zip(actions, (s ** opponents).mean(axis=1).tolist()))
 
     def choose_draw(self, view) -> int:
@@ -146,8 +146,8 @@ class WashizuHeuristic(SeededAgent):
             rows[:, j, : len(shown)] = shown
             rows[:, j, len(shown):] = deal[:, at: at + hidden[j]]
             at += hidden[j]
-        theirs = rank5_batch(rows.reshape(-1, 5)).reshape(k, len(opponents)).max(axis=1)
-        mine = rank5(view.hand)
+        theirs = self.game.rank5_batch(rows.reshape(-1, 5)).reshape(k, len(opponents)).max(axis=1)
+        mine = self.game.rank5(view.hand)
         return float(np.mean(np.where(mine > theirs, 1.0, np.where(mine == theirs, 0.5, 0.0))))
 
     def choose_bet(self, view, action_mask) -> int:

@@ -13,12 +13,13 @@ import numpy as np
 from parlor.envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluator, canonical_name
 from parlor.envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
 from parlor.envs.buffalo_bill.features import FEATURES_VERSION, FeatureBlock
-from parlor.envs.buffalo_bill.render import render_view
+from parlor.envs.buffalo_bill.render import move_name, render_view
 from parlor.envs.buffalo_bill.state import BuffaloBillState
 from parlor.envs.buffalo_bill.view import BuffaloBillView
 from parlor.envs.engine.cards import make_deck, parse_stacked_deck
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.trace import Serializable
 
 DECKS = ("standard52", "short32")
 REWARDS = ("score", "margin", "win")
@@ -71,7 +72,7 @@ def sheet_lines(sheet: str | tuple[str, ...]) -> tuple[str, ...]:
     return SHEETS[sheet] if isinstance(sheet, str) else tuple(sheet)
 
 
-class BuffaloBillGame:
+class BuffaloBillGame(Serializable):
     """Buffalo Bill with fixed options; builds states, encodes and renders views."""
 
     name = "buffalo_bill"
@@ -138,6 +139,10 @@ class BuffaloBillGame:
 
     def action_name(self, action: int) -> str:
         return action_name(action, self.lines)
+
+    def move_name(self, view: BuffaloBillView, action: int) -> str:
+        action_name(action, self.lines)  # the range check
+        return move_name(view, action)
 
 
 def make_game(**options: Any) -> BuffaloBillGame:

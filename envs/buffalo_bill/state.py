@@ -26,6 +26,7 @@ from parlor.envs.buffalo_bill.encode import (
 from parlor.envs.buffalo_bill.view import BuffaloBillView
 from parlor.envs.engine.chips import Ledger
 from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.engine.trace import Trace
 
 if TYPE_CHECKING:
     from parlor.envs.buffalo_bill.game import BuffaloBillGame
@@ -47,6 +48,7 @@ class BuffaloBillState:
         self.game = game
         self.rng = rng
         self.decks = [tuple(d) for d in decks or ()]
+        self.trace = Trace.start(rng, self.decks)
         self.round = 0
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self._line_values = [[0] * lines for _ in range(n)]  # plain ints: cheaper than an array row per step
@@ -114,6 +116,7 @@ class BuffaloBillState:
             order = game.deck_array.copy()
             self.rng.shuffle(order)
             deck = order.tolist()
+        self.trace.dealt.append(tuple(deck))
         first = self.first_player
         values = game.evaluator.values
         for i in range(n):  # dealt clockwise from the first player
@@ -182,6 +185,7 @@ class BuffaloBillState:
             self._exchange(p, action)
         else:
             self._score(p, action - FIRST_SCORE)
+        self.trace.actions.append(int(action))
 
     def _exchange(self, p: int, action: int) -> None:
         if self.exchanges[p] > 0:
@@ -342,6 +346,7 @@ class BuffaloBillState:
         new.buffer = self.buffer.copy()
         new._bind_buffer()
         new._masks = self._masks.copy()
+        new.trace = self.trace.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> BuffaloBillState:
@@ -353,6 +358,7 @@ class BuffaloBillState:
         new.stock = stock
         new.decks = new.decks[: self.round + 1]  # later stacked decks are unknown to the player
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
+        new.trace = Trace.resampled()
         return new
 
     def check_invariants(self) -> None:

@@ -15,12 +15,13 @@ from parlor.envs.dominoes import encode as _encode
 from parlor.envs.dominoes import render as _render
 from parlor.envs.dominoes.line import N_TILES, TILES
 from parlor.envs.dominoes.view import DominoView
+from parlor.envs.engine.trace import Serializable
 
 if TYPE_CHECKING:
     from parlor.envs.dominoes.state import DominoState
 
 
-class DominoGame:
+class DominoGame(Serializable):
     """Shared Game behaviour; subclasses set ``name``, ``config``, sizes, ``state_class`` and
     ``max_deals``."""
 
@@ -79,3 +80,6 @@ class DominoGame:
 
     def action_name(self, action: int) -> str:
         return _encode.action_name(self, action)
+
+    def move_name(self, view: DominoView, action: int) -> str:
+        return _encode.action_name(self, action)  # domino action ids name their tiles already

@@ -15,6 +15,7 @@ Action ids shared by the three games: ``2 * tile + end`` plays ``tile`` on
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -322,6 +323,15 @@ class Deal:
         return self.winner if self.winner is not None else int(self.last_player)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ copies
+    # pickle and deepcopy bring a numpy view back as a copy of its own: rebind rows to hand72
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in Deal.__slots__ if name != "rows"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.rows = list(self.hand72)
+
     def copy(self) -> Deal:
         new = Deal.__new__(Deal)
         for name in Deal.__slots__:

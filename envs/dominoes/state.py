@@ -18,6 +18,7 @@ from parlor.envs.dominoes import encode as _encode
 from parlor.envs.dominoes.determinize import resample_hidden
 from parlor.envs.dominoes.line import N_TILES, PLAY_ACTIONS, Deal
 from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.engine.trace import Trace
 
 if TYPE_CHECKING:
     from parlor.envs.dominoes.game import DominoGame
@@ -33,6 +34,7 @@ class DominoState(ABC):
         self.n = game.num_players
         self.rng = rng
         self.decks = [tuple(d) for d in (decks or [])]
+        self.trace = Trace.start(rng, self.decks)
         self.deal_index = -1
         self.deal: Deal = None  # type: ignore[assignment]
         self.phase = TILE
@@ -76,6 +78,7 @@ class DominoState(ABC):
             order = self.decks[self.deal_index]
         else:
             order = self.game.sample_deck(self.rng)
+        self.trace.dealt.append(tuple(order))
         self.deal = Deal(self.n, active, hand_size, order, leader, draw_mode, max_draws,
                          width=self.game.num_actions)
         self.current_player = self.deal.current
@@ -120,6 +123,7 @@ class DominoState(ABC):
             self._apply(a)
         if self._tail_dirty or self._step_sync:   # _sync_tail, without a call on most steps
             self._sync_tail()
+        self.trace.actions.append(a)
 
     def _sync_tail(self) -> None:
         """Keep the game's tail of ``pub`` up to date: all of it after an event, else the cheap part."""
@@ -201,6 +205,7 @@ class DominoState(ABC):
         new = copy.copy(self)
         new.rng = copy.deepcopy(self.rng)
         new.decks = list(self.decks)
+        new.trace = self.trace.copy()
         new.deal = self.deal.copy()
         if self.rewards is not self.game.zero_rewards:
             new.rewards = self.rewards.copy()
@@ -222,6 +227,7 @@ class DominoState(ABC):
         _encode.sync_private(new)
         new.decks = []
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
+        new.trace = Trace.resampled()
         return new
 
     def check_invariants(self) -> None:

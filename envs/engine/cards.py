@@ -139,7 +139,12 @@ def parse_card(token: str) -> int:
 
 def parse_cards(text: str | Sequence[str | int]) -> tuple[int, ...]:
     """Parse ``"As Kd Xx"`` (or a list of tokens / ids) into card ids."""
-    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        tokens = text.replace(",", " ").split()
+    elif isinstance(text, (list, tuple)) or (isinstance(text, np.ndarray) and text.ndim == 1):
+        tokens = list(text)
+    else:
+        raise ValueError(f"bad cards {text!r}: expected text like 'As Kd Xx' or a list of cards or ids")
     out = []
     for tok in tokens:
         if isinstance(tok, (int, np.integer)) and not isinstance(tok, bool):

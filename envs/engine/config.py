@@ -8,6 +8,7 @@ keys. Errors name the field and the allowed values.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Collection, Mapping
 from typing import Any, TypeVar
 
@@ -29,8 +30,12 @@ def check_int(field: str, value: Any, lo: int | None = None, hi: int | None = No
 
 
 def check_number(field: str, value: Any, lo: float | None = None, hi: float | None = None) -> None:
+    """A real number (int or float, not a bool) in ``lo..hi``; NaN and infinities are refused
+    (every comparison with NaN is false, so a range check alone would let it through)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ConfigError(f"{field}={value!r} must be a number{_range_text(lo, hi)}")
+    if not math.isfinite(value):
+        raise ConfigError(f"{field}={value!r} must be a finite number{_range_text(lo, hi)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise ConfigError(f"{field}={value!r} is out of range; allowed values: {_range_text(lo, hi).strip()}")
 

@@ -18,6 +18,10 @@ import numpy as np
 _TOKEN = re.compile(r"^(\d+)-(\d+)$")
 
 
+def _is_int(x: object) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
 class TileSet:
     """The tiles of a double-``max_pip`` set, with or without the doubles."""
 
@@ -55,7 +59,12 @@ class TileSet:
 
     def parse(self, deck: str | Sequence[object]) -> tuple[int, ...]:
         """Tile ids of ``"0-1 7-8"`` or a list of such tokens / ids / pairs; no duplicates."""
-        tokens: Iterable[object] = deck.split() if isinstance(deck, str) else deck
+        if isinstance(deck, str):
+            tokens: Iterable[object] = deck.split()
+        elif isinstance(deck, (list, tuple)) or (isinstance(deck, np.ndarray) and deck.ndim == 1):
+            tokens = deck
+        else:
+            raise ValueError(f"bad tiles {deck!r}: expected text like '0-1 7-8' or a list of tiles or ids")
         ids: list[int] = []
         for tok in tokens:
             ids.append(self._parse_one(tok))
@@ -66,12 +75,12 @@ class TileSet:
         return tuple(ids)
 
     def _parse_one(self, tok: object) -> int:
-        if isinstance(tok, (int, np.integer)) and not isinstance(tok, bool):
+        if _is_int(tok):
             if not 0 <= int(tok) < self.size:
                 raise ValueError(f"tile id {tok} out of range 0..{self.size - 1}")
             return int(tok)
-        if isinstance(tok, tuple) and len(tok) == 2:
-            return self.tile_id(int(tok[0]), int(tok[1]))
+        if isinstance(tok, tuple) and len(tok) == 2 and all(_is_int(x) for x in tok):
+            return self.tile_id(int(tok[0]), int(tok[1]))  # tile_id refuses a pair not in the set
         m = _TOKEN.match(str(tok).strip())
         if not m:
             raise ValueError(f"unknown tile {tok!r}; write tiles like '0-1' or '7-8'")

@@ -10,9 +10,12 @@ of a game: they live with the agents (``agents/advisors.py``). Framework-free.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from parlor.envs.engine.trace import Trace
 
 
 class IllegalActionError(ValueError):
@@ -22,11 +25,14 @@ class IllegalActionError(ValueError):
     user can see at once what went wrong.
     """
 
-    def __init__(self, action: int, legal: Sequence[int], describe: Callable[[int], str] | None = None):
-        self.action = int(action)
+    def __init__(self, action: int | None, legal: Sequence[int], describe: Callable[[int], str] | None = None):
+        self.action = None if action is None else int(action)  # None: no action from the seat to act
         self.legal = [int(a) for a in legal]
         name = (lambda a: str(a)) if describe is None else (lambda a: f"{a} ({describe(a)})")
-        meaning = describe(action) if describe is not None and _describable(action, describe) else "unknown"
+        if action is None:
+            meaning = "no action, but this seat must act"
+        else:
+            meaning = describe(action) if describe is not None and _describable(action, describe) else "unknown"
         listed = ", ".join(name(a) for a in self.legal) or "none"
         super().__init__(f"illegal action {action} ({meaning}); legal actions: {listed}")
 
@@ -48,6 +54,10 @@ class State(Protocol):
     """One game in progress. Mutable; ``clone`` gives an independent copy."""
 
     current_player: int | None  # None once the episode is over
+    rng: np.random.Generator  # the episode's one generator: every chance event draws from it
+    # how the state came to be (engine/trace.py): what new_state got, the decks dealt and every
+    # action applied; serialize_state and game records replay it
+    trace: Trace
 
     def legal_mask(self) -> np.ndarray:
         """bool[num_actions]: True where the action is legal for ``current_player``."""
@@ -121,3 +131,15 @@ class Game(Protocol):
 
     def action_name(self, action: int) -> str:
         """Readable meaning of an action id, e.g. 'place next card on top'."""
+
+    def move_name(self, view: Any, action: int) -> str:
+        """The move as the acting seat (whose ``view`` it is) would say it, naming its cards
+        or tiles, e.g. 'place 7♥ on top' (records and replays caption steps with it)."""
+
+    def serialize_state(self, state: State) -> str:
+        """``state`` as JSON text: its start and history (``engine/trace.py``, format
+        ``parlor-state``); never pickle. Raises for a state made by ``determinize``."""
+
+    def deserialize_state(self, text: str) -> State:
+        """The state ``serialize_state`` wrote, replayed (random generator included), so play
+        continues identically; ``ReplayError`` if the text does not re-simulate."""

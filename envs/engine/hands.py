@@ -47,9 +47,12 @@ A joker is wild; the best hand over all substitutions is taken.
 
 - A joker may stand for any rank, also one already in the hand, even an
   identical card: A-A-A-A + joker is five aces, 7-7 + 3 jokers is five sevens.
-- In a flush a joker stands for a card *missing* from the flush, the best one:
-  A-K-Q-J of spades + joker is a royal flush, A-K-Q-2 of spades + joker is the
-  flush A-K-Q-J-2 (never a "double-ace" flush).
+- In a flush a joker stands for the best card of that suit the deck still holds:
+  A-K-Q-J of spades + joker is a royal flush. In one deck that is a card *missing*
+  from the flush: A-K-Q-2 of spades + joker is the flush A-K-Q-J-2 (:func:`rank5`).
+  In a double deck (Washizu ``extra_deck``) it may also be the second copy of a card
+  in the hand: A-K-Q-2 of spades + joker is A-A-K-Q-2 (``double_deck_hands.rank5_double``), so a
+  joker hand never ranks below a hand it can become.
 - Two identical cards of a double deck (``As`` and ``As*``) are both real: they
   pair, and five cards of one suit are a flush even with such a pair; that
   flush ranks by its 5 ranks high to low (A-A-K-Q-J beats A-K-Q-J-9).
@@ -188,9 +191,10 @@ def _plain_value(ranks: Sequence[int]) -> int:
     return _encode(Category.HIGH_CARD, vals)
 
 
-def _flush_value(ranks: Sequence[int], jokers: int) -> int:
-    """Best straight flush / flush from real cards of one suit plus jokers that
-    stand for the best cards missing from that suit."""
+def _flush_value(ranks: Sequence[int], jokers: int, copies: int = 1) -> int:
+    """Best straight flush / flush from real cards of one suit plus jokers that stand
+    for the best cards of that suit the deck still holds (``copies`` of each card: 1,
+    or 2 for a double deck, where a joker may be the twin of a card in the hand)."""
     present = set(ranks)
     if len(present) == len(ranks):
         lo, hi = (min(present), max(present)) if present else (_ACE, _ACE)
@@ -199,8 +203,8 @@ def _flush_value(ranks: Sequence[int], jokers: int) -> int:
             return _encode(Category.STRAIGHT_FLUSH, [top])
         if present <= {0, 1, 2, 3, _ACE}:
             return _encode(Category.STRAIGHT_FLUSH, [3])
-    missing = [r for r in range(_ACE, -1, -1) if r not in present][:jokers]
-    return _encode(Category.FLUSH, sorted([*ranks, *missing], reverse=True))
+    left = [r for r in range(_ACE, -1, -1) for _ in range(copies - list(ranks).count(r))][:jokers]
+    return _encode(Category.FLUSH, sorted([*ranks, *left], reverse=True))
 
 
 def _rank3_value(ranks: Sequence[int]) -> int:
@@ -239,18 +243,24 @@ def _best_over_jokers(size: int, real_value) -> tuple[np.ndarray, np.ndarray]:
     return keys, best[keys]
 
 
+def _add_flushes(table: np.ndarray, copies: int) -> None:
+    """Raise the flush half of ``table`` to the best flush of every suited multiset of at
+    most 5 ranks (the rest jokers) when a card has ``copies`` copies in the deck."""
+    # a flush needs 5 cards of one suit; a double deck holds at most 2 copies of a card
+    for n in range(6):
+        for ms in _multisets(n):
+            if all(ms.count(r) <= 2 for r in set(ms)):
+                key = _KEY_SPAN + sum(RANK_KEYS[r] for r in ms)
+                table[key] = max(int(table[key]), _flush_value(ms, 5 - n, copies))
+
+
 def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Card keys, flush offsets by suit sum, the 5-card table, the 3-card table."""
     keys, plain = _best_over_jokers(5, _plain_value)
     table = np.full(2 * _KEY_SPAN, -1, dtype=np.int32)
     table[keys] = plain
     table[_KEY_SPAN + keys] = plain
-    # a flush needs 5 cards of one suit; a double deck holds at most 2 copies of a card
-    for n in range(6):
-        for ms in _multisets(n):
-            if all(ms.count(r) <= 2 for r in set(ms)):
-                key = _KEY_SPAN + sum(RANK_KEYS[r] for r in ms)
-                table[key] = max(int(table[key]), _flush_value(ms, 5 - n))
+    _add_flushes(table, copies=1)
     digits = np.arange(5 * _JOKER_SUIT_KEY + 1)
     flush_possible = np.zeros(len(digits), dtype=bool)
     for d in range(4):
@@ -335,16 +345,22 @@ _SMALL = 2048      # up to this many rows one pass without preallocated buffers 
 def rank5_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
     """Vectorized :func:`rank5`: integer array [N, 5] of card ids (double-deck ids and
     jokers allowed) -> int32 array [N] of exactly the values :func:`rank5` gives."""
-    h, unsigned = _as_hands(hands, 5, "rank5_batch")
+    return _rank5_batch(hands, TABLE, "rank5_batch")
+
+
+def _rank5_batch(hands: np.ndarray | Iterable[Sequence[int]], table: np.ndarray, name: str) -> np.ndarray:
+    h, unsigned = _as_hands(hands, 5, name)
     n = len(h)
     if n <= _SMALL:
-        _check_ids(h, unsigned, "rank5_batch")
+        _check_ids(h, unsigned, name)
         keys = CARD_KEY.take(h, mode="clip")
         s = keys[:, 0] + keys[:, 1]
         s += keys[:, 2]
         s += keys[:, 3]
         s += keys[:, 4]
-        return rank_from_keys(s)
+        index = FLUSH_OFFSET.take(s >> _SUIT_SHIFT, mode="clip")
+        index += s & _RANK_MASK
+        return table.take(index, mode="clip")
     out = np.empty(n, dtype=np.int32)
     m = min(n, _CHUNK)
     keys = np.empty((m, 5), dtype=np.int32)
@@ -353,7 +369,7 @@ def rank5_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
     tmp = np.empty(m, dtype=np.int32)
     for lo in range(0, n, _CHUNK):
         hi = min(lo + _CHUNK, n)
-        _check_ids(h[lo:hi], unsigned[lo:hi], "rank5_batch")
+        _check_ids(h[lo:hi], unsigned[lo:hi], name)
         k = hi - lo
         if k < m:
             keys, s, idx, tmp = keys[:k], s[:k], idx[:k], tmp[:k]
@@ -367,7 +383,7 @@ def rank5_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
         FLUSH_OFFSET.take(tmp, out=idx, mode="clip")
         np.bitwise_and(s, _RANK_MASK, out=tmp)
         idx += tmp
-        TABLE.take(idx, out=out[lo:hi], mode="clip")
+        table.take(idx, out=out[lo:hi], mode="clip")
     return out
 
 

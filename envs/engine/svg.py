@@ -15,6 +15,8 @@ optional ``pictures`` extra (resvg-py and Pillow), imported only when called.
 from __future__ import annotations
 
 import io
+import math
+import re
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from xml.sax.saxutils import escape
@@ -72,6 +74,27 @@ def document(width: int, height: int, body: Iterable[str], title: str) -> str:
             f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
             f'<title>{escape(title)}</title>'
             + box(0, 0, width, height, fill=FELT, radius=0) + "".join(body) + "</svg>")
+
+
+_SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"')
+
+
+def stack(pictures: Sequence[str], title: str, gap: int = 8) -> str:
+    """Pictures made by :func:`document`, one under the other in one picture (e.g. every
+    seat's view of one position)."""
+    sizes = []
+    for picture in pictures:
+        m = _SIZE.match(picture)
+        if m is None:
+            raise ValueError("stack() takes pictures made by document(): an <svg> with width and height")
+        sizes.append((float(m[1]), float(m[2])))
+    if not sizes:
+        raise ValueError("stack() needs at least one picture")
+    body, y = [], 0.0
+    for picture, (_, h) in zip(pictures, sizes):
+        body.append(f'<g transform="translate(0,{num(y)})">{picture}</g>')
+        y += h + gap
+    return document(math.ceil(max(w for w, _ in sizes)), math.ceil(y - gap), body, title)
 
 
 def caption(width: int, line: str, sub: str = "") -> str:

@@ -14,6 +14,7 @@ import numpy as np
 from parlor.envs.engine.cards import parse_stacked_deck, standard52, validate_deck
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.trace import Serializable
 from parlor.envs.ofc import encode as _encode
 from parlor.envs.ofc import features as _features
 from parlor.envs.ofc import render as _render
@@ -51,7 +52,7 @@ class OFCConfig:
         check_bool("features", self.features)
 
 
-class OFCGame:
+class OFCGame(Serializable):
     """Builds OFC states and encodes/renders their views."""
 
     name = "ofc"
@@ -126,6 +127,10 @@ class OFCGame:
 
     def action_name(self, action: int) -> str:
         return _encode.action_name(action)
+
+    def move_name(self, view: OFCView, action: int) -> str:
+        _encode.action_name(action)  # the range check
+        return _render.move_name(view, action)
 
 
 def make_game(**options: Any) -> OFCGame:

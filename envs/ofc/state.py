@@ -12,10 +12,12 @@ seen, placed or discarded), so ``observation`` is a copy, not a rebuild.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import numpy as np
 
 from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.engine.trace import Trace
 from parlor.envs.ofc import encode as enc
 from parlor.envs.ofc.scoring import (
     BOARD_SIZE,
@@ -60,7 +62,7 @@ class OFCState:
         "hand_index", "start_player", "fl_next", "in_fl", "fl_dealt", "rows", "discards", "stock",
         "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "current_player", "key", "rewards",
         "totals", "last_points", "terminal", "obs", "mv", "rank_left", "suit_left", "watchers", "unseen_at",
-        "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty", "free", "last_turn",
+        "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty", "free", "last_turn", "trace",
     )
 
     def __init__(self, game, rng: np.random.Generator, decks: list[tuple[int, ...]]):
@@ -71,6 +73,7 @@ class OFCState:
         n = self.n
         self.rng = rng
         self.decks = list(decks)
+        self.trace = Trace.start(rng, self.decks)
         self.hand_index = 0
         self.start_player = 0
         self.fl_next = [0] * n
@@ -87,6 +90,7 @@ class OFCState:
         h = self.hand_index
         deck = self.decks[h] if h < len(self.decks) else self.rng.permutation(52).tolist()
         self.stock, self.stock_pos = deck, 0
+        self.trace.dealt.append(tuple(deck))
         fl_next = self.fl_next
         self.in_fl = [k > 0 for k in fl_next]
         plan, fl_dealt, headers = self.game.hand_setup(self.start_player, tuple(fl_next))
@@ -225,6 +229,7 @@ class OFCState:
                 self._begin_turn(self.turn + 1)
             else:
                 self._showdown()
+        self.trace.actions.append(action)
 
     def _reject(self, action) -> None:
         """Raise for an illegal action; accept a legal numpy/other integer id."""
@@ -323,12 +328,22 @@ class OFCState:
         )
 
     # ------------------------------------------------------------ copies
+    # memoryviews do not pickle: pickle and deepcopy carry the buffers (obs) and rebind the views
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in OFCState.__slots__ if name != "mv" and hasattr(self, name)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.mv = [memoryview(o) for o in self.obs]
+
     def clone(self) -> OFCState:
         new = OFCState.__new__(OFCState)
         for name in OFCState.__slots__:
             setattr(new, name, getattr(self, name))
         new.rng = copy.deepcopy(self.rng)
         new.decks = list(self.decks)
+        new.trace = self.trace.copy()
         new.fl_next, new.in_fl, new.fl_dealt = list(self.fl_next), list(self.in_fl), list(self.fl_dealt)
         new.free = list(self.free)
         new.rows = [[list(r) for r in board] for board in self.rows]
@@ -371,6 +386,7 @@ class OFCState:
         new.stock_pos = 0
         new.decks = []
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
+        new.trace = Trace.resampled()
         new._rebuild_observations()
         return new
 

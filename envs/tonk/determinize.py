@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.melds import cards_of, mask_count
+from parlor.envs.engine.trace import Trace
 from parlor.envs.tonk.view import LAY
 
 
@@ -57,6 +58,7 @@ def determinize_state(state, player: int, rng: np.random.Generator):
     new.stock = cards[at:]
     new.rng = np.random.default_rng(int(rng.integers(2**63)))
     new.decks = []
+    new.trace = Trace.resampled()
     if state.phase == LAY and state.current_player != player:
         new._refresh_lay(state.current_player)
     return new

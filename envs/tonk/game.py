@@ -15,6 +15,7 @@ from parlor.envs.engine.cards import parse_stacked_deck, shuffled, standard52
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.melds import SPREAD_SIZE
+from parlor.envs.engine.trace import Serializable
 from parlor.envs.tonk import encode as enc
 from parlor.envs.tonk.encode import NUM_ACTIONS, action_name
 from parlor.envs.tonk.render import render_view
@@ -59,7 +60,7 @@ class TonkConfig:
         check_int("max_turns", self.max_turns, 1, 1_000_000)
 
 
-class TonkGame:
+class TonkGame(Serializable):
     """Tonk for 2-5 players; see ``envs/tonk_v0.py`` for the full spec table."""
 
     name = "tonk_v0"
@@ -105,6 +106,9 @@ class TonkGame:
 
     def action_name(self, action: int) -> str:
         return action_name(action)
+
+    def move_name(self, view: TonkView, action: int) -> str:
+        return action_name(action)  # Tonk's action ids name their cards already
 
 
 def make_game(**options: Any) -> TonkGame:

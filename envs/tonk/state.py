@@ -8,11 +8,13 @@ Settlement amounts come from ``envs.tonk.settle``.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import numpy as np
 
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.engine.melds import SPREADS, mask_count
+from parlor.envs.engine.trace import Trace
 from parlor.envs.tonk import settle
 from parlor.envs.tonk.determinize import determinize_state
 from parlor.envs.tonk.encode import (
@@ -56,6 +58,7 @@ class TonkState(TurnSteps):
         self.game, self.cfg, self.n = game, cfg, cfg.num_players
         self.rng = rng
         self.decks = [tuple(d) for d in decks] if decks else []
+        self.trace = Trace.start(rng, self.decks)
         self.hand_index = 0
         self.dealer = self.n - 1
         self.stakes = [0] * self.n
@@ -78,6 +81,17 @@ class TonkState(TurnSteps):
         self.seat_vec = self.buf[seats:tail].reshape(n, SEAT_W)
         self.tail = self.buf[tail:end]
 
+    # pickle and deepcopy bring a numpy view back as a copy of its own: rebind the views to buf
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in ("hand_vec", "cards_vec", "owner_vec", "seat_vec", "tail"):
+            del state[name]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind_buffers()
+
     # ------------------------------------------------------------ hands
     def _start_hand(self, fresh: bool = False) -> None:
         """Deal a hand; ``fresh``: the buffer is still all zero (a new episode)."""
@@ -87,6 +101,7 @@ class TonkState(TurnSteps):
             deck = [int(c) for c in self.decks[self.hand_index]]  # plain ints for the bit masks
         else:
             deck = self.rng.permutation(52).tolist()
+        self.trace.dealt.append(tuple(deck))
         hs = cfg.hand_size
         hands = self.hands = [0] * n
         if not fresh:
@@ -273,6 +288,7 @@ class TonkState(TurnSteps):
             self._side_choice(p, a == SIDE_JOIN)
         else:
             raise self._illegal(a)
+        self.trace.actions.append(a)
 
     # ------------------------------------------------------------ views, copies, checks
     def view(self, player: int):
@@ -291,6 +307,7 @@ class TonkState(TurnSteps):
         new.buf = self.buf.copy()
         new._bind_buffers()
         new.rng = copy.deepcopy(self.rng)
+        new.trace = self.trace.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> TonkState:

@@ -1,12 +1,16 @@
 """Draw poker with Washizu (transparent) cards and jokers (docs/rules.md §3), one job per module:
 
 - ``game``: the config (``WashizuConfig``), the Game (``WashizuGame``) and ``make_game``;
-- ``state``: the State (the match: ante, deal, draw, betting, showdown, elimination);
+- ``state``: the State (fields, the engine protocol, views, copies, checks) built from
+  the rule modules' steps;
 - ``view``: the View (what one seat knows);
-- ``encode``: the observation layout, ``encode_view``, the incremental observation
-  cache the state keeps for the fast ``observe``, and action ids <-> words;
+- ``encode``: the observation layout, ``encode_view`` and action ids <-> words;
+- ``observation_cache``: the incremental observation cache the state keeps for the fast
+  ``observe``;
 - ``render``: text of a view and its SVG picture (``render_svg``);
 - ``determinize``: hidden cards resampled for one seat (``State.determinize``);
-- rule modules: ``deck`` (deck composition, the Washizu set, stacked decks) and
-  ``betting`` (the pure betting rules).
+- rule modules: ``deck`` (deck composition, the Washizu set, stacked decks), ``match``
+  (phases, ante and deal, elimination, the match's end), ``draw`` (discard, draw,
+  reshuffle), ``betting`` (the betting round: its rules and steps) and ``showdown``
+  (the best hand takes the pot, split pots).
 """

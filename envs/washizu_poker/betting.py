@@ -1,7 +1,14 @@
-"""Pure betting rules of the single betting round (docs/rules.md §3.6)."""
+"""The single betting round of Washizu draw poker (docs/rules.md §3.6): its action ids, the
+pure rules (the level cap, the raises allowed, whether there is a round at all) and the
+steps drop, call and raise (``BettingSteps``, a mixin of ``WashizuState``).
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from parlor.envs.engine.table import next_active
+
+DROP, CALL, RAISE_BASE = 32, 33, 33  # raise by k is action RAISE_BASE + k (k = 1..max_raise)
 
 
 def level_cap(stacks: Sequence[int], bets: Sequence[int], in_hand: Sequence[bool]) -> int:
@@ -24,3 +31,63 @@ def betting_start(stacks: Sequence[int], in_hand: Sequence[bool]) -> int | None:
         return None
     low = min(live)
     return low if low > 0 else None
+
+
+class BettingSteps:
+    """The betting round's steps (drop, call, raise); ``WashizuState`` supplies the fields."""
+
+    def cap(self) -> int:
+        return level_cap(self.stacks, self.bets, self.in_hand)
+
+    def _pay(self, p: int, amount: int) -> None:
+        if amount > self.stacks[p]:
+            raise AssertionError(f"seat {p} cannot pay {amount} with {self.stacks[p]} chips")
+        self.stacks[p] -= amount
+        self.contrib[p] += amount
+        self.pot += amount
+
+    def _drop(self) -> None:
+        p = self.current_player
+        self.in_hand[p] = False
+        self.n_in -= 1
+        self.to_act -= 1
+        self.stat["dropped"][p] += 1
+        self.obs.set_seat_entry(p, 1, 0.0)  # _sync_seat: only "in this game" changed
+        if self.n_in > 1:
+            self.cap_now = self.cap()
+            self.obs.set_table_entry(2, self.cap_now / self.obs.total)
+        self._next_bettor(p)
+
+    def _call(self) -> None:
+        p = self.current_player
+        self._pay(p, self.level - self.bets[p])
+        self.bets[p] = self.level
+        self.to_act -= 1
+        # _sync_seat and _sync_table, the entries that changed: p's stack and bet, the pot, p's call
+        total = self.obs.total
+        self.obs.paid(p, self.stacks[p] / total, self.bets[p] / total, self.pot / total,
+                      (self.level - self.bets[p]) / total)
+        self._next_bettor(p)
+
+    def _raise(self, k: int) -> None:
+        p = self.current_player
+        self.level += k
+        self._pay(p, self.level - self.bets[p])
+        self.bets[p] = self.level
+        self.to_act = self.n_in - 1  # everyone else still in must act again
+        # _sync_seat and _sync_table, the entries that changed (the level: everybody's call)
+        total, level = self.obs.total, self.level
+        self.obs.raised(p, self.stacks[p] / total, self.bets[p] / total, self.pot / total, level / total,
+                        [(level - b) / total for b in self.bets])
+        self.stat["raised"][p] += 1
+        self._next_bettor(p)
+
+    def _next_bettor(self, p: int) -> None:
+        if self.n_in == 1:
+            winner = self.in_hand.index(True)
+            self._settle((winner,), None)
+        elif self.to_act == 0:
+            self._showdown()
+        else:
+            self.current_player = next_active(p, self.in_hand)
+

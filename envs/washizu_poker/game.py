@@ -17,13 +17,17 @@ import numpy as np
 
 from parlor.envs.engine.cards import NUM_SUITS, SUIT_CHARS, format_cards, parse_cards, suit_of
 from parlor.envs.engine.config import build, check_choice, check_int
+from parlor.envs.engine.double_deck_hands import evaluators
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.table import next_active, order_from
+from parlor.envs.engine.trace import Serializable
 from parlor.envs.washizu_poker import encode as enc
 from parlor.envs.washizu_poker import render as rnd
+from parlor.envs.washizu_poker.betting import CALL, DROP, RAISE_BASE
 from parlor.envs.washizu_poker.deck import full_deck, parse_deck
-from parlor.envs.washizu_poker.encode import WashizuTables
-from parlor.envs.washizu_poker.state import CALL, DROP, NUM_DISCARDS, RAISE_BASE, SORT_KEY, WashizuState
+from parlor.envs.washizu_poker.draw import NUM_DISCARDS
+from parlor.envs.washizu_poker.observation_cache import WashizuTables
+from parlor.envs.washizu_poker.state import SORT_KEY, WashizuState
 
 WASHIZU_MODES = ("none", "suit", "random13", "extra_deck")
 
@@ -80,7 +84,7 @@ def _normalize_washizu_cards(mode: str, value: Any) -> tuple[int, ...] | None:
     return tuple(sorted(cards))
 
 
-class WashizuGame:
+class WashizuGame(Serializable):
     name = "washizu_poker"
     observation_version = None  # no optional observation block
 
@@ -103,6 +107,8 @@ class WashizuGame:
         self.no_mask = np.zeros(self.num_actions, dtype=bool)
         for m in (self.draw_mask, self.no_mask, *self.bet_masks):
             m.flags.writeable = False  # returned by legal_mask without a copy
+        # the hand evaluator of this deck: with extra_deck a joker in a flush may be a twin (§3.3)
+        self.rank5, self.rank5_batch = evaluators(config.washizu == "extra_deck")
         self.deck_array = np.array(full_deck(config), dtype=np.int64)
         self.deck_list = self.deck_array.tolist()
         # the sort key of sort_hand; None (plain ids, twice as fast) when it orders this deck's
@@ -155,6 +161,9 @@ class WashizuGame:
 
     def action_name(self, action: int) -> str:
         return enc.action_name(action, self.config.max_raise)
+
+    def move_name(self, view, action: int) -> str:
+        return rnd.move_name(view, action, self.action_name)
 
 
 def make_game(**options: Any) -> WashizuGame:

@@ -52,6 +52,16 @@ def render(view, action_name: Callable[[int], str]) -> str:
     return "\n".join(lines)
 
 
+def move_name(view, action: int, action_name: Callable[[int], str]) -> str:
+    """A draw names the cards it discards from the acting seat's hand ('discard 3♣ [9♦] and
+    draw 2'); betting moves are their action names."""
+    if not 0 < action < 32 or len(view.hand) != HAND_SIZE:
+        return action_name(action)
+    w = set(view.washizu)
+    cards = [card_text(c, w) for i, c in enumerate(view.hand) if action >> i & 1]
+    return f"discard {' '.join(cards)} and draw {len(cards)}"
+
+
 # ---------------------------------------------------------------- picture
 WIDTH, PANEL_H, SMALL = 960, 118, 0.55
 

@@ -1,7 +1,8 @@
-"""The shipped policies in agents/pretrained/: small, loadable by name, legal in their env,
-and refused by an env with other options."""
+"""The shipped policies in agents/pretrained/: small, policy format 2 (JSON + safetensors,
+nothing pickled), loadable by name, legal in their env, and refused by an env with other options."""
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -33,9 +34,11 @@ def test_the_safe_ofc_policy_plays_inside_the_endgame_guard_and_the_midgame_cap(
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_policy_plays_legally_in_its_env(name: str) -> None:
     path = PRETRAINED / name
-    assert path.stat().st_size < 3_000_000  # inference-only zips
+    assert path.stat().st_size < 3_000_000  # the network alone, no optimizer state
+    with zipfile.ZipFile(path) as zf:
+        assert sorted(zf.namelist()) == ["parlor.json", "weights.safetensors"]
     sig = read_signature(path)
-    assert sig["inference_only"] is True and sig["options"]["features"] is True
+    assert sig["format"] == 2 and sig["options"]["features"] is True
     game = envs.make_game(sig["env"], **sig["options"])
     lineup = [make_agent(f"ppo:{path}", game, env_name=sig["env"])] + [
         make_agent("heuristic", game, env_name=sig["env"], seed=s) for s in range(1, game.num_players)]

@@ -73,4 +73,10 @@ BUKI_BLOCK_BANKER = deck(
     "2-3 3-5 2-5 1-7 3-4 4-6",        # seat 2: 40
     "0-3 6-7 5-6 4-7 3-7 2-7",        # seat 3: 54
 )
+BUKI_BLOCK_SEAT1 = deck(
+    "6-7 5-6 4-7 3-7 2-7 4-6",        # seat 0 (banker): 64
+    "0-2 5-8 1-2 1-3 1-4 2-4",        # seat 1: 31 pips after 0-2 (lowest)
+    "2-3 3-5 2-5 1-7 3-4 1-6",        # seat 2: 37 after 2-3
+    "0-3 1-5 2-6 3-6 4-5 1-8",        # seat 3: 41 after 0-3
+)
 BLOCK_LINE = (play("0-2"), play("2-3", 1), play("0-3", 1))

@@ -1,6 +1,7 @@
 """Buki (docs/rules.md §4a) through the real state machine with rigged decks."""
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -13,6 +14,7 @@ from tests.dominoes.helpers import (
     BLOCK_LINE,
     BUKI_BLOCK_BANKER,
     BUKI_BLOCK_DRAW,
+    BUKI_BLOCK_SEAT1,
     BUKI_BLOCK_SEAT2,
     legal,
     pass_until_done,
@@ -203,3 +205,73 @@ def test_r4a_6_chip_results_in_stats():
     stats = state.stats()
     assert stats["deals_won"] == [0.0, 0.0, 1.0, 0.0]
     assert stats["chips_per_deal"] == [-1.0, -2.0, 5.0, -2.0]
+
+
+def play_blocked_deal(game, state, bets) -> np.ndarray:
+    """One deal of a BLOCK_LINE deck: seats 1, 2, 3 bet ``bets`` at their first turn (a seat
+    whose bet is carried and at the most passes on raising), then the line blocks."""
+    for seat, tile in zip((1, 2, 3), BLOCK_LINE):
+        assert state.current_player == seat
+        if state.phase == "bet":
+            state.apply(bet(game, bets[seat - 1]) if state.bets[seat] == 0 else game.LATER)
+        state.apply(tile)
+    return pass_until_done(state)
+
+
+def test_r4a_5_banker_collects_the_losing_bets_before_paying_the_winner():
+    # issue 23: chips=11 covers one deal (2.5 x 6 - 2 x 2 = 11) only if the banker collects the
+    # two losing bets before he pays seat 1's 15; paying first failed ("cannot pay 15")
+    game, state = new([BUKI_BLOCK_SEAT1], num_deals=1, chips=11)
+    rewards = play_blocked_deal(game, state, (6, 2, 2))
+    assert state.deals_won == [0, 1, 0, 0] and state.is_terminal()
+    assert rewards.tolist() == [-11.0, 15.0, -2.0, -2.0]
+    assert state.ledger.balances == [0, 26, 9, 9]
+
+
+@pytest.mark.parametrize("min_bet, max_bet, num_deals, need", [
+    (2, 6, 3, 33),     # the banker's 2.5 x 6 - 2 x 2 = 11 a deal
+    (2, 5, 1, 9),      # 8.5, in whole chips 9
+    (3, 9, 8, 132),    # min_bet=3 and the default max_bet 9 need 132 chips, not the default 100
+    (3, 7, 8, 92),     # ... with max_bet 7 the default 100 chips are enough
+    (6, 6, 2, 12),     # a non-banker losing 6 a deal costs more than the banker's 3
+])
+def test_r4a_1_the_chips_bound_is_the_worst_run_of_deals(min_bet, max_bet, num_deals, need):
+    options = dict(min_bet=min_bet, max_bet=max_bet, num_deals=num_deals)
+    make_game(chips=need, **options)
+    with pytest.raises(ConfigError, match=f"chips={need - 1} cannot cover.*allowed values: chips >= {need}"):
+        make_game(chips=need - 1, **options)
+
+
+@pytest.mark.parametrize("min_bet, max_bet, num_deals", [(2, 6, 3), (2, 5, 2), (6, 6, 2), (1, 3, 4)])
+def test_r4a_1_the_worst_run_settles_at_the_bound(min_bet, max_bet, num_deals):
+    """Seat 1 wins every deal at max_bet while seats 2 and 3 bet min_bet (the banker's worst
+    run) or max_bet (their own worst): with the fewest chips allowed every deal settles, and
+    one of the two runs leaves its loser less than a chip (the bound is exact)."""
+    from parlor.envs.dominoes.buki.game import chips_needed
+
+    need = chips_needed(min_bet, max_bet, num_deals)
+    chips = math.ceil(need)
+    ends = []
+    for others, loser in ((min_bet, 0), (max_bet, 2)):
+        game, state = new([BUKI_BLOCK_SEAT1] * num_deals, min_bet=min_bet, max_bet=max_bet,
+                          num_deals=num_deals, chips=chips)
+        for _ in range(num_deals):
+            play_blocked_deal(game, state, (max_bet, others, others))
+            state.check_invariants()
+        assert state.is_terminal() and state.deals_won == [0, num_deals, 0, 0]
+        worst = Fraction(5, 2) * max_bet - 2 * min_bet if loser == 0 else max_bet
+        assert state.ledger.balances[loser] == chips - num_deals * worst >= 0
+        ends.append(state.ledger.balances[loser])
+    assert min(ends) == chips - need < 1
+
+
+@pytest.mark.parametrize("options", [dict(num_deals=1, chips=11), dict(min_bet=3, max_bet=7),
+                                     dict(min_bet=1, max_bet=4, num_deals=3, chips=24, raise_before_4th=True)])
+def test_r4a_1_every_accepted_setting_settles_under_random_play(options):
+    game = make_game(**options)
+    rng = np.random.default_rng(0)
+    for episode in range(30):
+        state = game.new_state(np.random.default_rng(episode))
+        while not state.is_terminal():
+            state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+            state.check_invariants()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -37,6 +38,29 @@ def test_bad_values_name_the_field_and_allowed_values() -> None:
         check_bool("flag", 1)
     with pytest.raises(ConfigError, match="must be a number"):
         check_number("x", "1")
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_nan_and_infinite_numbers_are_refused_naming_the_field(value: float) -> None:
+    with pytest.raises(ConfigError, match=f"stake={value!r} must be a finite number"):
+        check_number("stake", value)
+    with pytest.raises(ConfigError, match="must be a finite number"):
+        check_number("stake", value, 0, 10)  # a range alone lets NaN through: every comparison is False
+
+
+@pytest.mark.parametrize("env_name, options, field", [
+    ("tonk_v0", {"stake": float("nan")}, "stake=nan"),
+    ("pulle_v0", {"per_deal_payment": float("nan")}, "per_deal_payment=nan"),
+    ("pulle_v0", {"stake": float("nan")}, "stake=nan"),
+    ("ofc_v0", {"illegal_reward": float("inf")}, "illegal_reward=inf"),
+    ("washizu_poker_v0", {"washizu_cards": 0}, "washizu_cards: bad cards 0"),
+    ("washizu_poker_v0", {"washizu": "random13", "washizu_cards": [None] * 13}, "washizu_cards: bad card None"),
+])
+def test_issue_examples_of_bad_options_raise_config_error(env_name: str, options: dict, field: str) -> None:
+    from parlor import envs
+
+    with pytest.raises(ConfigError, match=re.escape(field)):
+        envs.make(env_name, **options)
 
 
 def test_config_is_frozen() -> None:

@@ -1,12 +1,15 @@
-"""Poker ranking (envs/engine/hands.py): exhaustive category counts, agreement with
+"""Poker ranking (envs/engine/hands.py, double_deck_hands.py): exhaustive category counts, agreement with
 independent libraries (treys, pokerkit), and hand-worked golden cases."""
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pytest
 
 from parlor.envs.engine import hands as H
 from parlor.envs.engine.cards import format_cards, parse_cards, short32
+from parlor.envs.engine.double_deck_hands import evaluators, rank5_double, rank5_double_batch
 from parlor.envs.engine.hands import Category, category, is_royal, rank3, rank5, rank5_batch, rank_values
 
 
@@ -264,3 +267,65 @@ def test_rank3_with_jokers_and_duplicates() -> None:
     assert rank_values(r3("Ac Xx 7d")) == (12, 5) and category(r3("Ac Xx 7d")) == Category.PAIR
     assert category(r3("Ac Ac* Xx")) == Category.TRIPS
     assert r3("Xx Xy Xz") == r3("Ac Ad Ah")
+
+
+# ---------------------------------------------------------------- jokers in a double deck (Washizu extra_deck)
+@pytest.mark.parametrize("text, cat, values", [
+    ("As Ks Qs 2s Xx", Category.FLUSH, (12, 12, 11, 10, 0)),   # the joker is As*: A-A-K-Q-2
+    ("As As* Ks Qs Xx", Category.FLUSH, (12, 12, 11, 11, 10)), # both aces real: the joker is Ks*
+    ("As As* Ks Ks* Xx", Category.FULL_HOUSE, (12, 11)),       # a third ace beats any flush
+    ("As Ks Qs Js Xx", Category.STRAIGHT_FLUSH, (12,)),        # a straight flush still comes first
+    ("As Ks Qs Xx Xy", Category.STRAIGHT_FLUSH, (12,)),
+    ("2s 2s* 3s 3s* Xx", Category.FULL_HOUSE, (1, 0)),
+    ("2s 2s* 3s 4s Xx", Category.FLUSH, (12, 2, 1, 0, 0)),     # the joker is the ace: a flush beats trips
+])
+def test_r3_3_double_deck_joker_in_a_flush_may_be_a_twin(text: str, cat: Category, values: tuple[int, ...]) -> None:
+    rank = rank5_double(parse_cards(text))
+    assert (category(rank), rank_values(rank)) == (cat, values)
+    assert rank5_double_batch(np.array([parse_cards(text)]))[0] == rank
+
+
+def test_r3_3_issue_23_double_deck_joker_flush_beats_what_it_can_become() -> None:
+    joker_hand = parse_cards("As Ks Qs 2s Xx")
+    assert rank5_double(joker_hand) > rank5_double(parse_cards("As Ks Ks* Qs 2s"))   # it can be Ks*
+    assert rank5_double(joker_hand) > rank5_double(parse_cards("Ah Kh Qh Jh 9h"))
+    # one deck has no second As: the joker is the best missing card, the jack (§3.3)
+    assert rank_values(rank5(joker_hand)) == (12, 11, 10, 9, 0)
+
+
+def test_double_deck_evaluator_equals_the_one_deck_evaluator_without_jokers() -> None:
+    rng = np.random.default_rng(8)
+    hands = np.array([rng.choice(104, size=5, replace=False) for _ in range(20_000)])
+    np.testing.assert_array_equal(rank5_double_batch(hands), rank5_batch(hands))
+    with_jokers = np.array([rng.choice(112, size=5, replace=False) for _ in range(20_000)])
+    assert [rank5_double(h) for h in with_jokers.tolist()] == rank5_double_batch(with_jokers).tolist()
+    assert evaluators(True) == (rank5_double, rank5_double_batch) and evaluators(False) == (rank5, rank5_batch)
+
+
+def becomes(hand: tuple[int, ...], deck: range) -> np.ndarray:
+    """Every hand ``hand`` can become: each joker replaced by a card of ``deck`` that is not
+    in the hand (two jokers: by two different such cards)."""
+    real = [c for c in hand if c < 104]
+    jokers = len(hand) - len(real)
+    free = np.array([c for c in deck if c not in real])
+    if jokers == 1:
+        subs = free[:, None]
+    else:
+        i, j = np.triu_indices(len(free), k=1)
+        subs = np.stack([free[i], free[j]], axis=1)
+    return np.hstack([np.tile(real, (len(subs), 1)), subs])
+
+
+@pytest.mark.parametrize("double_deck", [False, True])
+def test_r3_3_a_joker_hand_never_ranks_below_a_hand_it_can_become(double_deck: bool) -> None:
+    rank, batch = evaluators(double_deck)
+    deck = range(104 if double_deck else 52)
+    suited = [c for c in deck if c % 4 == 3]       # every 4 spades + a joker: the flush cases
+    hands = [(*four, 104) for four in itertools.combinations(suited, 4)]
+    rng = np.random.default_rng(5)
+    for jokers in (1, 2):                           # and random hands with one or two jokers
+        hands += [(*rng.choice(deck, 5 - jokers, replace=False).tolist(), *range(104, 104 + jokers))
+                  for _ in range(150)]
+    for hand in hands:
+        best_real = int(batch(becomes(hand, deck)).max())
+        assert rank(hand) >= best_real, (format_cards(hand), H.describe(rank(hand)), H.describe(best_real))

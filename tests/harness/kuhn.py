@@ -6,12 +6,14 @@ determinization and payoffs at the end: everything the harness checks.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
 
 from parlor.envs.engine.config import build, check_int
 from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.engine.trace import Serializable, Trace
 
 CARD_NAMES = "JQK"
 
@@ -33,9 +35,11 @@ class KuhnView:
 
 
 class KuhnState:
-    def __init__(self, game: KuhnGame, cards: list[int]):
+    def __init__(self, game: KuhnGame, cards: list[int], rng: np.random.Generator, trace: Trace):
         self.game = game
         self.cards = cards
+        self.rng = rng
+        self.trace = trace
         self.history: list[int] = []
         self.current_player: int | None = 0
         self._rewards = np.zeros(2)
@@ -60,6 +64,7 @@ class KuhnState:
             self._finish(np.array([-ante, ante], dtype=float))
         else:
             self.current_player = 1 - self.current_player
+        self.trace.actions.append(int(action))
 
     def _showdown(self, stake: int) -> np.ndarray:
         sign = 1.0 if self.cards[0] > self.cards[1] else -1.0
@@ -85,7 +90,7 @@ class KuhnState:
         return KuhnView(player, self.cards[player], tuple(self.history), shown)
 
     def clone(self) -> KuhnState:
-        new = KuhnState(self.game, list(self.cards))
+        new = KuhnState(self.game, list(self.cards), copy.deepcopy(self.rng), self.trace.copy())
         new.history = list(self.history)
         new.current_player = self.current_player
         new._rewards = self._rewards.copy()
@@ -97,6 +102,7 @@ class KuhnState:
         if self.view(player).showdown_cards is None:
             unseen = sorted(set(range(3)) - {self.cards[player]})
             new.cards[1 - player] = int(unseen[rng.integers(len(unseen))])
+        new.trace = Trace.resampled()
         return new
 
     def check_invariants(self) -> None:
@@ -106,7 +112,7 @@ class KuhnState:
         return {}  # Kuhn poker reports no statistics
 
 
-class KuhnGame:
+class KuhnGame(Serializable):
     name = "kuhn_test"
     num_players = 2
     num_actions = 2
@@ -119,8 +125,10 @@ class KuhnGame:
         self.config = config
 
     def new_state(self, rng: np.random.Generator, decks=None) -> KuhnState:
+        trace = Trace.start(rng, decks)
         order = list(decks[0]) if decks else [int(c) for c in rng.permutation(3)]
-        return KuhnState(self, order[:2])
+        trace.dealt.append(tuple(order))
+        return KuhnState(self, order[:2], rng, trace)
 
     def parse_deck(self, deck) -> tuple[int, ...]:
         tokens = deck.split() if isinstance(deck, str) else list(deck)
@@ -153,6 +161,9 @@ class KuhnGame:
 
     def action_name(self, action: int) -> str:
         return ("pass", "bet")[action]
+
+    def move_name(self, view: KuhnView, action: int) -> str:
+        return f"{self.action_name(action)} holding {CARD_NAMES[view.card]}"
 
 
 def make_game(**options) -> KuhnGame:

@@ -89,3 +89,33 @@ def test_replay_page_steps_in_chromium(name: str, browser: Chromium, shots: Path
     assert pixels.std() > 20, "a blank screenshot"
     assert browser.script_errors() == []
     assert all(url.startswith("file://") for url in browser.requests()), browser.requests()
+
+
+@pytest.mark.parametrize("name", envs.ENVS)
+def test_the_replay_page_of_a_recorded_game_shows_every_step(name: str, browser: Chromium, shots: Path,
+                                                              tmp_path: Path) -> None:
+    """`parlor replay FILE --html`: a recorded heuristic-vs-random game, one frame per step
+    after the deal, each caption naming its step; screenshots of the deal and the end."""
+    from parlor.agents.episodes import play_episode
+    from parlor.agents.registry import make_agent
+    from parlor.envs.records import record_episode
+    from parlor.training.evaluation.replay import write_html
+
+    game = envs.make_game(name)
+    labels = ["heuristic"] + ["random"] * (game.num_players - 1)
+    agents = [make_agent(label, game, env_name=name, seed=p) for p, label in enumerate(labels)]
+    record = record_episode(game, name, play_episode(game, agents, seed=6).state, seed=6, agents=labels)
+    steps = len(record.steps)
+    browser.open(write_html(record, tmp_path / f"{name}-record.html"))
+    assert browser.evaluate("document.getElementById('counter').textContent") == f"1 / {steps + 1}"
+    assert browser.evaluate("document.getElementById('caption').textContent").startswith("the deal")
+    browser.screenshot(shots / f"{name}-record-deal.png")
+    browser.click("#next")
+    caption = browser.evaluate("document.getElementById('caption').textContent")
+    assert caption.startswith(f"step 1 of {steps}: player_{record.steps[0].seat} ") and record.steps[0].name in caption
+    browser.click("#last")
+    assert browser.evaluate(FRAME) == str(steps)
+    assert "rewards player_0 (heuristic)" in browser.evaluate("document.getElementById('caption').textContent")
+    browser.screenshot(shots / f"{name}-record-end.png")
+    assert browser.script_errors() == []
+    assert all(url.startswith("file://") for url in browser.requests()), browser.requests()

@@ -175,3 +175,15 @@ def test_buffalo_bill_picture_writes_scratched_lines_and_totals() -> None:
     assert words.count("✗ 0") == sum(v == 0 for row in view.written for v in row)
     assert all(str(t) in words for t in view.totals)
     assert len(shapes(root, "card")) == sum(len(h) for h in view.hands)
+
+
+def test_stacked_pictures_sit_one_under_the_other_in_one_picture() -> None:
+    a = svg.document(300, 100, [svg.text(5, 20, "a")], "first")
+    b = svg.document(200, 50, [svg.text(5, 20, "b")], "second")
+    both = parse(svg.stack([a, b], "both", gap=8))
+    assert (both.get("width"), both.get("height")) == ("300", "158")
+    groups = both.findall(f"{NS}g")
+    assert [g.get("transform") for g in groups] == ["translate(0,0)", "translate(0,108)"]
+    assert [g.find(f"{NS}svg").find(f"{NS}title").text for g in groups] == ["first", "second"]
+    with pytest.raises(ValueError, match="pictures made by document"):
+        svg.stack(["<svg/>"], "bad")

@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.cards import format_cards, parse_cards
+from parlor.envs.washizu_poker.betting import CALL, DROP, RAISE_BASE
 from parlor.envs.washizu_poker.deck import full_deck
 from parlor.envs.washizu_poker.encode import discard_action
 from parlor.envs.washizu_poker.game import make_game
-from parlor.envs.washizu_poker.state import CALL, DROP, RAISE_BASE
 
 PAT = 0
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.washizu_poker.state import BET, DRAW
+from parlor.envs.washizu_poker.match import BET, DRAW
 from tests.washizu_poker.helpers import CALL, DROP, PAT, play, raise_by, rigged
 
 HANDS3 = ("Ac Ad 2h 3s 4c", "Kc Kd 2d 3h 4s", "Qc Qd 5h 6s 8c")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.cards import parse_cards
-from parlor.envs.engine.hands import Category, category, rank5
+from parlor.envs.engine.hands import Category, category, rank5, rank_values
 from parlor.envs.washizu_poker.state import sort_hand
 from tests.washizu_poker.helpers import CALL, DROP, PAT, play, raise_by, rigged
 
@@ -65,6 +65,16 @@ def test_r3_3_double_deck_identical_cards_pair_and_make_five_of_a_kind() -> None
     assert rewards.tolist() == [2.0, -2.0]
     rewards, _ = showdown_2p("7c 7c* 2d 4h 9s", "Ac Kd Qh Js 9d", washizu="extra_deck", jokers=0)
     assert rewards.tolist() == [2.0, -2.0]
+
+
+def test_r3_3_double_deck_joker_in_a_flush_may_be_the_twin_of_a_card_in_hand() -> None:
+    # issue 23: with extra_deck the joker may be As*: A-A-K-Q-2 beats A-K-Q-J-9 (it lost before)
+    rewards, state = showdown_2p("As Ks Qs 2s Xx", "Ah Kh Qh Jh 9h", washizu="extra_deck", jokers=1)
+    assert rank_values(state.game.rank5(state.hands[0])) == (12, 12, 11, 10, 0)
+    assert rewards.tolist() == [2.0, -2.0]
+    # one deck has no second As: the joker is the best missing card, A-K-Q-J-2 loses to A-K-Q-J-9
+    rewards, _ = showdown_2p("As Ks Qs 2s Xx", "Ah Kh Qh Jh 9h", washizu="none", jokers=1)
+    assert rewards.tolist() == [-2.0, 2.0]
 
 
 def test_r3_7_suits_never_break_ties_the_pot_is_split() -> None:

@@ -14,6 +14,7 @@ import argparse
 from parlor import envs
 from parlor.training.benchmarks.env_speed import DEFAULT_TARGET, TARGET_RATIO, reference_env, steps_per_second
 from parlor.training.benchmarks.ofc_advisors import WORKLOADS as OFC_WORKLOADS
+from parlor.training.cli.extras import require
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
         return run_ofc_advisors(args)
     if args.reference:
         raise SystemExit("--reference compares the OFC advisors: add --ofc-advisors")
+    require(["rlcard"], "the reference env texas_holdem_v4 (PettingZoo classic)")
     names = [n for n in args.envs.split(",") if n]
     # the reference is re-measured right before each env: shared machines change speed
     # within a run, and a ratio is only fair between two back-to-back measurements
@@ -64,7 +66,11 @@ def run_ofc_advisors(args: argparse.Namespace) -> int:
 
     if args.reference and not os.path.isdir(os.path.join(args.reference, "envs")):
         raise SystemExit(f"--reference {args.reference}: not a checkout of parlor (no envs/ folder)")
-    rows = compare([w for w in args.workloads.split(",") if w], args.reference, args.rounds, args.scale)
+    workloads = [w for w in args.workloads.split(",") if w]
+    if any(w.startswith("ofc_pineapple") for w in workloads):  # each run is a subprocess: check here, in one line
+        require(["torch", "sb3_contrib", "safetensors"], "the shipped OFC policies' workloads",
+                alternative="or leave them out of --workloads")
+    rows = compare(workloads, args.reference, args.rounds, args.scale)
     print("\n".join(report(rows)))
     print("CPU time of each process (torch: 1 thread); best of", args.rounds, "alternating rounds")
     return 0

@@ -10,9 +10,8 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
-
-from parlor.training.cli.options import option_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK_CONFIG = ROOT / "configs" / "ofc_pineapple_quick.yaml"
@@ -27,13 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def eval_argv(policy: Path, games: int, workers: int, out: str) -> list[str]:
-    """``parlor eval`` arguments for ``policy`` against heuristic and random, in the
-    env and with the options the policy was trained with (read from its signature)."""
-    from parlor.agents.policy import read_signature
-
-    signature = read_signature(policy)
-    return ["eval", signature["env"], *option_flags(signature["options"]), "--agents", f"ppo:{policy},heuristic,random",
-            "--games", str(games), "--workers", str(workers), "--out", out]
+    """``parlor eval`` arguments for ``policy`` against heuristic and random, in the env and
+    with the options the policy was trained with (``--game-from``); the demo owns ``out``
+    and replaces the evaluation a previous demo left there (``--force``)."""
+    return ["eval", "--game-from", str(policy), "--agents", f"ppo:{policy},heuristic,random",
+            "--games", str(games), "--workers", str(workers), "--out", out, "--force"]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,5 +41,7 @@ def run(args: argparse.Namespace) -> int:
         code = main(["train", str(QUICK_CONFIG), "--out", f"{args.out}/train"])
         if code:
             return code
-    print(f"\n== 2/2 the shipped policy {SHIPPED_POLICY.relative_to(ROOT)} against heuristic and random", flush=True)
-    return main(eval_argv(SHIPPED_POLICY, args.games, args.workers, f"{args.out}/eval"))
+    argv = eval_argv(SHIPPED_POLICY, args.games, args.workers, f"{args.out}/eval")
+    print(f"\n== 2/2 the shipped policy {SHIPPED_POLICY.relative_to(ROOT)} against heuristic and random: "
+          f"{shlex.join(['parlor', *argv])}", flush=True)
+    return main(argv)

@@ -1,5 +1,5 @@
 """Game options from the command line (``--preset`` and repeatable ``--option KEY=VALUE``),
-shared by ``parlor eval`` and ``parlor play``."""
+shared by ``parlor eval`` and ``parlor play``, and from a trained policy's file (:func:`policy_game`)."""
 from __future__ import annotations
 
 import argparse
@@ -31,7 +31,12 @@ def game_options(env_name: str, preset: str | None, items: Sequence[str],
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ConfigError(f"--option {item!r} must look like KEY=VALUE")
-        options[key.strip()] = yaml.safe_load(value)
+        try:
+            options[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError as err:
+            problem = getattr(err, "problem", None) or type(err).__name__
+            raise ConfigError(f"--option {item!r}: the value {value!r} is not valid YAML ({problem}); "
+                              "write e.g. --option num_players=3 or --option variant=pineapple") from None
     return options
 
 
@@ -44,3 +49,11 @@ def option_flags(options: Mapping[str, Any]) -> list[str]:
         text = yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("...").strip()
         flags += ["--option", f"{key}={text}"]
     return flags
+
+
+def policy_game(path: str) -> tuple[str, dict[str, Any]]:
+    """(env name, game options) a policy file was trained with, from its signature."""
+    from parlor.agents.policy import read_signature
+
+    signature = read_signature(path)
+    return signature["env"], dict(signature["options"])

@@ -2,6 +2,7 @@
 
     parlor play ofc_v0 --vs heuristic --seat 0
     parlor play buki_v0 --vs heuristic,search,random --seed 7
+    parlor play tonk_v0 --record        # keep the game record (runs/play/<time>-tonk_v0-<random>/records.jsonl)
 
 The human (:class:`parlor.agents.human.HumanAgent`) sees exactly his seat's view
 and the legal actions; ``q`` or the end of the input abandons the game. Input and
@@ -20,8 +21,9 @@ from parlor.training.cli.options import add_game_option_arguments, game_options
 
 
 def play(game: Game, opponents: Sequence[Any], labels: Sequence[str], seat: int, seed: int | None,
-         stdin: TextIO, stdout: TextIO) -> int:
-    """Play one episode with the human at ``seat``; returns 0 when finished, 1 when abandoned."""
+         stdin: TextIO, stdout: TextIO, record_as: str | None = None) -> int:
+    """Play one episode with the human at ``seat``; returns 0 when finished, 1 when abandoned.
+    ``record_as`` (the env name): save the finished game's record in a run folder."""
     import numpy as np
 
     from parlor.agents.episodes import play_episode
@@ -61,7 +63,24 @@ def play(game: Game, opponents: Sequence[Any], labels: Sequence[str], seat: int,
         human.say(verdict)
     else:
         human.say(f"your total: {mine:+g}")
+    if record_as is not None:
+        agents = list(labels)
+        agents.insert(seat, "human")
+        human.say(f"game record: {save_record(game, record_as, result.state, seed, agents)}")
     return 0
+
+
+def save_record(game: Game, env_name: str, state: Any, seed: int, labels: Sequence[str]) -> str:
+    """Write the game's record to ``runs/play/<time>-<env>-<random>/records.jsonl``; returns its path."""
+    from pathlib import Path
+
+    from parlor.envs.records import record_episode, write_records
+    from parlor.training.evaluation.run_folder import RECORDS, default_run_dir
+
+    folder = default_run_dir(env_name, Path("runs", "play"))
+    folder.mkdir(parents=True)  # the random suffix makes it new
+    record = record_episode(game, env_name, state, seed=seed, agents=labels)
+    return str(write_records(folder / RECORDS, [record]))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,6 +90,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--seed", type=int, help="seed of the deal (default: random)")
     add_game_option_arguments(parser)
+    parser.add_argument("--record", action="store_true",
+                        help="save the game record in runs/play/<time>-<game>-<random>/ (see `parlor replay`)")
 
 
 def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
@@ -101,4 +122,4 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     except (ValueError, FileNotFoundError) as exc:
         print(f"parlor play: {exc}", file=sys.stderr)
         return 2
-    return play(game, opponents, labels, args.seat, args.seed, stdin, stdout)
+    return play(game, opponents, labels, args.seat, args.seed, stdin, stdout, args.game if args.record else None)

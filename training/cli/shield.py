@@ -1,8 +1,8 @@
 """``parlor shield``: put a trained policy inside an action guard after training.
 
 A shield at deployment: ``parlor shield SOURCE.zip DEST.zip --guard foul_cap=0.25``
-writes a copy of the policy whose signature carries the guard (replacing any it
-had), so :class:`parlor.agents.policy.PolicyAgent` plays it with the ``guarded_mask``
+writes a copy of the policy whose header carries the guard (replacing any it
+had; the copy is written atomically, so DEST may be SOURCE), so :class:`parlor.agents.policy.PolicyAgent` plays it with the ``guarded_mask``
 of the env's advisor (:mod:`parlor.agents.advisors`) wherever it is loaded (``parlor
 eval``, ``parlor play``, self-play snapshots). The network is untouched; the guard is
 checked against the game the policy was trained on (the names its advisor's
@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from parlor.agents.policy import read_signature, shield_policy
+from parlor.agents.policy import PolicyFileError, read_signature, shield_policy
 from parlor.envs.engine.config import check_number
 from parlor.envs.engine.game import ConfigError
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         guard = {} if args.clear else parse_guard(args.guard)
         path = shield(args.source, args.dest, guard)
-    except (ConfigError, FileNotFoundError) as exc:
+    except (ConfigError, PolicyFileError, FileNotFoundError) as exc:
         print(f"parlor shield: {exc}", file=sys.stderr)
         return 2
     print(f"{path}: action guard {guard or 'none'}")

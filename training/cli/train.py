@@ -12,14 +12,20 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from parlor.training.cli.extras import require
 from parlor.training.cli.options import option_flags
 from parlor.training.learning.configs import load_config
 from parlor.training.learning.train import new_run_dir, train, write_run_files
 
+# what a run needs (the train extra), checked before its folder is made: the learner, its
+# TensorBoard logs, the learning-curve plot; sb3's progress bar needs tqdm and rich
+TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "matplotlib")
+PROGRESS_MODULES = ("tqdm", "rich")
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", nargs="?", help="training YAML (see configs/); omit with --resume")
-    parser.add_argument("--resume", metavar="RUN", help="continue the run folder RUN from its latest checkpoint")
+    parser.add_argument("--resume", metavar="RUN", help="continue the run folder RUN from its newest intact checkpoint")
     parser.add_argument("--out", default="runs/train", help="parent folder of new run folders (default runs/train)")
     parser.add_argument("--total-steps", type=int, help="override the config's total_steps")
     parser.add_argument("--init", metavar="ZIP", help="start from this saved policy's weights (overrides the config's init)")
@@ -27,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from parlor.agents.policy import PolicyFileError, PolicyMismatchError, load_policy
     from parlor.envs.engine.game import ConfigError
 
     command = shlex.join(getattr(sys, "orig_argv", sys.argv))  # the whole command line, interpreter included
@@ -54,8 +61,13 @@ def run(args: argparse.Namespace) -> int:
                 raise FileNotFoundError(f"--init {args.init}: no such file")
         from parlor.training.learning.wrapper import make_raw_env
 
-        make_raw_env(config.env, config.options)  # the env and its options, checked before any folder is made
-    except (ConfigError, FileNotFoundError) as exc:
+        game = make_raw_env(config.env, config.options).game  # the env and its options, checked before any folder is made
+        require(TRAIN_MODULES, "training")
+        if not args.no_progress:
+            require(PROGRESS_MODULES, "the progress bar", alternative="or leave it out: --no-progress")
+        if config.init is not None:
+            load_policy(config.init, config.env, game)  # a whole policy file of this env, before any folder is made
+    except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2
     if args.resume:
@@ -65,11 +77,9 @@ def run(args: argparse.Namespace) -> int:
         run_dir = new_run_dir(args.out, args.config)
         write_run_files(run_dir, config, Path(args.config).read_text(encoding="utf-8"), command)
     print(f"run folder: {run_dir}")
-    from parlor.agents.policy import PolicyMismatchError
-
     try:
         result = train(config, run_dir, resume=bool(args.resume), progress_bar=not args.no_progress)
-    except (ConfigError, PolicyMismatchError, FileNotFoundError) as exc:
+    except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2
     print(f"learning curve: {run_dir / 'learning_curve.png'}")

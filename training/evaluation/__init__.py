@@ -1,6 +1,7 @@
-"""Evaluation: tournaments with seat rotation and duplicate deals, statistics (one
-confidence-interval helper), reports and run folders, the runner and its worker pool,
-and the self-contained HTML replay page (``html``).
+"""Evaluation: tournaments with seat rotation and duplicate deals (``tournament``, ``deals``),
+statistics (``stats``: one confidence-interval helper), agent names (``labels``), the
+runner and its worker pool (``runner``), the resumable run folder (``run_folder``),
+reports and plots (``report``, ``plots``) and the self-contained HTML replay page (``html``).
 
 Imports no torch or stable-baselines3 (``tests/test_layering.py`` enforces it), so
 agents can be compared without the training extras.

@@ -1,15 +1,14 @@
-"""Evaluation output: the run folder (JSON, CSV, PNG, config, command, git revision),
-the terminal tables and the progress bar. rich and matplotlib are imported only
-here, inside functions; without rich the tables are plain text."""
+"""Evaluation output: the end-of-run files of a run folder (JSON, CSV, Markdown, the game
+records of ``--record`` and the plot of :mod:`.plots`; the folder itself is
+:mod:`.run_folder`), the terminal tables and the progress bar. rich is imported only
+inside functions; without it the tables are plain text and there is no progress bar."""
 from __future__ import annotations
 
 import contextlib
 import csv
 import json
 import math
-import os
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -48,39 +47,47 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
-def default_run_dir(env_name: str) -> str:
-    """``runs/eval/<time>-<env>``: where a run folder goes unless the caller names one."""
-    return os.path.join("runs", "eval", f"{time.strftime('%Y%m%d-%H%M%S')}-{env_name}")
+# what a reader looks for first in results.json: what was run, by which code
+HEAD_KEYS = ("env", "options", "num_players", "games", "seed", "field", "seats", "record", "command", "version",
+             "git_revision", "warnings")
 
 
-def write_run(out: str, config: dict, results: dict, command: str, plot: bool = True) -> Path:
-    """Write the run folder; returns its path."""
-    import yaml
+def write_outputs(folder: Path, results: dict, plot: bool = True) -> None:
+    """The end-of-run files of ``folder`` (:mod:`.run_folder`), each replaced atomically;
+    ``results.json`` (the summary without the episode records) comes last. With
+    ``results["record"]`` (``parlor eval --record``) ``records.jsonl`` holds every
+    episode's game record, in the order of ``episodes.csv``."""
+    from parlor.envs.engine.files import replace_atomically
+    from parlor.training.evaluation.run_folder import RECORDS
 
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
-    (folder / "command.txt").write_text(command + "\n", encoding="utf-8")
-    (folder / "git_revision.txt").write_text(git_revision() + "\n", encoding="utf-8")
-    summary = {k: v for k, v in results.items() if k != "records"}
-    (folder / "results.json").write_text(json.dumps(_json_safe(summary), indent=1), encoding="utf-8")
-    write_agents_csv(folder / "results.csv", results["agents"])
-    (folder / "results.md").write_text(markdown(results, command), encoding="utf-8")
-    write_episodes_csv(folder / "episodes.csv", results["records"])
+    replace_atomically(folder / "episodes.csv", lambda p: write_episodes_csv(p, results["records"]))
+    if results.get("record"):
+        from parlor.envs.records import Record, write_records
+
+        records = [Record.from_dict(r["record"]) for r in results["records"]]
+        replace_atomically(folder / RECORDS, lambda p: write_records(p, records))
+    replace_atomically(folder / "results.csv", lambda p: write_agents_csv(p, results["agents"]))
+    replace_atomically(folder / "results.md", lambda p: p.write_text(markdown(results), encoding="utf-8"))
     if plot:
-        plot_bars(folder / "results.png", results)
-    return folder
+        from parlor.training.evaluation.plots import plot_results
+
+        replace_atomically(folder / "results.png", lambda p: plot_results(p, results))
+    summary = {k: results[k] for k in HEAD_KEYS if k in results}
+    summary.update((k, v) for k, v in results.items() if k not in summary and k != "records")
+    text = json.dumps(_json_safe(summary), indent=1)
+    replace_atomically(folder / "results.json", lambda p: p.write_text(text, encoding="utf-8"))
 
 
 def write_agents_csv(path: Path, agents: list[dict]) -> None:
     stat_names = sorted({k for a in agents for k in a["stats"]})
-    header = ["agent", "seat_games", "deals", "mean_reward", "ci95", "win_rate", "elo"]
+    header = ["agent", "spec", "seat_games", "deals", "mean_reward", "ci95", "win_rate", "elo"]
     header += [f"{k}{suffix}" for k in stat_names for suffix in ("", "_ci95")]
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow(header)
         for a in agents:
-            row = [a["agent"], a["seat_games"], a["deals"], a["mean_reward"], a["ci95"], a["win_rate"], a.get("elo", "")]
+            row = [a["agent"], a.get("spec", ""), a["seat_games"], a["deals"], a["mean_reward"], a["ci95"],
+                   a["win_rate"], a.get("elo", "")]
             for k in stat_names:
                 s = a["stats"].get(k, {})
                 row += [s.get("mean", ""), s.get("ci95", "")]
@@ -88,57 +95,31 @@ def write_agents_csv(path: Path, agents: list[dict]) -> None:
 
 
 def write_episodes_csv(path: Path, records: list[dict]) -> None:
+    """One row per seat of every episode, with the agent's name."""
     stat_names = sorted({k for r in records for k in r["stats"]})
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
-        writer.writerow(["matchup", "deal", "seat", "agent_index", "reward", "steps", "truncated", *stat_names])
+        writer.writerow(["job", "matchup", "deal", "seat", "agent", "agent_index", "reward", "steps", "truncated",
+                         *stat_names])
         for r in records:
             for seat, agent in enumerate(r["lineup"]):
                 stats = [r["stats"][k][seat] if k in r["stats"] else "" for k in stat_names]
-                writer.writerow([r["matchup"], r["deal"], seat, agent, r["rewards"][seat], r["steps"], r["truncated"], *stats])
+                writer.writerow([r.get("job", ""), r["matchup"], r["deal"], seat, r["agents"][seat], agent,
+                                 r["rewards"][seat], r["steps"], r["truncated"], *stats])
 
 
-def plot_bars(path: Path, results: dict) -> None:
-    """Mean reward per agent with 95% CI error bars, plus one panel per game statistic."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    agents = results["agents"]
-    names = [a["agent"] for a in agents]
-    panels = [("mean reward per game", [a["mean_reward"] for a in agents], [a["ci95"] for a in agents])]
-    for k in sorted({k for a in agents for k in a["stats"]}):
-        panels.append((k, [a["stats"].get(k, {}).get("mean", math.nan) for a in agents],
-                       [a["stats"].get(k, {}).get("ci95", math.nan) for a in agents]))
-    cols = min(3, len(panels))
-    rows = math.ceil(len(panels) / cols)
-    width = max(4.0, 1.2 * len(names))
-    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, 3.4 * rows), squeeze=False)
-    for ax in axes.flat[len(panels):]:
-        ax.set_visible(False)
-    for ax, (title, means, cis) in zip(axes.flat, panels):
-        errs = [0.0 if (c is None or math.isnan(c)) else c for c in cis]
-        ax.bar(range(len(names)), means, yerr=errs, capsize=4, color="tab:blue", alpha=0.8)
-        ax.set_xticks(range(len(names)), names, rotation=20, ha="right")
-        ax.axhline(0.0, color="black", linewidth=0.6)
-        ax.set_title(title)
-    fig.suptitle(f"{results['env']} {results.get('options') or ''}  (95% CI, duplicate deals)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
-def markdown(results: dict, command: str) -> str:
+def markdown(results: dict) -> str:
     """The results as a Markdown table (for a README), with the command that made them."""
     header, rows = table_rows(results)
-    lines = [f"`{command}`", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines = [f"`{results['command']}`", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     if len(results["matchups"]) > 1:
         lines += ["", "Matchups (mean reward per game, 95% CI):", ""]
         lines += [f"- {_matchup_line(m).strip()}" for m in results["matchups"]]
     dup = "pre-sampled decks" if results.get("duplicate_decks") else "shared game seeds"
-    lines += ["", f"{results['episodes']} episodes, duplicate deals ({dup}), {results['seconds']} s."]
+    lines += ["", f"{results['episodes']} episodes, duplicate deals ({dup}), seed {results['seed']}; "
+              f"parlor {results['version']}, git {results['git_revision']}."]
+    lines += [f"\n**Warning:** {w}" for w in results.get("warnings", [])]
     return "\n".join(lines) + "\n"
 
 
@@ -162,7 +143,7 @@ def table_rows(results: dict) -> tuple[list[str], list[list[str]]]:
 
 def print_tables(results: dict, file: Any = None) -> None:
     header, rows = table_rows(results)
-    title = f"{results['env']} {results.get('options') or ''}: {results['episodes']} episodes, {results['seconds']} s"
+    title = f"{results['env']} {results.get('options') or ''}: {results['episodes']} episodes, {timing_text(results)}"
     matchups = results["matchups"] if len(results["matchups"]) > 1 else []
     try:
         from rich.console import Console
@@ -173,7 +154,7 @@ def print_tables(results: dict, file: Any = None) -> None:
             print("  ".join(f"{c:>14s}" for c in row), file=file)
         for m in matchups:
             print(_matchup_line(m), file=file)
-        for line in _paired_lines(results):
+        for line in _paired_lines(results) + [f"warning: {w}" for w in results.get("warnings", [])]:
             print(line, file=file)
         return
     import sys
@@ -191,6 +172,14 @@ def print_tables(results: dict, file: Any = None) -> None:
         console.print(_matchup_line(m))
     for line in _paired_lines(results):
         console.print(line)
+    for warning in results.get("warnings", []):
+        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+
+
+def timing_text(results: dict) -> str:
+    timing = results["timing"]
+    resumed = f", resumed after {timing['deals_resumed']} deals" if timing["deals_resumed"] else ""
+    return f"{timing['seconds']} s{resumed}"
 
 
 def _paired_lines(results: dict) -> list[str]:

@@ -8,26 +8,44 @@ in all the other seats, on the same duplicate deals, so the agents are compared
 with each other on the same cards; the summary then adds paired differences per
 deal (as it does for solitaire games). Jobs (one duplicate deal of one matchup
 each) are fully seeded by (``seed``, deal, matchup, lineup), so any number of
-workers gives the same results. ``parlor eval`` (:mod:`parlor.training.cli.eval`)
-is its command line and writes the run folder (:mod:`.report`).
+workers gives the same results. Agents may be named (``me=ppo:x.zip``;
+:mod:`.labels`).
+
+Durability: with an episode ``log`` (:class:`~.run_folder.EpisodeLog`) every job's
+episodes are appended to the run folder as the job finishes, and the jobs the log
+already holds are not played again, so an interrupted evaluation resumes to the
+same results. With ``record`` each episode carries its game record (``"record"``, a
+``parlor-record`` object built from the final state; :mod:`parlor.envs.records`), so the
+records are streamed and resumed with the episodes. Every job goes through :func:`run_jobs` (this process or the worker
+pool); ``parlor eval`` (:mod:`parlor.training.cli.eval`) is the command line.
 
     from parlor.training.evaluation import EvalConfig, evaluate
     summary = evaluate(EvalConfig(env="tonk_v0", agents=("heuristic", "random"), games=200))
 """
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "field", "seats")
+from parlor.training.evaluation.labels import agent_labels, split_entry
+
+if TYPE_CHECKING:
+    from parlor.training.evaluation.run_folder import EpisodeLog
+    from parlor.training.evaluation.tournament import Job
+
+EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "field", "seats", "record")
 
 
 @dataclass(frozen=True)
 class EvalConfig:
-    """One evaluation; ``config.yaml`` of a run folder holds exactly these fields."""
+    """One evaluation; ``config.yaml`` of a run folder holds exactly these fields.
+    ``agents`` (and ``field``) are agent specs, each optionally named: ``NAME=SPEC``."""
 
     env: str
     agents: tuple[str, ...]
@@ -37,16 +55,19 @@ class EvalConfig:
     workers: int = 1
     field: str | None = None            # play every agent alone against this one
     seats: tuple[int, ...] | None = None  # the seats the agents take against the field
+    record: bool = False                # keep every episode's game record (records.jsonl)
 
     def __post_init__(self) -> None:
-        from parlor.envs.engine.config import check_int
+        from parlor.envs.engine.config import check_bool, check_int
         from parlor.envs.engine.game import ConfigError
 
-        if not self.agents:
-            raise ConfigError("agents: give at least one agent name, e.g. heuristic,search,random")
+        if isinstance(self.agents, str) or not self.agents:
+            raise ConfigError("agents: give a list of at least one agent name, e.g. heuristic,search,random")
+        object.__setattr__(self, "agents", tuple(self.agents))
         check_int("games", self.games, 1)
         check_int("seed", self.seed, 0)
         check_int("workers", self.workers, 1, 64)
+        check_bool("record", self.record)
         if self.field is not None and (not isinstance(self.field, str) or not self.field):
             raise ConfigError(f"field={self.field!r} must be an agent name, e.g. heuristic")
         if self.seats is not None:
@@ -57,26 +78,24 @@ class EvalConfig:
             for seat in self.seats:
                 check_int("seats[]", seat, 0)
             object.__setattr__(self, "seats", tuple(self.seats))
+        agent_labels(self.agents, self.field)  # bad or clashing names fail here, naming the entries
 
     def players(self) -> tuple[str, ...]:
-        """The agent specs by index: the evaluated agents, then the field (if any)."""
-        return self.agents + ((self.field,) if self.field else ())
+        """The agent specs (names stripped) by index: the evaluated agents, then the field (if any)."""
+        return tuple(split_entry(e)[1] for e in self.agents + ((self.field,) if self.field else ()))
 
     def names(self) -> list[str]:
-        """Display names; a repeated spec gets #2, #3..."""
-        seen: dict[str, int] = {}
-        out = []
-        for spec in self.agents:
-            seen[spec] = seen.get(spec, 0) + 1
-            out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
-        return out + ([f"field:{self.field}"] if self.field else [])
+        """Display names by index (:func:`~.labels.agent_labels`): ``NAME`` of ``NAME=SPEC``, a
+        policy's file name, else the spec; a repeated spec gets #2, #3..."""
+        return agent_labels(self.agents, self.field)
 
     def to_yaml_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["agents"] = list(self.agents)
         if self.seats is not None:
             d["seats"] = list(self.seats)
-        return {k: v for k, v in d.items() if v is not None or k not in ("field", "seats")}
+        return {k: v for k, v in d.items() if (v is not None or k not in ("field", "seats"))
+                and (v or k != "record")}
 
 
 # ---------------------------------------------------------------- workers
@@ -100,6 +119,13 @@ def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None)
         sys.modules["torch"].set_num_threads(1)
 
 
+def init_pool_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> None:
+    """A pool process: Ctrl-C reaches the whole process group, but stopping is the parent's
+    job (it terminates the pool), so workers ignore it instead of printing tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    init_worker(config, make_game)
+
+
 def seat_agent(agent_index: int, seat: int) -> Any:
     """One agent instance per (agent, seat) per process, built on first use."""
     from parlor.agents.registry import make_agent
@@ -115,34 +141,86 @@ def seat_agent(agent_index: int, seat: int) -> Any:
 
 
 def run_job(job: Any) -> list[dict]:
+    from parlor.training.evaluation.tournament import Recording
     from parlor.training.evaluation.tournament import run_job as play
 
-    return play(_worker["game"], seat_agent, job, _worker["config"].seed)
+    config = _worker["config"]
+    recording = Recording(config.env, tuple(config.names())) if config.record else None
+    return play(_worker["game"], seat_agent, job, config.seed, recording)
 
 
 def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None) -> Iterator[list[dict]]:
-    """Results of ``jobs`` in order, from this process or a pool of ``config.workers``."""
+    """Results of ``jobs`` in order, from this process or a pool of ``config.workers``.
+
+    A pool worker that dies (killed, out of memory) raises ``BrokenProcessPool`` instead
+    of waiting forever; when the caller stops early (an error, Ctrl-C) the workers are
+    terminated at once rather than finishing the queue."""
     if config.workers == 1 or len(jobs) == 1:
         init_worker(config, make_game)
         for job in jobs:
             yield run_job(job)
         return
     import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
 
     # fork is fast and needs no `if __name__ == "__main__"` guard; never fork a process that
     # loaded torch (its thread pools do not survive fork): spawn workers rebuild everything
     fork_ok = "fork" in mp.get_all_start_methods() and "torch" not in sys.modules
     ctx = mp.get_context("fork" if fork_ok else "spawn")
-    with ctx.Pool(config.workers, initializer=init_worker, initargs=(config, make_game)) as pool:
-        yield from pool.imap(run_job, jobs, chunksize=1)
+    pool = ProcessPoolExecutor(config.workers, mp_context=ctx, initializer=init_pool_worker,
+                               initargs=(config, make_game))
+    with _ctrl_c_ignored():  # the workers start ignoring it, even while a spawned one imports
+        futures = [pool.submit(run_job, job) for job in jobs]  # (the pool starts its processes here)
+    finished = False
+    try:
+        for future in futures:
+            yield future.result()
+        finished = True
+    finally:
+        if not finished:
+            # no future is cancelled: the pool's own thread fails every pending one once its
+            # workers are gone (cancelling too races with it in Python 3.11: a traceback)
+            _terminate_workers(pool)
+        pool.shutdown(wait=finished)
 
 
-def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = None,
-             make_game: Callable[..., Any] | None = None) -> dict:
-    """Play the tournament of ``config``; returns the summary plus the episode records."""
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """SIGINT ignored in this process meanwhile (processes started now inherit that)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread handles signals
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _terminate_workers(pool: Any) -> None:
+    stop = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if stop is not None:
+        stop()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+# ---------------------------------------------------------------- the evaluation
+@dataclass(frozen=True)
+class Plan:
+    """What an evaluation will play: its game and its jobs (the schedule), all checked."""
+
+    game: Any
+    jobs: list[Job]
+
+
+def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Plan:
+    """The game and the schedule of ``config``; every agent is built once first, so a bad
+    name, a policy that does not fit or a missing extra fails before any game or file."""
     from parlor.agents.registry import make_agent
     from parlor.envs.engine.game import ConfigError
-    from parlor.training.evaluation.tournament import field_schedule, paired_differences, schedule, summarize
+    from parlor.training.evaluation.tournament import field_schedule, schedule
 
     game = build_game(config, make_game)
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
@@ -154,19 +232,50 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
         bad = [s for s in seats if not 0 <= s < game.num_players]
         if bad:
             raise ConfigError(f"seats {bad} out of range; allowed values: 0..{game.num_players - 1}")
-        jobs = field_schedule(len(config.agents), game.num_players, config.games, seats)
-    else:
-        jobs = schedule(len(config.agents), game.num_players, config.games)
-    records: list[dict] = []
+        return Plan(game, field_schedule(len(config.agents), game.num_players, config.games, seats))
+    return Plan(game, schedule(len(config.agents), game.num_players, config.games))
+
+
+def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = None,
+             make_game: Callable[..., Any] | None = None, log: EpisodeLog | None = None,
+             planned: Plan | None = None) -> dict:
+    """Play the tournament of ``config``; returns the summary plus the episode records.
+
+    With ``log`` each finished job's episodes are appended to it, and the jobs it already
+    holds (an interrupted run) are taken from it instead of being played again: the
+    summary is the same as an uninterrupted run's (only ``timing`` differs).
+    ``progress(done, total)`` counts jobs (duplicate deals)."""
+    from parlor.training.evaluation.tournament import paired_differences, small_sample_warnings, summarize
+
+    planned = planned or plan(config, make_game)
+    game, jobs, names = planned.game, planned.jobs, config.names()
+    done = log.resume(jobs, names, config.record) if log is not None else {}
+    pending = [i for i in range(len(jobs)) if i not in done]
     start = time.perf_counter()
-    for i, batch in enumerate(run_jobs(config, jobs, make_game)):
-        records.extend(batch)
-        if progress is not None:
-            progress(i + 1, len(jobs))
-    summary = summarize(records, config.names(), game.num_players)
+    if progress is not None:
+        progress(len(done), len(jobs))
+    played = run_jobs(config, [jobs[i] for i in pending], make_game)
+    try:
+        for n, (i, batch) in enumerate(zip(pending, played)):
+            done[i] = [{"job": i, "matchup": r["matchup"], "deal": r["deal"], "lineup": r["lineup"],
+                        "agents": [names[a] for a in r["lineup"]], **r} for r in batch]
+            if log is not None:
+                log.append(done[i])
+            if progress is not None:
+                progress(len(jobs) - len(pending) + n + 1, len(jobs))
+    finally:
+        played.close()  # stops the worker pool at once when the loop ends early
+    records = [r for i in range(len(jobs)) for r in done[i]]
+    summary = summarize(records, names, game.num_players)
     if config.field is not None or game.num_players == 1:  # every agent met the same cards
-        summary["paired"] = paired_differences(records, config.names(), range(len(config.agents)))
+        summary["paired"] = paired_differences(records, names, range(len(config.agents)))
+    summary["agents"] = [{"agent": e["agent"], "spec": spec, **e} for e, spec in zip(summary["agents"], config.players())]
     summary.update(env=config.env, options=dict(config.options), num_players=game.num_players,
                    duplicate_decks=True,  # every Game pre-samples its decks (Game.sample_deck)
-                   seconds=round(time.perf_counter() - start, 2), records=records)
+                   games=config.games, seed=config.seed, field=config.field,
+                   seats=None if config.seats is None else list(config.seats), record=config.record,
+                   timing={"seconds": round(time.perf_counter() - start, 2), "workers": config.workers,
+                           "deals_played": len(pending), "deals_resumed": len(jobs) - len(pending)},
+                   records=records)
+    summary["warnings"] = small_sample_warnings(summary)
     return summary

@@ -17,6 +17,9 @@ _T975 = (
     2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 )
 _Z975 = 1.959964
+# below this many samples (deals) a t interval leans hard on the deal means being near
+# normal, which skewed game rewards (fouls, bonuses) are not: reports warn
+MIN_CI_SAMPLES = 30
 
 
 def t_quantile_975(df: int) -> float:

@@ -33,8 +33,9 @@ import numpy as np
 
 from parlor.agents.episodes import play_episode
 from parlor.envs.engine.game import Game
+from parlor.envs.records import record_episode
 from parlor.training.evaluation.deals import deal_for
-from parlor.training.evaluation.stats import elo_ratings, mean_ci
+from parlor.training.evaluation.stats import MIN_CI_SAMPLES, elo_ratings, mean_ci
 
 
 @dataclass(frozen=True)
@@ -92,13 +93,24 @@ def field_schedule(num_agents: int, num_seats: int, games: int, seats: Sequence[
     return jobs
 
 
+@dataclass(frozen=True)
+class Recording:
+    """Record every episode as a game record (:mod:`parlor.envs.records`) under these names."""
+
+    env: str                  # the registered env name
+    names: tuple[str, ...]    # display name by agent index
+
+
 def agent_seeds(seed: int, job: Job, lineup_index: int, num_seats: int) -> list[int]:
     ss = np.random.SeedSequence([seed, job.deal, 1, job.matchup, lineup_index])
     return [int(s) for s in ss.generate_state(num_seats, dtype=np.uint64)]
 
 
-def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: int) -> list[dict]:
-    """Play every lineup of ``job``; ``seat_agent(agent_index, seat)`` returns a ready agent."""
+def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: int,
+            recording: Recording | None = None) -> list[dict]:
+    """Play every lineup of ``job``; ``seat_agent(agent_index, seat)`` returns a ready agent.
+    With ``recording`` each episode's dict also holds its game record (``"record"``: the
+    JSON object of :meth:`~parlor.envs.records.Record.to_dict`, made from the final state)."""
     game_seed, decks = deal_for(game, seed, job.deal)
     records = []
     for i, lineup in enumerate(job.lineups):
@@ -109,6 +121,10 @@ def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: i
             "rewards": result.rewards, "stats": result.stats,
             "steps": result.steps, "truncated": result.truncated,
         })
+        if recording is not None:
+            records[-1]["record"] = record_episode(
+                game, recording.env, result.state, seed=game_seed, agents=[recording.names[a] for a in lineup],
+                tags={"matchup": job.matchup, "deal": job.deal, "lineup": i}).to_dict()
     return records
 
 
@@ -229,3 +245,26 @@ def _matchup_summaries(records: list[dict], names: Sequence[str]) -> list[dict]:
             entry["mean_reward"][names[a]] = {"mean": mean, "ci95": ci}
         out.append(entry)
     return out
+
+
+def small_sample_warnings(summary: dict) -> list[str]:
+    """One warning naming the 95% CIs of ``summary`` (agents, matchups, paired differences)
+    that rest on fewer than ``MIN_CI_SAMPLES`` deals; [] if none."""
+    def deals(items: list[dict]) -> str:
+        low, high = min(i["deals"] for i in items), max(i["deals"] for i in items)
+        return f"{low}-{high} deals" if low != high else ("1 deal" if low == 1 else f"{low} deals")
+
+    groups = []
+    agents = [a for a in summary["agents"] if a["deals"] < MIN_CI_SAMPLES]
+    if agents:
+        who = "every agent" if len(agents) == len(summary["agents"]) else ", ".join(a["agent"] for a in agents)
+        groups.append(f"{who} ({deals(agents)})")
+    matchups = [m for m in summary["matchups"] if m["deals"] < MIN_CI_SAMPLES] if len(summary["matchups"]) > 1 else []
+    if matchups:
+        groups.append(f"{len(matchups)} matchups ({deals(matchups)})")
+    paired = [p for p in summary.get("paired", []) if p["deals"] < MIN_CI_SAMPLES and p["mean"] >= 0]  # as shown
+    if paired:
+        groups.append(f"{len(paired)} paired differences ({deals(paired)})")
+    if not groups:
+        return []
+    return [f"95% CIs resting on fewer than {MIN_CI_SAMPLES} deals are rough: {'; '.join(groups)}; raise --games"]

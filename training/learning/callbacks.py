@@ -1,13 +1,15 @@
 """The training run's bookkeeping as one SB3 callback: periodic masked evaluation
 with duplicate deals, checkpoints, self-play snapshots, TensorBoard scalars
 and the learning-curve PNG. Schedules key on the model's step count, so a
-resumed run carries on where it stopped. Imported only by :mod:`parlor.training.learning.train`
-(it needs sb3)."""
+resumed run carries on where it stopped; rows and snapshots of steps past the
+checkpoint it resumed from (a part of the run that was lost) are dropped, so the
+curve has one row per step and opponent. Every file is replaced atomically.
+Imported only by :mod:`parlor.training.learning.train` (it needs sb3)."""
 from __future__ import annotations
 
 import csv
+import io
 import json
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -16,11 +18,11 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from parlor.agents.policy import PolicyAgent, save_policy
+from parlor.envs.engine.files import atomic_write_text
+from parlor.training.learning.checkpoints import step_files, step_of, step_path, write_checkpoint
 from parlor.training.learning.configs import TrainConfig
 from parlor.training.learning.learner_eval import evaluate_player, flat_row, plot_learning_curve
 from parlor.training.learning.wrapper import make_agent, make_raw_env
-
-KEEP_CHECKPOINTS = 5
 
 
 def _next(step: int, every: int, start: int = 0) -> int:
@@ -49,10 +51,11 @@ def read_csv(path: Path) -> list[dict[str, Any]]:
 
 def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
     keys = list(dict.fromkeys(k for row in rows for k in row))
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=keys)
-        writer.writeheader()
-        writer.writerows(rows)
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=keys)
+    writer.writeheader()
+    writer.writerows(rows)
+    atomic_write_text(path, text.getvalue())
 
 
 class ParlorCallback(BaseCallback):
@@ -71,6 +74,7 @@ class ParlorCallback(BaseCallback):
     def _init_callback(self) -> None:
         step = self.num_timesteps = int(self.model.num_timesteps)  # nonzero when resuming
         cfg = self.config
+        self._forget_after(step)
         self.next_eval = _next(step, cfg.eval.every)
         self.next_checkpoint = _next(step, cfg.checkpoint_every)
         self.next_snapshot = None
@@ -82,6 +86,19 @@ class ParlorCallback(BaseCallback):
             self._evaluate_baselines()
         if not self.history:
             self._evaluate()  # the untrained policy: the curve's first point
+
+    def _forget_after(self, step: int) -> None:
+        """Drop what was recorded after ``step``: a resumed run continues from its checkpoint,
+        and the steps past it (a crash, a damaged newer checkpoint) will be played again."""
+        kept = [r for r in self.history if r["step"] <= step]
+        curve = [(s, m) for s, m in self.train_curve if s <= step]
+        if len(kept) < len(self.history):
+            self.log(f"resume: dropped {len(self.history) - len(kept)} evaluation rows after step {step:,}")
+            self.history = kept
+            write_csv(self.run_dir / "eval.csv", self.history)
+        if len(curve) < len(self.train_curve):
+            self.train_curve = curve
+            write_csv(self.run_dir / "train_curve.csv", [{"step": s, "mean": m} for s, m in curve])
 
     def _opponent(self, name: str, seat: int) -> Any:
         key = (name, seat)
@@ -146,25 +163,20 @@ class ParlorCallback(BaseCallback):
         self.plot()
 
     def _checkpoint(self) -> Path:
-        folder = self.run_dir / "checkpoints"
-        path = save_policy(self.model, folder / f"step_{self.num_timesteps:09d}.zip", self.config.env, self.game,
-                           **self.config.policy_metadata())
-        shutil.copyfile(path, folder / "latest.zip")
-        for old in sorted(folder.glob("step_*.zip"))[:-KEEP_CHECKPOINTS]:
-            old.unlink()
-        return path
+        return write_checkpoint(self.model, self.run_dir, self.config.env, self.game, **self.config.policy_metadata())
 
     # ------------------------------------------------------------ self-play
     def _snapshot_paths(self) -> list[Path]:
-        return sorted((self.run_dir / "snapshots").glob("step_*.zip"))
+        """Snapshots up to the current step (later ones belong to a part of the run that was lost)."""
+        return [p for p in step_files(self.run_dir / "snapshots") if step_of(p) <= self.num_timesteps]
 
     def _reload_snapshots(self) -> None:
         for path in self._snapshot_paths()[-self.config.self_play.keep:]:
             self.training_env.env_method("add_snapshot", str(path))
 
     def _snapshot(self) -> None:
-        path = save_policy(self.model, self.run_dir / "snapshots" / f"step_{self.num_timesteps:09d}.zip",
-                           self.config.env, self.game, **self.config.policy_metadata())
+        path = save_policy(self.model, step_path(self.run_dir / "snapshots", self.num_timesteps), self.config.env,
+                           self.game, **self.config.policy_metadata())
         self.training_env.env_method("add_snapshot", str(path))
         self.log(f"step {self.num_timesteps:>9,}: self-play snapshot {path.name} joins the pool")
 
@@ -185,7 +197,7 @@ class ParlorCallback(BaseCallback):
         last = [r for r in self.history if r["step"] == step]
         summary = {"env": self.config.env, "options": dict(self.config.options), "num_timesteps": step,
                    "final_eval": last, "baselines": self.baselines}
-        (self.run_dir / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+        atomic_write_text(self.run_dir / "summary.json", json.dumps(summary, indent=1))
 
 
 def _stats_text(result: dict[str, Any]) -> str:

@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlor.agents.advisors import check_tolerances
+from parlor.agents.policy_format import ACTIVATIONS  # the activations a policy file can describe
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
 from parlor.envs.engine.game import ConfigError
 from parlor.training.learning.wrapper import SELF, SHAPING_MODES, PoolEntry
 
 VEC_ENVS = ("dummy", "subproc")
-ACTIVATIONS = ("tanh", "relu")
 
 
 def _check_names(name: str, values: Any, allow_empty: bool = True) -> tuple[str, ...]:

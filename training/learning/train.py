@@ -5,15 +5,18 @@ given), ``config.resolved.yaml`` (defaults filled in), ``command.txt``,
 ``git.txt`` (revision and dirty files), ``versions.json``, TensorBoard logs in
 ``tb/``, ``checkpoints/`` (``step_<N>.zip`` and ``latest.zip``),
 ``snapshots/`` (self-play), ``eval.csv`` + ``baselines.csv`` (periodic
-evaluation), ``learning_curve.png``, the final ``model.zip`` and ``policy.zip``
-(the same network without the optimizer state: small, for shipping). Every zip
-carries the env's signature (:mod:`parlor.agents.policy`), so
-``parlor eval ENV --agents ppo:<run>/model.zip`` refuses a different env.
-``--resume RUN`` continues from ``RUN/checkpoints/latest.zip`` with the run's
-own config, keeping the step count. ``init: PATH`` in the config (or ``--init
-PATH``) starts a new run from the weights of a saved policy of the same env and
-options (a fine-tune with other hyperparameters or shaping; ``init.json``
-records the source and its sha256). torch/sb3/matplotlib load inside functions.
+evaluation), ``learning_curve.png``, the final ``model.zip`` (a checkpoint: the
+network and the optimizer state) and ``policy.zip`` (the network only: small, for
+shipping). Every zip is a policy file of :mod:`parlor.agents.policy` (JSON +
+safetensors, nothing pickled) carrying the env's signature, so ``parlor eval ENV
+--agents ppo:<run>/model.zip`` refuses a different env. ``--resume RUN`` rebuilds
+the model from the run's own config and continues from the newest intact checkpoint
+(:mod:`parlor.training.learning.checkpoints`), keeping the step count; the learning
+curve drops rows of steps past it (a part of the run that was lost). ``init: PATH``
+in the config (or ``--init PATH``) starts a new run from the weights of a saved
+policy of the same env, options and network (a fine-tune with other hyperparameters
+or shaping; ``init.json`` records the source and its sha256). torch/sb3/matplotlib
+load inside functions.
 """
 from __future__ import annotations
 
@@ -25,10 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parlor.agents.policy import export_policy, load_policy, save_policy
+from parlor.agents.policy import NetworkMismatchError, activation_class, load_weights_into, save_policy
+from parlor.envs.engine.files import atomic_write_text
 from parlor.training.learning.configs import TrainConfig, config_dict
 
-CHECKPOINTS, SNAPSHOTS, LATEST = "checkpoints", "snapshots", "latest.zip"
+SNAPSHOTS = "snapshots"
 LIBRARIES = ("numpy", "gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "yaml")
 
 
@@ -120,11 +124,10 @@ def make_vec_env(config: TrainConfig):
 
 
 def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
-    import torch
     from sb3_contrib import MaskablePPO
 
     p = config.ppo
-    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p.activation]
+    activation = activation_class(p.activation)
     return MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range, ent_coef=p.ent_coef,
@@ -163,22 +166,21 @@ def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print)
 
 
 def initialise(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
-    """Copy the network of ``config.init`` (a policy zip of this env and options) into
+    """Copy the network of ``config.init`` (a policy file of this env and options) into
     ``model``; the architectures must match. Writes init.json."""
     import hashlib
 
     from parlor.envs.engine.game import ConfigError
 
-    source = load_policy(config.init, config.env, policy_game(config))  # refuses another env's policy
     try:
-        model.policy.load_state_dict(source.policy.state_dict())
-    except RuntimeError as exc:
-        raise ConfigError(f"init={config.init}: its network does not fit ppo.net_arch="
-                          f"{list(config.ppo.net_arch)} ({str(exc).splitlines()[0]})") from None
+        header = load_weights_into(model.policy, config.init, config.env, policy_game(config))
+    except NetworkMismatchError as exc:
+        raise ConfigError(f"init={config.init}: the run's ppo.net_arch={list(config.ppo.net_arch)}, "
+                          f"ppo.activation={config.ppo.activation} does not fit it ({exc})") from None
     summary = {"init": config.init, "sha256": hashlib.sha256(Path(config.init).read_bytes()).hexdigest(),
-               "source_num_timesteps": int(source.num_timesteps)}
-    (run_dir / "init.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
-    log(f"init: weights of {config.init} ({source.num_timesteps:,} steps)")
+               "source_num_timesteps": int(header["num_timesteps"])}
+    atomic_write_text(run_dir / "init.json", json.dumps(summary, indent=1))
+    log(f"init: weights of {config.init} ({header['num_timesteps']:,} steps)")
     return summary
 
 
@@ -188,21 +190,18 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     import torch
 
     from parlor.training.learning.callbacks import ParlorCallback
+    from parlor.training.learning.checkpoints import newest_intact, restore
 
     torch.set_num_threads(1)  # a shared 2-core machine: one thread per process
     start = time.perf_counter()
+    saved = newest_intact(run_dir, config.env, policy_game(config), log) if resume else None  # before any env starts
     vec_env = make_vec_env(config)
-    latest = run_dir / CHECKPOINTS / LATEST
     try:
-        if resume:
-            if not latest.is_file():
-                raise FileNotFoundError(f"{run_dir} has no {CHECKPOINTS}/{LATEST} to resume from")
-            model = load_policy(latest, config.env, policy_game(config))  # refuses a checkpoint of another env
-            model.set_env(vec_env)
-            model.tensorboard_log = str(run_dir / "tb")
-            log(f"resuming {run_dir} at step {model.num_timesteps:,}")
+        model = make_model(config, vec_env, run_dir)
+        if saved is not None:
+            restore(model, saved)
+            log(f"resuming {run_dir} at step {model.num_timesteps:,} from {saved.path.name}")
         else:
-            model = make_model(config, vec_env, run_dir)
             if config.pretrain is not None:
                 warm_start(config, model, run_dir, log)
             if config.init is not None:
@@ -215,8 +214,9 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
             callback.finish(model)
         else:
             log(f"{run_dir} already has {model.num_timesteps:,} >= total_steps={config.total_steps:,} steps")
-        final = save_policy(model, run_dir / "model.zip", config.env, callback.game, **config.policy_metadata())
-        export_policy(model, run_dir / "policy.zip", config.env, callback.game, **config.policy_metadata())
+        final = save_policy(model, run_dir / "model.zip", config.env, callback.game, checkpoint=True,
+                            **config.policy_metadata())
+        save_policy(model, run_dir / "policy.zip", config.env, callback.game, **config.policy_metadata())
     finally:
         vec_env.close()
     seconds = time.perf_counter() - start

@@ -13,7 +13,12 @@ step, so the step rewards of an episode sum to its return). ``action_masks()`` g
 actions, also through ``SubprocVecEnv`` (``env_method``). The game is played on its
 ``State`` with the shared loop (:mod:`parlor.agents.episodes`): opponents get what the
 AEC adapter would give them; the adapter itself only deals (seed, stacked decks). An
-illegal learner action raises ``IllegalActionError`` naming the legal ones.
+illegal learner action raises ``IllegalActionError`` naming the legal ones; with the
+adapter's option ``illegal_action="penalty"`` it ends the episode instead
+(``terminated=True``, reward ``illegal_reward`` plus what the learner had earned since its
+last step, ``info["illegal_action"] = True``; no shaping is paid and ``info`` has no
+``stats``: the episode never reached its end). An action that is not an integer raises
+``TypeError`` in either mode (``parlor.envs.aec.action_id``).
 
 Optional shaping: ``shaping={"foul": -6.0}`` adds, at the episode's last step,
 weight x the learner's value of that ``State.stats()`` entry (e.g. an extra
@@ -54,10 +59,12 @@ from parlor.agents.advisors import advisor_for, check_guard, guarded
 from parlor.agents.episodes import play_until, seat_chooser
 from parlor.agents.policy import PolicyAgent
 from parlor.agents.registry import make_agent as registry_make_agent
-from parlor.envs.aec import ADAPTER_OPTIONS
+from parlor.envs.aec import ADAPTER_OPTIONS, action_id
 from parlor.envs.engine.config import check_choice, check_number
-from parlor.envs.engine.game import ConfigError, Game
+from parlor.envs.engine.game import ConfigError, Game, IllegalActionError
 
+# the adapter's options the wrapper honours itself; the others (render_mode) are refused
+ILLEGAL_ACTION_OPTIONS = ("illegal_action", "illegal_reward")
 MAX_EMPTY_EPISODES = 100  # resets in a row allowed to end before the learner decides
 SELF = "self"  # the pool entry played by frozen snapshots of the learner
 SHAPING_MODES = ("final", "potential")
@@ -173,12 +180,13 @@ class SingleAgentEnv(gymnasium.Env):
         super().__init__()
         self.env_name = env_name
         self.options = dict(options or {})
-        adapter_only = sorted(set(self.options) & set(ADAPTER_OPTIONS))
+        adapter_only = sorted(set(self.options) & set(ADAPTER_OPTIONS) - set(ILLEGAL_ACTION_OPTIONS))
         if adapter_only:
             raise ConfigError(f"options {adapter_only} belong to the AEC adapter, which the learner does not play "
-                              "through (its illegal actions raise); allowed values: the game's own options")
+                              f"through; allowed values: the game's own options and {', '.join(ILLEGAL_ACTION_OPTIONS)}")
         self._table = make_raw_env(env_name, self.options)  # deals each episode (seed, stacked decks)
         self.game = self._table.game
+        self.illegal_action, self.illegal_reward = self._table.illegal_action, self._table.illegal_reward
         n = self.game.num_players
         seats = tuple(range(n)) if learner_seats is None else tuple(learner_seats)
         if not seats or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n for s in seats):
@@ -285,7 +293,15 @@ class SingleAgentEnv(gymnasium.Env):
         if self._done:
             raise RuntimeError("step() called on a finished episode; call reset()")
         state = self.state
-        state.apply(int(action))
+        action = action_id(action)  # TypeError unless an integer
+        try:
+            if action is None:
+                raise IllegalActionError(None, np.flatnonzero(state.legal_mask()), self.game.action_name)
+            state.apply(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            return self._end_with_penalty()
         reward = self._pending + self._collect(float(state.take_rewards()[self.learner]))
         self._pending = 0.0
         reward += self._play_opponents()
@@ -301,6 +317,15 @@ class SingleAgentEnv(gymnasium.Env):
         elif self._done and self.shaping:
             reward += sum(w * info["stats"][stat_of(name)] for name, w in self.shaping.items())
         return obs, reward * self.reward_scale, terminated, truncated, info
+
+    def _end_with_penalty(self) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """``illegal_action="penalty"``: the episode ends here, as the AEC adapter ends it."""
+        reward = self._pending + self._collect(self.illegal_reward)
+        self._pending = 0.0
+        self._done = True
+        info = self._info(reward)
+        info.update(self._final_info(with_stats=False), illegal_action=True)
+        return self._last_obs, reward * self.reward_scale, True, False, info
 
     def _shaping_step(self, final_stats: Mapping[str, float] | None = None) -> float:
         """Moves each shaped statistic's potential to its value now (the final statistic
@@ -345,12 +370,13 @@ class SingleAgentEnv(gymnasium.Env):
     def _info(self, reward: float) -> dict[str, Any]:
         return {"learner_seat": self.learner, "raw_reward": reward}
 
-    def _final_info(self) -> dict[str, Any]:
+    def _final_info(self, with_stats: bool = True) -> dict[str, Any]:
         info: dict[str, Any] = {
             "raw_return": self._raw_return,
             "opponents": {seat: name for seat, (name, _) in sorted(self._seats_agents.items())},
         }
-        info["stats"] = {k: float(v[self.learner]) for k, v in self.state.stats().items()}
+        if with_stats:
+            info["stats"] = {k: float(v[self.learner]) for k, v in self.state.stats().items()}
         return info
 
     def action_masks(self) -> np.ndarray:

@@ -4,6 +4,7 @@ The rules of the game are described in the package docstring (``envs/dominoes/bu
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
@@ -48,12 +49,23 @@ class BukiConfig:
         check_bool("raise_before_4th", self.raise_before_4th)
         check_int("num_deals", self.num_deals, 1)
         check_bool("features", self.features)
-        # Decision: chips must cover the worst run of num_deals deals, so nobody goes broke
-        banker_worst = PAYOUT * self.max_bet - (NUM_PLAYERS - 2) * self.min_bet
-        need = self.num_deals * max(banker_worst, Fraction(self.max_bet))
+        need = math.ceil(chips_needed(self.min_bet, self.max_bet, self.num_deals))
         if self.chips < need:
-            raise ConfigError(f"chips={self.chips} cannot cover {self.num_deals} deals at bets "
-                              f"{self.min_bet}..{self.max_bet}; allowed values: chips >= {float(need):g}")
+            raise ConfigError(
+                f"chips={self.chips} cannot cover the worst run of num_deals={self.num_deals} deals at bets "
+                f"{self.min_bet}..{self.max_bet} (docs/rules.md §4a.7); allowed values: chips >= {need} "
+                f"(or a lower max_bet, or fewer num_deals)")
+
+
+def chips_needed(min_bet: int, max_bet: int, num_deals: int) -> Fraction:
+    """The fewest starting chips with which every run of ``num_deals`` deals settles
+    (docs/rules.md §4a.7). A settled deal costs the banker at most 2.5 x max_bet - 2 x min_bet
+    (a non-banker wins at max_bet, the other two lose min_bet, which the banker collects
+    before he pays: §4a.5) and a non-banker at most max_bet (a drawn deal carries the bets,
+    so a bet is lost once). Exact: a seat winning every deal at max_bet while the others bet
+    min_bet leaves the banker at 0, a seat losing max_bet every deal leaves itself at 0."""
+    banker_worst = PAYOUT * max_bet - (NUM_PLAYERS - 2) * min_bet
+    return num_deals * max(banker_worst, Fraction(max_bet))
 
 
 class BukiGame(DominoGame):

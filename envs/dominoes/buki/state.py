@@ -156,12 +156,14 @@ class BukiState(DominoState):
             if last:  # Decision: bets left after a drawn last deal go back to their owners
                 self._return_bets()
         else:
-            if w != banker:
-                led.pay_from_pot(w, self.bets[w])
-                led.transfer(banker, w, self.game.payout[self.bets[w]])
+            # the banker collects the losing bets before he pays the winner's 2.5x: the chips
+            # bound (BukiConfig) counts them in, so paying first could fail (docs/rules.md §4a.5)
             for s in range(NUM_PLAYERS):
                 if s != banker and s != w:
                     led.pay_from_pot(banker, self.bets[s])
+            if w != banker:
+                led.pay_from_pot(w, self.bets[w])
+                led.transfer(banker, w, self.game.payout[self.bets[w]])
             self.bets = [0] * NUM_PLAYERS
             self.carried = [False] * NUM_PLAYERS
         self.must_bet_first = [s == w and s != banker for s in range(NUM_PLAYERS)]

@@ -5,7 +5,6 @@ The rules of the game are described in the package docstring (``envs/dominoes/pu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -38,8 +37,7 @@ class PulleConfig:
         check_int("chips", self.chips, 0)
         check_int("stake", self.stake, 1)
         check_bool("buy_back", self.buy_back)
-        check_number("per_deal_payment", self.per_deal_payment, 0)
-        Fraction(self.per_deal_payment)  # exact amounts only (a float must be finite)
+        check_number("per_deal_payment", self.per_deal_payment, 0)  # finite: paid exactly (a Fraction)
         check_int("max_deals", self.max_deals, 1)
 
 

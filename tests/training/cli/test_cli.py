@@ -23,12 +23,17 @@ def test_list_prints_every_registered_env(capsys) -> None:
 
 def test_demo_evaluates_the_shipped_ofc_policy(tmp_path, capsys) -> None:
     # the quick training run of the demo is the smoke test of tests/training/learning/test_train.py
+    import json
+
     from parlor.training.cli.demo import SHIPPED_POLICY
 
+    (tmp_path / "eval").mkdir()
+    (tmp_path / "eval" / "results.json").write_text("{}")  # a previous demo's evaluation: replaced
     assert main(["demo", "--skip-training", "--games", "2", "--workers", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert f"ppo:{SHIPPED_POLICY}" in out and "heuristic" in out and "random" in out
-    assert (tmp_path / "eval" / "results.json").is_file()
+    results = json.loads((tmp_path / "eval" / "results.json").read_text())
+    assert [a["agent"] for a in results["agents"]] == ["ofc_pineapple", "heuristic", "random"]  # a name, not a path
     assert any((tmp_path / "eval").glob("*.png"))
 
 

@@ -1,7 +1,9 @@
 """``parlor eval``: the run folder, a rerun from its saved config, errors that name the problem."""
 from __future__ import annotations
 
+import csv
 import json
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +48,9 @@ def test_cli_rerun_from_the_saved_config_gives_the_same_results(tonk_run, tmp_pa
     (["eval", "tonk_v0", "--agents", "genius"], "unknown agent 'genius'"),
     (["eval", "no_such_game_v0"], "unknown environment"),
     (["eval", "tonk_v0", "--option", "no_such_option=1"], "allowed options"),
+    (["eval", "tonk_v0", "--option", "stake=[1,"], "--option 'stake=[1,': the value '[1,' is not valid YAML"),
+    (["eval", "tonk_v0", "--option", "stake=.nan"], "stake=nan must be a finite number"),
+    (["eval", "tonk_v0", "--option", "stake"], "must look like KEY=VALUE"),
     (["eval", "tonk_v0", "--games", "0"], "games"),
     (["eval"], "name the game"),
     (["eval", "tonk_v0", "--seats", "1"], "seats only applies with field"),
@@ -57,3 +62,33 @@ def test_cli_errors_name_the_problem(argv, words, capsys, tmp_path) -> None:
         pytest.skip("tonk_v0 is not registered yet")
     assert main(argv + ["--out", str(tmp_path / "x"), "--quiet"]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_results_say_what_was_run_and_episodes_name_the_agents(tonk_run) -> None:
+    _, out = tonk_run
+    results = json.loads((out / "results.json").read_text())
+    assert results["seed"] == 2 and results["games"] == 12 and results["version"]
+    assert results["git_revision"] == (out / "git_revision.txt").read_text().strip()
+    # the command reproduces the results: no --out (where) or --workers (how fast)
+    assert results["command"] == "parlor eval tonk_v0 --agents random,heuristic,search:4:random --games 12 --seed 2"
+    assert list(results)[:4] == ["env", "options", "num_players", "games"]
+    with open(out / "episodes.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {r["agent"] for r in rows} == {"random", "heuristic", "search:4:random"}
+    assert all(r["agent"] == ["random", "heuristic", "search:4:random"][int(r["agent_index"])] for r in rows)
+
+
+def test_game_from_plays_the_game_a_policy_was_trained_on(tmp_path, capsys) -> None:
+    from parlor.agents.policy import read_signature
+
+    policy = Path(__file__).resolve().parents[3] / "agents" / "pretrained" / "buki_betting.zip"
+    signature = read_signature(policy)
+    out = tmp_path / "run"
+    assert main(["eval", "--game-from", str(policy), "--agents", "heuristic,always_min", "--games", "2",
+                 "--out", str(out), "--quiet", "--no-plot"]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert results["env"] == signature["env"] == "buki_v0" and results["options"] == signature["options"]
+    for extra, words in ((["--option", "features=false"], "leave out --preset and --option"),
+                         (["tonk_v0"], "GAME 'tonk_v0' contradicts")):
+        assert main(["eval", "--game-from", str(policy), *extra, "--out", str(tmp_path / "x")]) == 2
+        assert words in capsys.readouterr().err

@@ -62,7 +62,7 @@ def test_a_real_game_plays_to_the_end_through_the_cli(env_name: str) -> None:
     if env_name not in envs.ENVS:
         pytest.skip(f"{env_name} is not registered yet")
     out = io.StringIO()
-    args = argparse.Namespace(game=env_name, vs="random", seat=1, seed=3, preset=None, option=[])
+    args = argparse.Namespace(game=env_name, vs="random", seat=1, seed=3, preset=None, option=[], record=False)
     assert play_mod.run(args, stdin=FirstLegal(out), stdout=out) == 0
     text = out.getvalue()
     assert "you are player_1" in text and "is not a legal action now" in text
@@ -70,10 +70,10 @@ def test_a_real_game_plays_to_the_end_through_the_cli(env_name: str) -> None:
 
 
 def test_bad_command_line_is_refused(capsys) -> None:
-    args = argparse.Namespace(game="no_such_game_v0", vs="random", seat=0, seed=None, preset=None, option=[])
+    args = argparse.Namespace(game="no_such_game_v0", vs="random", seat=0, seed=None, preset=None, option=[], record=False)
     assert play_mod.run(args, stdin=io.StringIO(), stdout=io.StringIO()) == 2
     assert "unknown environment" in capsys.readouterr().err
     if "tonk_v0" in envs.ENVS:
-        args = argparse.Namespace(game="tonk_v0", vs="random", seat=9, seed=None, preset=None, option=[])
+        args = argparse.Namespace(game="tonk_v0", vs="random", seat=9, seed=None, preset=None, option=[], record=False)
         assert play_mod.run(args, stdin=io.StringIO(), stdout=io.StringIO()) == 2
         assert "--seat 9 is out of range" in capsys.readouterr().err

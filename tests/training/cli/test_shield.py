@@ -20,7 +20,7 @@ def test_parlor_shield_puts_a_trained_policy_inside_a_guard(tmp_path: Path, caps
     before, after = read_signature(source), read_signature(dest)
     assert {k: v for k, v in after.items() if k != "action_guard"} == before
     with zipfile.ZipFile(source) as a, zipfile.ZipFile(dest) as b:  # the network is the same
-        assert a.read("policy.pth") == b.read("policy.pth")
+        assert a.read("weights.safetensors") == b.read("weights.safetensors")
     game = envs.make_game("ofc_v0", variant="pineapple", features=True)
     assert PolicyAgent.from_file(dest, "ofc_v0", game).guard == {"foul_cap": 0.25, "foul": 0.1}
     assert main(["shield", str(dest), str(dest), "--clear"]) == 0

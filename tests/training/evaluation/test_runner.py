@@ -65,3 +65,36 @@ def test_field_mode_plays_each_agent_alone_in_the_given_seats_on_the_same_deals(
     (diff,) = [p for p in results["paired"] if p["agent"] == "always_min" and p["minus"] == "always_max"]
     means = {a["agent"]: a["mean_reward"] for a in results["agents"]}
     assert diff["deals"] == 3 and diff["mean"] == pytest.approx(means["always_min"] - means["always_max"])
+
+
+def test_agents_are_named_by_label_or_a_policy_file_name_never_its_path() -> None:
+    config = EvalConfig(env="kuhn_test", agents=("me=ppo:/abs/runs/ofc-1/model.zip", "ppo:runs/x/policy.zip", RULE,
+                                                 "random", "random"), field="table=search:4")
+    assert config.names() == ["me", "policy", RULE, "random", "random#2", "table"]
+    assert config.players() == ("ppo:/abs/runs/ofc-1/model.zip", "ppo:runs/x/policy.zip", RULE, "random", "random",
+                                "search:4")
+    assert EvalConfig(env="kuhn_test", agents=("random",), field="heuristic").names() == ["random", "field:heuristic"]
+
+
+@pytest.mark.parametrize("agents,words", [
+    (("ppo:a/model.zip", "ppo:b/model.zip"), "would both be called 'model'"),
+    (("x=random", "x=heuristic"), "would both be called 'x'"),
+    (("random=heuristic", "random"), "would both be called 'random'"),
+    (("my agent=random",), "the name 'my agent'"),
+    (("me=",), "names no agent after '='"),
+])
+def test_clashing_or_bad_agent_names_are_refused(agents, words) -> None:
+    from parlor.envs.engine.game import ConfigError
+
+    with pytest.raises(ConfigError, match=words):
+        EvalConfig(env="kuhn_test", agents=agents)
+
+
+def test_results_carry_the_seed_the_specs_and_a_warning_below_30_deals() -> None:
+    small = kuhn_eval(["random", RULE], games=20, seed=7)
+    assert small["seed"] == 7 and small["games"] == 20
+    assert [(a["agent"], a["spec"]) for a in small["agents"]] == [("random", "random"), (RULE, RULE)]
+    (warning,) = small["warnings"]
+    assert "fewer than 30 deals" in warning and "every agent (10 deals)" in warning
+    assert all(r["agents"] == [["random", RULE][a] for a in r["lineup"]] for r in small["records"])
+    assert kuhn_eval(["random", RULE], games=60)["warnings"] == []

@@ -1,6 +1,7 @@
 """Tournament schedule, duplicate deals and aggregation."""
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import numpy as np
@@ -8,9 +9,18 @@ import pytest
 
 from parlor import envs
 from parlor.agents.base import RandomAgent
+from parlor.envs.records import Record, replay
 from parlor.training.evaluation import deals
 from parlor.training.evaluation.deals import deal_for
-from parlor.training.evaluation.tournament import Job, lineups_for, matchups_for, run_job, schedule, summarize
+from parlor.training.evaluation.tournament import (
+    Job,
+    Recording,
+    lineups_for,
+    matchups_for,
+    run_job,
+    schedule,
+    summarize,
+)
 
 
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 6])
@@ -119,3 +129,20 @@ def test_solitaire_compares_agents_on_the_same_deal() -> None:
     wins = np.array(s["pairwise_wins"])
     assert wins[0, 1] == 1 and wins[1, 0] == 1 and wins[1, 2] == 1.5 and wins[2, 1] == 0.5
     assert [x["win_rate"] for x in s["agents"]] == [0.5, 0.5, 0.0]
+
+
+def test_recording_adds_each_episodes_game_record_and_changes_no_result() -> None:
+    game = envs.make_game("tonk_v0")
+    job = Job(matchup=0, deal=1, lineups=((0, 1, 1), (1, 0, 1)))
+    agents = {}
+    plain = run_job(game, lambda a, s: agents.setdefault((a, s), RandomAgent(game)), job, seed=3)
+    agents.clear()
+    recorded = run_job(game, lambda a, s: agents.setdefault((a, s), RandomAgent(game)), job, seed=3,
+                       recording=Recording("tonk_v0", ("x", "y")))
+    assert [{k: v for k, v in r.items() if k != "record"} for r in recorded] == plain  # recording changes no result
+    for i, episode in enumerate(recorded):
+        record = Record.from_dict(json.loads(json.dumps(episode["record"])))  # a JSON object, as streamed
+        assert len(record.steps) == episode["steps"] and list(record.rewards) == episode["rewards"]
+        assert record.agents == tuple("xy"[a] for a in episode["lineup"])
+        assert record.tags == {"matchup": 0, "deal": 1, "lineup": i} and record.stacked == 1
+        replay(record, game)  # every move is in it

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from parlor import envs
-from parlor.agents.policy import PolicyMismatchError, load_policy, read_signature
+from parlor.agents.policy import PolicyFileError, PolicyMismatchError, load_policy, read_signature
 from parlor.envs.engine.game import ConfigError
 from parlor.training.learning.configs import load_config, parse_config
 from parlor.training.learning.train import train, write_run_files
@@ -78,12 +78,14 @@ def test_config_trains_256_steps_and_writes_a_loadable_model(tmp_path: Path, pat
     model = load_policy(result.model_path, config.env, game_of(config.env, **config.options))
     assert read_signature(result.model_path)["env"] == config.env
     legal_predictions(model, config.env, dict(config.options), episodes=1)
-    # policy.zip: the same network, no optimizer moments: smaller, same predictions
+    # model.zip is a checkpoint (the optimizer state too); policy.zip the same network alone: smaller
     small = load_policy(run_dir / "policy.zip", config.env, game_of(config.env, **config.options))
     assert (run_dir / "policy.zip").stat().st_size < result.model_path.stat().st_size
-    assert read_signature(run_dir / "policy.zip")["inference_only"] is True
-    for name, tensor in model.policy.state_dict().items():
-        assert (small.policy.state_dict()[name] == tensor).all(), name
+    with zipfile.ZipFile(run_dir / "policy.zip") as a, zipfile.ZipFile(result.model_path) as b:
+        assert sorted(a.namelist()) == ["parlor.json", "weights.safetensors"]
+        assert sorted(b.namelist()) == ["optimizer.safetensors", "parlor.json", "weights.safetensors"]
+    for name, tensor in model.state_dict().items():
+        assert (small.state_dict()[name] == tensor).all(), name
 
 
 def test_resume_continues_the_step_count(tmp_path: Path) -> None:
@@ -117,7 +119,7 @@ def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
         for name in src.namelist():
             if name != "parlor.json":
                 dst.writestr(name, src.read(name))
-    with pytest.raises(PolicyMismatchError, match="not saved by `parlor train`"):
+    with pytest.raises(PolicyFileError, match=r"missing \['parlor.json'\]"):
         load_policy(bare, "kuhn_test", game_of("kuhn_test"))
 
 
@@ -245,7 +247,7 @@ def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path) -> None:
         initialise(tuned, model, run_dir, log=lambda *_: None)
     finally:
         vec_env.close()
-    saved = load_policy(source.model_path, "kuhn_test", game_of("kuhn_test")).policy.state_dict()
+    saved = load_policy(source.model_path, "kuhn_test", game_of("kuhn_test")).state_dict()
     assert all((model.policy.state_dict()[k] == v).all() for k, v in saved.items())
     assert any((fresh[k] != v).any() for k, v in saved.items())  # the copy changed the network
     assert json.loads((run_dir / "init.json").read_text())["source_num_timesteps"] == 256

@@ -284,7 +284,46 @@ def test_potential_shaping_needs_an_estimated_statistic() -> None:
         SingleAgentEnv("ofc_v0", {}, [PoolEntry("random")], shaping={"foul": -1.0}, shaping_mode="dense")
 
 
-def test_adapter_options_are_refused() -> None:
-    with pytest.raises(ConfigError, match="illegal_action"):
-        SingleAgentEnv("ledger_test", {"illegal_action": "penalty"}, agent_factories=FACTORIES,
+def test_adapter_options_other_than_the_illegal_action_policy_are_refused() -> None:
+    with pytest.raises(ConfigError, match="render_mode.*allowed values: the game's own options and illegal_action"):
+        SingleAgentEnv("ledger_test", {"render_mode": "ansi"}, agent_factories=FACTORIES,
                        opponents=[PoolEntry("fixed")])
+    with pytest.raises(ConfigError, match="illegal_action='ignore'"):
+        SingleAgentEnv("ledger_test", {"illegal_action": "ignore"}, agent_factories=FACTORIES,
+                       opponents=[PoolEntry("fixed")])
+
+
+def penalty_env(**kw) -> SingleAgentEnv:
+    options = {"rounds": 3, "illegal_action": "penalty", "illegal_reward": -5.0}
+    return SingleAgentEnv("ledger_test", options, agent_factories=FACTORIES, seed=0,
+                          opponents=[PoolEntry("fixed")], **kw)
+
+
+@pytest.mark.parametrize("bad", [1, None])
+def test_penalty_mode_an_illegal_action_ends_the_episode_with_the_penalty(bad) -> None:
+    env = penalty_env(learner_seats=[1], reward_scale=0.5)
+    env.reset()
+    assert not env.action_masks()[1]  # the learner's first turn: only even actions
+    obs, reward, terminated, truncated, info = env.step(bad)
+    # the opponent's opening move cost the learner 20 (paid with its first step), then the penalty
+    assert (terminated, truncated) == (True, False)
+    assert reward == 0.5 * (-20 - 5)
+    assert info["illegal_action"] is True and info["raw_return"] == -25.0 and "stats" not in info
+    assert env.action_masks().all()  # a finished episode: never an empty mask
+    with pytest.raises(RuntimeError, match="finished episode"):
+        env.step(0)
+    env.reset()  # and the next episode plays normally
+    assert env.step(0)[2] is False
+
+
+def test_raise_mode_an_illegal_action_raises_and_no_integer_is_cast() -> None:
+    env = ledger_env(learner_seats=[0])
+    env.reset()
+    with pytest.raises(IllegalActionError, match="legal actions: 0 .*, 2 "):
+        env.step(1)
+    with pytest.raises(IllegalActionError, match="illegal action None"):
+        env.step(None)
+    for bad in (0.0, "0", True, np.array([0])):
+        with pytest.raises(TypeError, match="is not an integer"):
+            env.step(bad)
+    env.step(np.array(0))  # a 0-d integer array is an integer (SB3's predict returns one)

@@ -1,0 +1,239 @@
+"""How a state came to be, and states as text (``Game.serialize_state`` / ``deserialize_state``).
+
+Every ``State`` carries a :class:`Trace`: the state of the random generator and the
+stacked decks ``new_state`` got, every deck dealt since (stacked or shuffled), and every
+action applied. Because all chance (shuffles, draws, reshuffles) happens inside
+``new_state`` and ``apply`` from the state's one generator, the start plus the actions
+reproduce the state exactly, generator included. So a state is serialized the way
+OpenSpiel's default ``SerializeState`` does it, as its history, and restored by replaying
+that history: whatever fields, caches and observation buffers a game keeps, the restored
+state is the same, and no game needs its own (de)serializer. The text is JSON, never pickle.
+
+A state made by ``determinize`` has no such history (its hidden cards were redealt):
+serializing one raises. Game records (``parlor.envs.records``) reuse the same replay.
+
+State text, format ``parlor-state`` version 1 (one JSON object)::
+
+    {"format": "parlor-state", "version": 1, "game": "ofc", "options": {...the config...},
+     "rng": {...generator state at new_state...}, "decks": [[...], ...],  # stacked decks given
+     "actions": [2, 0, ...], "rewards_pending": [0.0, 0.0],   # earned, not yet taken
+     "rng_now": {...generator state now: checked after the replay...}}
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from parlor.envs.engine.config import to_dict
+from parlor.envs.engine.game import IllegalActionError
+
+STATE_FORMAT = "parlor-state"
+STATE_VERSION = 1
+# numpy's bit generators a text may name (a name is looked up only among these)
+BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+
+
+class ReplayError(ValueError):
+    """A record or state text that does not re-simulate: the message names the step."""
+
+
+class Trace:
+    """What ``new_state`` got (``rng_state``, ``decks``), the decks dealt since and the actions.
+
+    A State sets ``self.trace = Trace.start(rng, decks)`` before its first draw, appends
+    each deal's deck (in dealing order) to ``dealt`` and each applied action to
+    ``actions``, copies it in ``clone`` and replaces it by :meth:`resampled` in
+    ``determinize``.
+    """
+
+    __slots__ = ("rng_state", "decks", "dealt", "actions")
+
+    def __init__(self, rng_state: dict[str, Any] | None, decks: tuple[tuple[int, ...], ...],
+                 dealt: list[tuple[int, ...]], actions: list[int]):
+        self.rng_state = rng_state  # None: not reproducible (a determinized state)
+        self.decks = decks
+        self.dealt = dealt
+        self.actions = actions
+
+    @classmethod
+    def start(cls, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None) -> Trace:
+        return cls(rng.bit_generator.state, tuple(tuple(d) for d in decks or ()), [], [])
+
+    @classmethod
+    def resampled(cls) -> Trace:
+        """The trace of a determinized copy: its hidden cards were redealt, so no start and
+        action list reproduces it."""
+        return cls(None, (), [], [])
+
+    @property
+    def replayable(self) -> bool:
+        return self.rng_state is not None
+
+    def copy(self) -> Trace:
+        # rng_state and decks are never mutated: shared; the lists grow, so they are copied
+        return Trace(self.rng_state, self.decks, list(self.dealt), list(self.actions))
+
+
+# ---------------------------------------------------------------- generator states as JSON
+def rng_to_json(state: dict[str, Any]) -> dict[str, Any]:
+    """A bit generator's ``state`` dict as plain JSON values (arrays become lists)."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, np.ndarray):
+            return value.tolist()
+        if isinstance(value, np.integer):
+            return int(value)
+        return value
+
+    return plain(state)
+
+
+def rng_from_json(state: Any) -> np.random.Generator:
+    """A generator in the state ``rng_to_json`` wrote; a clear error for anything else."""
+    name = state.get("bit_generator") if isinstance(state, dict) else None
+    if name not in BIT_GENERATORS:
+        raise ValueError(f"rng: not a numpy generator state (bit_generator={name!r}); "
+                         f"allowed bit generators: {', '.join(BIT_GENERATORS)}")
+    bits = getattr(np.random, name)()
+    template = bits.state
+
+    def like(value: Any, model: Any) -> Any:  # lists back to arrays where numpy keeps arrays
+        if isinstance(model, dict) and isinstance(value, dict):
+            return {k: like(v, model.get(k)) for k, v in value.items()}
+        if isinstance(model, np.ndarray):
+            return np.asarray(value, dtype=model.dtype)
+        return value
+
+    try:
+        bits.state = like(state, template)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ValueError(f"rng: bad {name} state: {exc}") from None
+    return np.random.Generator(bits)
+
+
+def same_rng_state(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return rng_to_json(a) == rng_to_json(b)
+
+
+# ---------------------------------------------------------------- replaying a history
+def options_of(game: Any) -> dict[str, Any]:
+    """The game's full config as plain JSON values (tuples become lists)."""
+    return json.loads(json.dumps(to_dict(game.config)))
+
+
+def start_state(game: Any, rng_state: dict[str, Any], decks: Sequence[Sequence[int]]) -> Any:
+    """``new_state`` from a generator state and stacked decks, as the trace recorded them."""
+    return game.new_state(rng_from_json(rng_state), [tuple(int(c) for c in d) for d in decks] or None)
+
+
+def apply_step(game: Any, state: Any, step: int, action: Any) -> None:
+    """``state.apply(action)`` for history step ``step`` (1-based), or a ReplayError naming it."""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise ReplayError(f"step {step}: action {action!r} is not an action id (an integer)")
+    if state.current_player is None:
+        raise ReplayError(f"step {step}: action {action} comes after the episode ended")
+    try:
+        state.apply(int(action))
+    except IllegalActionError as exc:
+        raise ReplayError(f"step {step}: {exc} (player_{state.current_player} to act)") from None
+
+
+def serialize_state(game: Any, state: Any) -> str:
+    """``state`` of ``game`` as JSON text (format ``parlor-state``): its history."""
+    trace = state.trace
+    if not trace.replayable:
+        raise ValueError("cannot serialize a state made by determinize(): its hidden cards were resampled, "
+                         "so no start and action list reproduces it; serialize the real state")
+    pending = state.clone().take_rewards()  # peek: the clone's rewards are the state's
+    return json.dumps({
+        "format": STATE_FORMAT, "version": STATE_VERSION, "game": game.name, "options": options_of(game),
+        "rng": rng_to_json(trace.rng_state), "decks": [[int(c) for c in d] for d in trace.decks],
+        "actions": [int(a) for a in trace.actions], "rewards_pending": [float(r) for r in pending],
+        "rng_now": rng_to_json(state.rng.bit_generator.state),
+    })
+
+
+def deserialize_state(game: Any, text: str) -> Any:
+    """The state ``serialize_state`` wrote, replayed on ``game`` (whose options must match)."""
+    data = _load_state_text(game, text)
+    steps, pending = len(data["actions"]), np.asarray(data["rewards_pending"], dtype=float)
+    if pending.shape != (game.num_players,):
+        raise ValueError(f"rewards_pending must hold {game.num_players} numbers, got {data['rewards_pending']!r}")
+    # the rewards of the latest positions may still be pending (nobody took them): replay taking
+    # the rewards of every position up to the one after which the rest add up to the pending ones
+    taken = steps
+    if pending.any():
+        paid = _replay(game, data, steps)[1]
+        total = np.zeros(game.num_players)
+        while taken >= 0 and not np.allclose(total, pending, rtol=0, atol=1e-9):
+            total = total + paid[taken]
+            taken -= 1
+        if not np.allclose(total, pending, rtol=0, atol=1e-9):
+            raise ReplayError(f"rewards_pending {pending.tolist()} are not the rewards of the latest steps")
+    state = _replay(game, data, taken)[0]
+    if not np.array_equal(state.clone().take_rewards(), pending):
+        raise ReplayError(f"the replayed state has pending rewards {state.clone().take_rewards().tolist()}, "
+                          f"the text says {pending.tolist()}")
+    if not same_rng_state(state.rng.bit_generator.state, data["rng_now"]):
+        raise ReplayError(f"after {steps} steps the replayed generator is not in the state the text "
+                          f"records (rng_now): the text does not re-simulate")
+    return state
+
+
+def _replay(game: Any, data: dict[str, Any], take_through: int) -> tuple[Any, list[np.ndarray]]:
+    """Replay ``data``'s actions, taking the rewards of positions 0 (the start) to
+    ``take_through`` (after that step); returns the state and the rewards taken."""
+    state = start_state(game, data["rng"], data["decks"])
+    paid = [np.array(state.take_rewards(), dtype=float)] if take_through >= 0 else []
+    for i, action in enumerate(data["actions"]):
+        apply_step(game, state, i + 1, action)
+        if i + 1 <= take_through:
+            paid.append(np.array(state.take_rewards(), dtype=float))
+    return state, paid
+
+
+def _load_state_text(game: Any, text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except (TypeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"not a parlor state text (JSON expected): {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        raise ValueError(f"not a parlor state text: format must be {STATE_FORMAT!r}")
+    if data.get("version") != STATE_VERSION:
+        raise ValueError(f"state text version {data.get('version')!r} is not supported; allowed: {STATE_VERSION}")
+    missing = [k for k in ("game", "options", "rng", "decks", "actions", "rewards_pending", "rng_now") if k not in data]
+    if missing:
+        raise ValueError(f"state text lacks {', '.join(missing)}")
+    if data["game"] != game.name:
+        raise ValueError(f"the text holds a state of {data['game']!r}, not of {game.name!r}")
+    check_options(data["options"], game)
+    if not isinstance(data["actions"], list) or not isinstance(data["decks"], list):
+        raise ValueError("actions and decks must be lists")
+    return data
+
+
+def check_options(options: Any, game: Any) -> None:
+    """Raise ValueError naming every option where ``options`` differs from ``game``'s config."""
+    mine = options_of(game)
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a mapping of option names to values, got {options!r}")
+    differ = [f"{k}: text {options.get(k)!r}, game {mine.get(k)!r}" for k in sorted(set(mine) | set(options))
+              if options.get(k) != mine.get(k)]
+    if differ:
+        raise ValueError("the text was written with other game options; " + "; ".join(differ))
+
+
+class Serializable:
+    """``Game.serialize_state`` / ``deserialize_state`` for a game whose states carry a Trace."""
+
+    def serialize_state(self, state: Any) -> str:
+        """The state as JSON text (its start and history, see :mod:`parlor.envs.engine.trace`)."""
+        return serialize_state(self, state)
+
+    def deserialize_state(self, text: str) -> Any:
+        """The state ``serialize_state`` wrote, replayed; ReplayError if it does not re-simulate."""
+        return deserialize_state(self, text)

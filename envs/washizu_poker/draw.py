@@ -1,0 +1,80 @@
+"""The draw of Washizu draw poker (docs/rules.md §3.5): discard, draw, reshuffle.
+
+A mixin of ``WashizuState``: each step changes the hands, stock, pile and the observation
+cache together, then hands over to the betting round (or the showdown).
+"""
+from __future__ import annotations
+
+from parlor.envs.washizu_poker import betting
+from parlor.envs.washizu_poker.match import BET
+
+NUM_DISCARDS = 32  # action ids 0..31: bit i set = discard hand position i
+DISCARDED = [tuple(i for i in range(5) if a >> i & 1) for a in range(NUM_DISCARDS)]  # positions per action
+KEPT = [tuple(i for i in range(5) if not a >> i & 1) for a in range(NUM_DISCARDS)]
+
+
+class DrawSteps:
+    """The draw, seat by seat; ``WashizuState`` supplies the fields."""
+
+    def _draw(self, action: int) -> None:
+        p = self.current_player
+        out = self._exchange(p, action) if action else []
+        self.discarded[p] = out
+        self.draw_turn[p] = self.turn
+        self.obs.set_drawn(p, len(out))  # _sync_seat, only the entries that changed
+        self.turn += 1
+        if self.turn < len(self.order):
+            self.current_player = self.order[self.turn]
+        elif (cap := betting.betting_start(self.stacks, self.in_hand)) is not None:  # (nobody has bet yet)
+            self.phase = BET
+            self.to_act = self.n_in
+            self.cap_now = cap
+            self.current_player = self.order[0]
+            # _sync_table, the entries that change: the cap, the phase flags, and the amount to
+            # call, level - bet = level for everybody (nobody has bet yet)
+            total = self.obs.total
+            self.obs.begin_betting(self.cap_now / total, self.level / total)
+        else:
+            self._showdown()
+
+    def _exchange(self, p: int, action: int) -> list[int]:
+        """Seat ``p`` discards the positions of ``action`` (not 0) and draws as many: the
+        discards, with hands, stock, pile, left view and their observation parts updated."""
+        hand = self.hands[p]
+        out = [hand[i] for i in DISCARDED[action]]
+        k = len(out)
+        stock = self.stock
+        if len(stock) >= k:  # the usual case: take the top k cards (top first)
+            new = stock[:-k - 1:-1]
+            del stock[-k:]
+        else:
+            new = []
+            for j in range(k):
+                if not self.stock:
+                    self._reshuffle(j)
+                new.append(self.stock.pop())
+        # Decision: the drawing player's own discards are set aside until his draw is
+        # complete (they are not shuffled into a new stock he draws from).
+        self.pile.extend(out)
+        self.hands[p] = hand = sorted([hand[i] for i in KEPT[action]] + new, key=self.game.hand_key)
+        self.drawn_cards[p] = new
+        obs = self.obs
+        obs.set_hand(p, hand)
+        obs.add_discards(p, out)
+        is_w = self.is_w
+        gone = [c for c in out if is_w[c]]  # Washizu cards now in the left view
+        came = [c for c in new if is_w[c]]  # Washizu cards back in view (drawn after a reshuffle)
+        if gone or came:
+            self.left_view.update(gone)
+            self.left_view.difference_update(came)
+            obs.move_washizu(p, gone, came)  # (the left view too)
+        return out
+
+    def _reshuffle(self, taken: int) -> None:
+        """The stock ran out: the discard pile becomes a new shuffled stock."""
+        self.stock = self.pile
+        self.rng.shuffle(self.stock)
+        self.pile = []
+        self.reshuffle_turn = self.turn
+        self.reshuffle_taken = taken
+

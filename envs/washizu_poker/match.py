@@ -1,0 +1,90 @@
+"""The match of Washizu draw poker (docs/rules.md §3.4, §3.8): phases, ante and deal, and
+what follows a game's settlement (elimination, the match's end, the dealer moving on).
+
+A mixin of ``WashizuState`` (which supplies the fields and the observation helpers).
+"""
+from __future__ import annotations
+
+from parlor.envs.engine.table import next_active
+from parlor.envs.washizu_poker.deck import HAND_SIZE
+
+DRAW, BET, OVER = 0, 1, 2
+PHASE_NAMES = ("draw", "bet", "over")
+
+
+class MatchSteps:
+    """Starting a game and ending one; ``WashizuState`` supplies the fields."""
+
+    def _start_game(self) -> None:
+        game = self.game
+        n = game.num_players
+        self.game_index += 1
+        stacks, contrib, alive = self.stacks, self.contrib, self.alive
+        self.chips_before = stacks[:]
+        order = self.order = game.deal_order(self.dealer, alive)
+        for p in order:  # ante (every player still in the match has a chip)
+            stacks[p] -= 1
+            contrib[p] += 1
+        self.pot += len(order)
+        if self.game_index < len(self.decks):
+            deck = list(self.decks[self.game_index])
+        else:
+            # rng.permutation(game.deck_array).tolist() by shuffling a list: the same draws (the
+            # same Fisher-Yates swaps), without the array round trip
+            deck = game.deck_list.copy()
+            self.rng.shuffle(deck)
+        self.trace.dealt.append(tuple(deck))
+        hands: list[list[int]] = [[] for _ in range(n)]
+        key = game.hand_key
+        for i, p in enumerate(order):
+            hands[p] = sorted(deck[HAND_SIZE * i: HAND_SIZE * i + HAND_SIZE], key=key)  # sort_hand inlined
+        at = HAND_SIZE * len(order)
+        self.hands = hands
+        self.stock = deck[at:][::-1]  # top of the stock = last element
+        self.pile: list[int] = []
+        self.in_hand = alive[:]
+        self.n_in = len(order)
+        self.bets = [0] * n
+        self.level = 1
+        self.to_act = 0
+        self.discarded: list[list[int]] = [[] for _ in range(n)]
+        self.drawn_cards: list[list[int]] = [[] for _ in range(n)]
+        self.draw_turn = [-1] * n
+        self.reshuffle_turn = -1  # draw turn at which the stock ran out (-1: not this game)
+        self.reshuffle_taken = 0  # cards the reshuffling player drew before the reshuffle
+        self.left_view: set[int] = set()
+        self.cap_now = 0  # level cap during the betting round (changes only when someone drops)
+        self.phase = DRAW
+        self.turn = 0
+        self.current_player: int | None = order[0]
+        self._deal_obs()
+
+    def _deal_obs(self) -> None:
+        """``_rebuild_obs`` right after the deal: nobody has drawn or bet, nothing is discarded."""
+        total, dealer, stacks = self.obs.total, self.dealer, self.stacks
+        values: list[float] = []
+        for p, alive in enumerate(self.alive):  # seat_row(alive, alive, -1, stack, 0, p == dealer, total)
+            a = 1.0 if alive else 0.0
+            values += (a, a, 0.0, 0.0, stacks[p] / total, 0.0, 1.0 if p == dealer else 0.0)
+        # _sync_table in the draw phase (level 1, nothing to call)
+        shared = [self.pot / total, 1 / total, 0.0, self.game_index / self.game.config.num_games, 1.0, 0.0]
+        self.obs.reset_all(self.hands, values, shared, self.current_player)  # (no discards, nothing left view)
+
+    def _end_game(self) -> None:
+        """After a game's settlement (§3.8): a player with 0 chips is out; the match ends after
+        ``num_games`` games or when one player has chips, else the dealer moves on."""
+        n = self.game.num_players
+        for p in range(n):
+            if self.alive[p] and self.stacks[p] == 0:
+                self.alive[p] = False
+                self.stat["eliminated"][p] = 1.0
+        if self.game_index + 1 >= self.game.config.num_games or sum(self.alive) <= 1:
+            self.phase = OVER
+            self.current_player = None
+            # _sync_seat of every seat and _sync_table at once (nothing to call, nobody's turn)
+            self.obs.set_tail(self._seat_values(), self._table_shared(), None)
+            self.stat["final_chips"] = [float(s) for s in self.stacks]
+        else:
+            self.dealer = next_active(self.dealer, self.alive)
+            self._start_game()
+

@@ -1,0 +1,45 @@
+"""results.png stays readable: agents as rows with wrapped names, one win-rate panel, no
+panel for a statistic that is zero for every agent."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from parlor.training.evaluation.plots import LABEL_WIDTH, panels, plot_results, wrap_label
+
+
+def fake_results(names: list[str], stats: dict[str, list[float]]) -> dict:
+    agents = [{"agent": n, "mean_reward": float(i) - 1.5, "ci95": 0.4, "win_rate": 0.1 * i,
+               "stats": {k: {"mean": v[i], "ci95": 0.0} for k, v in stats.items()}} for i, n in enumerate(names)]
+    return {"env": "ofc_v0", "options": {"variant": "pineapple", "features": True}, "episodes": 60,
+            "agents": agents, "field": None}
+
+
+def test_wrap_label_breaks_long_names_at_separators() -> None:
+    label = wrap_label("ppo:runs/train/ofc_pineapple_quick-20250101-120000/checkpoints/latest")
+    lines = label.split("\n")
+    assert all(len(line) <= LABEL_WIDTH for line in lines) and len(lines) > 1
+    assert "".join(lines) == "ppo:runs/train/ofc_pineapple_quick-20250101-120000/checkpoints/latest"
+    assert lines[0].endswith(("/", ":", "_", "-", "."))
+    assert wrap_label("heuristic") == "heuristic"
+
+
+def test_panels_are_reward_win_rate_and_the_statistics_that_happened() -> None:
+    results = fake_results(["a", "b", "c"], {"fantasyland": [0.0, 0.0, 0.0], "foul": [0.0, 0.2, 0.7],
+                                             "royalties": [1.0, math.nan, 0.0]})
+    titles = [title for title, *_ in panels(results)]
+    assert titles == ["reward per game", "win rate (best reward at the table)", "foul", "royalties"]
+
+
+@pytest.mark.parametrize("count", [2, 8])
+def test_the_plot_fits_any_number_of_agents_and_long_names(tmp_path, count) -> None:
+    pytest.importorskip("matplotlib")
+    from PIL import Image
+
+    names = [f"agent_{i}_with_a_rather_long_descriptive_name" if i % 2 else f"a{i}" for i in range(count)]
+    path = tmp_path / "results.png"
+    plot_results(path, fake_results(names, {"foul": [0.1] * count, "drop": [0.0] * count}))
+    with Image.open(path) as image:
+        width, height = image.size
+    assert 600 <= width <= 1600 and 250 <= height <= 250 + 70 * count  # rows grow with agents, width does not
