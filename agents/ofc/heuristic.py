@@ -26,7 +26,8 @@ from parlor.agents.base import SeededAgent
 from parlor.agents.ofc.fantasyland import FantasylandPlayer
 from parlor.envs.ofc.features import turn_key
 from parlor.envs.ofc.game import OFCGame
-from parlor.envs.ofc.rollouts import DISCARD, SAMPLES, completed_rows, fl_next, outlook_turn, plans_of
+from parlor.envs.ofc.outlook import outlook_turn
+from parlor.envs.ofc.rollouts import DISCARD, SAMPLES, completed_rows, fl_next, plans_of
 from parlor.envs.ofc.view import OFCView
 
 

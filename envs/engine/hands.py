@@ -339,6 +339,15 @@ def _check_ids(h: np.ndarray, unsigned: np.ndarray, name: str) -> None:
         raise ValueError(f"{name}: card ids must lie in 0..{NUM_IDS - 1}, got hand {bad.tolist()}")
 
 
+def _key_sums(h: np.ndarray) -> np.ndarray:
+    """Each hand's key (the sum of its cards' :data:`CARD_KEY` entries); ids already checked."""
+    keys = CARD_KEY.take(h, mode="clip")
+    s = keys[:, 0] + keys[:, 1]
+    for j in range(2, h.shape[1]):
+        s += keys[:, j]
+    return s
+
+
 _SMALL = 2048      # up to this many rows one pass without preallocated buffers is faster (planners' batches)
 
 
@@ -353,11 +362,7 @@ def _rank5_batch(hands: np.ndarray | Iterable[Sequence[int]], table: np.ndarray,
     n = len(h)
     if n <= _SMALL:
         _check_ids(h, unsigned, name)
-        keys = CARD_KEY.take(h, mode="clip")
-        s = keys[:, 0] + keys[:, 1]
-        s += keys[:, 2]
-        s += keys[:, 3]
-        s += keys[:, 4]
+        s = _key_sums(h)
         index = FLUSH_OFFSET.take(s >> _SUIT_SHIFT, mode="clip")
         index += s & _RANK_MASK
         return table.take(index, mode="clip")
@@ -387,22 +392,9 @@ def _rank5_batch(hands: np.ndarray | Iterable[Sequence[int]], table: np.ndarray,
     return out
 
 
-def card_keys(cards: np.ndarray) -> np.ndarray:
-    """The evaluator's key of every card id in ``cards`` (int array of any shape, ids in
-    0..111, checked): a hand's key is the sum of its cards' keys, and
-    :func:`rank5_from_keys` / :func:`rank3_from_keys` rank hands from those sums. For a
-    caller whose hands share cards: it looks each card up once and sums as it likes."""
-    c = np.asarray(cards)
-    if not np.issubdtype(c.dtype, np.integer):
-        raise ValueError(f"card_keys expects integer card ids, got {c.dtype}")
-    if c.size and (int(c.min()) < 0 or int(c.max()) >= NUM_IDS):
-        raise ValueError(f"card_keys: card ids must lie in 0..{NUM_IDS - 1}, got {c.min()}..{c.max()}")
-    return CARD_KEY.take(c)
-
-
 def rank_from_keys(sums: np.ndarray, table: int | np.ndarray = 0) -> np.ndarray:
     """:func:`rank5` of 5-card hands (``table`` 0) or :func:`rank3` of 3-card rows (``table``
-    :data:`TOP_ROWS`) given as the sums of their cards' :func:`card_keys` (any shape;
+    :data:`TOP_ROWS`) given as the sums of their cards' :data:`CARD_KEY` entries (any shape;
     ``table`` may be an array that broadcasts against ``sums``, to rank both kinds in one
     pass) -> int32. Three cards never make a flush, so no flush offset applies to them."""
     index = sums & _RANK_MASK
@@ -415,7 +407,4 @@ def rank3_batch(rows: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
     """Vectorized :func:`rank3`: integer array [N, 3] of card ids -> int32 array [N]."""
     h, unsigned = _as_hands(rows, 3, "rank3_batch")
     _check_ids(h, unsigned, "rank3_batch")
-    keys = CARD_KEY.take(h, mode="clip")
-    s = keys[:, 0] + keys[:, 1]
-    s += keys[:, 2]
-    return rank_from_keys(s, TOP_ROWS)
+    return rank_from_keys(_key_sums(h), TOP_ROWS)

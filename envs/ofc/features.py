@@ -18,7 +18,7 @@ What a player reads off the boards before placing a card, as numbers in [0, 1]
   rows are out of order;
 - the outlook of each action for the next card (top, middle, bottom, discard):
   the best plan of the whole turn that starts with it, judged over 32 sampled
-  completions of the board (:func:`envs.ofc.rollouts.evaluate_turn_plans`, the
+  completions of the board (:func:`envs.ofc.outlook.evaluate_turn_plans`, the
   rule-based heuristic's planner; exact on the last turn): whether it is legal,
   its foul rate, royalties / 25, row strength / 27, Fantasyland rate, the
   planner's value ((value + 7) / 40) and a preference ``exp((value - best) / 2)``
@@ -45,7 +45,8 @@ from typing import NamedTuple
 import numpy as np
 
 from parlor.envs.engine.hands import category, rank3, rank5, rank_values
-from parlor.envs.ofc.rollouts import FOUL_COST, outlook_turn
+from parlor.envs.ofc.outlook import outlook_turn
+from parlor.envs.ofc.rollouts import FOUL_COST
 from parlor.envs.ofc.view import OFCView
 
 ROW_SIZES = (3, 5, 5)
@@ -81,7 +82,7 @@ def turn_key(view: OFCView, seen: tuple[int, ...] | None = None) -> int:
 def outlook(view: OFCView, seen: tuple[int, ...] | None = None) -> list[float]:
     """Per action of the next card: [available, foul, royalties, strength, Fantasyland,
     value, preference] of the best turn plan starting with it
-    (:func:`envs.ofc.rollouts.evaluate_turn_plans`, read off the turn's completion);
+    (:func:`envs.ofc.outlook.evaluate_turn_plans`, read off the turn's completion);
     ``seen`` as for :func:`turn_key`."""
     out = [0.0] * (4 * OUTLOOK)
     if not view.pending or view.fantasyland[view.player]:

@@ -7,7 +7,7 @@ speed change. Each digest hashes, over seeded random-play and heuristic-play pos
 - ``features``: every seat's ``features=True`` observation (float32 bytes) at every
   decision, which also has to equal ``encode(view)`` byte for byte;
 - ``planner``: the rule-based planner's numbers (``envs.ofc.rollouts``: candidates,
-  ``evaluate_turn``, ``sampled_turn``, ``evaluate_turn_plans`` as float64 bytes), the
+  ``evaluate_turn``; ``envs.ofc.outlook``: ``sampled_turn``, ``evaluate_turn_plans``; as float64 bytes), the
   heuristic's ``plan_turn`` and ``agents.ofc.risk.foul_risk``;
 - ``guards``: the masks ``guarded_mask`` keeps under several guards (the shipped safe
   policy's among them), each guard with its own advisor as a policy holds it, and the
@@ -44,6 +44,11 @@ from parlor.envs.ofc import rollouts
 from parlor.envs.ofc.features import turn_key
 from parlor.envs.ofc.game import OFCGame, make_game
 from parlor.envs.ofc.state import OFCState
+
+try:  # in envs.ofc.outlook since the speed work; the tree the digests were recorded from has them in rollouts
+    from parlor.envs.ofc.outlook import evaluate_turn_plans, sampled_turn
+except ImportError:
+    from parlor.envs.ofc.rollouts import evaluate_turn_plans, sampled_turn
 
 GOLDEN = Path(__file__).with_name("advisor_digests.json")
 PINEAPPLE = {"variant": "pineapple", "features": True}
@@ -100,9 +105,9 @@ def planner_digest(options: dict, seeds: Iterable[int], driver: str) -> str:
         cands = rollouts.turn_candidates(view)
         h.update(repr(cands).encode())
         h.update(stats_bytes(rollouts.evaluate_turn(view, cands, np.random.default_rng(i))))
-        _, sampled = rollouts.sampled_turn(view, key)
+        _, sampled = sampled_turn(view, key)
         h.update(stats_bytes(sampled))
-        actions, best = rollouts.evaluate_turn_plans(view, key)
+        actions, best = evaluate_turn_plans(view, key)
         h.update(repr(actions).encode() + stats_bytes(best))
         h.update(repr((plan_turn(view, np.random.default_rng(i)), risk.foul_risk(view, key))).encode())
     return h.hexdigest()[:16]
