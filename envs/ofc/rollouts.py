@@ -246,7 +246,6 @@ class TurnPlans:
         roles = [TOP] * self.num_top + [MIDDLE] * num_mid + [BOTTOM] * len(rows[BOTTOM])
         self.table = np.where(np.array(roles) == TOP, TOP_ROWS, 0).reshape(-1, 1)
         self.lead_base = (np.array(roles, dtype=np.int64) * leads).reshape(-1, 1)
-        self.lead_base = (np.array(roles, dtype=np.int64) * leads).reshape(-1, 1)
         # per candidate: its top, middle and bottom row in the table (tops, then middles, then bottoms)
         self.rows = index + np.array([[0], [self.num_top], [self.num_top + num_mid]])
 
