@@ -94,12 +94,14 @@ def play_episode(
     decks: Sequence[Sequence[int]] | None = None,
     agent_seeds: Sequence[int | None] | None = None,
     on_step: StepHook | None = None,
+    on_start: Callable[[Any], None] | None = None,
 ) -> EpisodeResult:
     """Play a full episode; ``seat_agents[p]`` plays seat ``p``.
 
     ``seed`` seeds the game's generator and ``decks`` stacks the deals, so the
     same (seed, decks) replays the same cards whoever sits where. Each agent is
     reset with its ``agent_seeds`` entry (or ``None``: its stream goes on).
+    ``on_start(state)`` sees the dealt state before the first move (``on_step`` every move).
     """
     if len(seat_agents) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(seat_agents)}")
@@ -107,6 +109,8 @@ def play_episode(
         agent.reset(seed=None if agent_seeds is None else agent_seeds[i])
     state = game.new_state(np.random.default_rng(seed), list(decks) if decks is not None else None)
     totals = np.array(state.take_rewards(), dtype=float)
+    if on_start is not None:
+        on_start(state)
 
     def record(state: Any, player: int, action: int, earned: np.ndarray) -> None:
         np.add(totals, earned, out=totals)

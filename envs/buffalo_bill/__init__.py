@@ -6,6 +6,7 @@
 - ``view``: the View (what one seat knows);
 - ``encode``: action ids <-> words and the observation layout and ``encode``;
 - ``render``: text of a view and its SVG picture (``render_svg``);
+- ``narrate``: exchanges named by their cards, moves as a seat saw them, the sheet explained;
 - ``features``: the optional ``features=True`` observation block;
 - rule module: ``categories`` (score-sheet categories and line values).
 """

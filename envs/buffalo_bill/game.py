@@ -10,10 +10,11 @@ from typing import Any
 
 import numpy as np
 
+from parlor.envs.buffalo_bill import narrate as _narrate
 from parlor.envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluator, canonical_name
 from parlor.envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
 from parlor.envs.buffalo_bill.features import FEATURES_VERSION, FeatureBlock
-from parlor.envs.buffalo_bill.render import move_name, render_view
+from parlor.envs.buffalo_bill.render import render_view
 from parlor.envs.buffalo_bill.state import BuffaloBillState
 from parlor.envs.buffalo_bill.view import BuffaloBillView
 from parlor.envs.engine.cards import make_deck, parse_stacked_deck
@@ -142,7 +143,13 @@ class BuffaloBillGame(Serializable):
 
     def move_name(self, view: BuffaloBillView, action: int) -> str:
         action_name(action, self.lines)  # the range check
-        return move_name(view, action)
+        return _narrate.move_name(view, action, self.lines)
+
+    def describe_move(self, before: BuffaloBillView, after: BuffaloBillView, actor: int, action: int) -> str:
+        return _narrate.describe_move(before, after, actor, action, self.lines)
+
+    def explain(self, view: BuffaloBillView) -> str:
+        return _narrate.explain(view, self.reward)
 
 
 def make_game(**options: Any) -> BuffaloBillGame:

@@ -1,7 +1,6 @@
 """Buffalo Bill: ansi text of a View (hands with suit symbols, the score sheets)."""
 from __future__ import annotations
 
-from parlor.envs.buffalo_bill.encode import EXCHANGE_POSITIONS, FIRST_SCORE, NUM_EXCHANGES
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import format_cards
 
@@ -35,16 +34,6 @@ def render_view(view) -> str:
         now = view.line_values[view.player][k] if view.written[view.player][k] is None and view.hands[view.player] else ""
         out.append(f"{name:<{width}}  " + "".join(cells) + f"  {now}")
     return "\n".join(out)
-
-
-def move_name(view, action: int) -> str:
-    """The move with the acting seat's cards: 'exchange 3♣ K♦', 'score 24 on line 3 (flush) with ...'."""
-    hand = view.hands[view.player]
-    if 0 <= action < NUM_EXCHANGES:
-        return "exchange " + format_cards([hand[i] for i in EXCHANGE_POSITIONS[action]], symbols=True)
-    line = action - FIRST_SCORE
-    return (f"score {view.line_values[view.player][line]} on line {line} ({view.lines[line]}) with "
-            f"{format_cards(hand, symbols=True)}")
 
 
 # ---------------------------------------------------------------- picture

@@ -7,7 +7,8 @@ other game package:
 - shared here: ``line`` (the line-of-play rules: a ``Deal``, must-play, passing,
   drawing, blocking, void inference), ``game`` / ``state`` / ``view`` (the base
   Game, State and View each game extends), ``encode`` (the shared observation core,
-  its incremental cache, action names), ``render`` (text and SVG picture of any domino view) and
+  its incremental cache, action names), ``render`` (text and SVG picture of any domino view),
+  ``narrate`` (moves as a seat saw them, each deal's end explained) and
   ``determinize`` (the hidden tiles redealt consistently with the voids);
 - one sub-package per game, ``buki``, ``pulle``, ``austrian``, each with ``game``
   (its config, Game and ``make_game``), ``state`` (its State), ``view`` (its View)

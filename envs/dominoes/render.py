@@ -1,4 +1,4 @@
-"""ANSI text of a domino View: tiles as ``[3|5]``, the line with its open ends,
+"""ANSI text of a domino View: tiles as ``3-5`` (as the deck parser reads them), the line with its open ends,
 every seat's tile count, passes (voids) and the game's own lines (bets, totals)."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def render(game: Any, view: Any) -> str:
     lines = [f"{game.title()}  deal {view.deal_index + 1}/{view.num_deals}  "
              f"you: P{view.player}  to act: {who}  ({view.phase})"]
     if view.line:
-        row = "".join(f"[{a}|{b}]" for a, b in view.line)
+        row = " ".join(f"{a}-{b}" for a, b in view.line)
         lines.append(f"line: {row}   open ends: {view.ends[0]} ... {view.ends[1]}")
     else:
         lines.append(f"line: (empty; P{view.leader} leads)")

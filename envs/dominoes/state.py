@@ -17,6 +17,7 @@ import numpy as np
 from parlor.envs.dominoes import encode as _encode
 from parlor.envs.dominoes.determinize import resample_hidden
 from parlor.envs.dominoes.line import N_TILES, PLAY_ACTIONS, Deal
+from parlor.envs.dominoes.view import DealResult
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.engine.trace import Trace
 
@@ -28,6 +29,10 @@ TILE, BET, ACCEPT, BUY_BACK, OVER = "tile", "bet", "accept", "buy_back", "over"
 
 class DominoState(ABC):
     """A running episode: the current deal plus the game's own bookkeeping."""
+
+    # the game adds every deal's pips to running totals (Pulle), so they are counted openly
+    # after a won deal too; otherwise only a blocked deal counts them
+    counts_pips_every_deal = False
 
     def __init__(self, game: DominoGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         self.game = game
@@ -45,6 +50,7 @@ class DominoState(ABC):
         self._mask: np.ndarray | None = None
         self.deals_won = [0] * self.n
         self.deals_drawn = 0
+        self.last_deal: DealResult | None = None
         self._set_buffer(np.zeros(game.observation_shape[0] + self.n * _encode.PRIVATE, dtype=np.float32))
         self._tail_dirty = True
 
@@ -165,10 +171,18 @@ class DominoState(ABC):
                 self.deals_won[deal.winner] += 1
             else:
                 self.deals_drawn += 1
+            earned = self.rewards.copy()
             self._end_deal()
+            self._record_deal(deal, self.rewards - earned)
         else:
             self.current_player = deal.current
             self._begin_turn()
+
+    def _record_deal(self, deal: Deal, paid: np.ndarray) -> None:
+        """Keep how ``deal`` ended for the views (``DealResult``) once it is settled."""
+        counted = deal.result != "win" or self.counts_pips_every_deal
+        self.last_deal = DealResult(self.deal_index - (deal is not self.deal), deal.result, deal.winner,
+                                    tuple(deal.pips) if counted else None, tuple(float(x) for x in paid))
 
     def _begin_turn(self) -> None:
         """Hook: a new turn of ``deal.current`` begins (Buki asks for bets here)."""
@@ -260,7 +274,7 @@ class DominoState(ABC):
             hand_counts=tuple(deal.counts),
             void=tuple(tuple(np.flatnonzero(deal.void[s]).tolist()) for s in range(self.n)),
             active=tuple(deal.active), stock_count=len(deal.stock), draws_this_turn=deal.draws,
-            turns=tuple(deal.turns), hand_capacity=self._hand_capacity(),
+            turns=tuple(deal.turns), hand_capacity=self._hand_capacity(), last_deal=self.last_deal,
         )
 
     @abstractmethod

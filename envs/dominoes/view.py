@@ -6,6 +6,17 @@ from dataclasses import dataclass
 from parlor.envs.dominoes.line import N_TILES
 
 
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """How the latest finished deal ended, as every seat saw it."""
+
+    deal_index: int                  # 0-based
+    result: str                      # "win" (went out), "blocked" (lowest pips won), "draw" (blocked, tie)
+    winner: int | None
+    pips: tuple[int, ...] | None     # pips left per seat when the rules count them (blocked deal, Pulle)
+    payouts: tuple[float, ...]       # rewards the deal's settlement paid, per seat
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DominoView:
     """What one seat knows. Seats are absolute; tiles are ids of ``TILES``."""
@@ -30,6 +41,7 @@ class DominoView:
     draws_this_turn: int
     turns: tuple[int, ...]               # own turns begun this deal, per seat
     hand_capacity: int                   # most tiles a hand can hold (for scaling)
+    last_deal: DealResult | None = None  # the latest finished deal (None before the first)
 
     @property
     def unseen(self) -> tuple[int, ...]:

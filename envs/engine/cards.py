@@ -8,6 +8,12 @@ Card ids (shared by every card game):
 | 52..103    | the second copy of card ``id - 52`` (``double104``; written with a trailing ``*``) |
 | 104..111   | jokers, written ``Xx``, ``Xy``, ``Xz``, ``Xw``, ``Xv``, ``Xu``, ``Xt``, ``Xs`` |
 
+Notation, the same on screen, in action names and in what the parser reads: rank
+``23456789TJQKA`` and a suit symbol ``♣♦♥♠`` (``K♣``), ``*`` after a second-deck copy
+(``A♥*``), ``Xx``..``Xs`` for jokers. The parser (stacked decks, typed moves) also reads
+the ASCII letters ``cdhs`` (``Kc``), lower-case ranks and ``10``; ``format_card(c,
+symbols=False)`` writes the letters for libraries that need them (treys, pokerkit).
+
 Numpy lookup tables ``RANK``, ``SUIT``, ``BASE`` (indexed by id) make hot
 paths vectorizable; jokers have rank and suit -1.
 """
@@ -165,12 +171,12 @@ def validate_deck(cards: Sequence[int], full_deck: Sequence[int], *, allow_parti
     seen: set[int] = set()
     for c in cards:
         if c not in allowed:
-            raise ValueError(f"stacked deck: card {format_card(c)} is not in this game's deck")
+            raise ValueError(f"stacked deck: card {format_card(c, symbols=True)} is not in this game's deck")
         if c in seen:
-            raise ValueError(f"stacked deck: card {format_card(c)} appears twice")
+            raise ValueError(f"stacked deck: card {format_card(c, symbols=True)} appears twice")
         seen.add(c)
     if not allow_partial and len(cards) != len(full_deck):
-        missing = format_cards(sorted(allowed - seen)[:10])
+        missing = format_cards(sorted(allowed - seen)[:10], symbols=True)
         raise ValueError(
             f"stacked deck has {len(cards)} cards, this game's deck has {len(full_deck)} (missing e.g. {missing})"
         )

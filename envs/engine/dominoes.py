@@ -3,8 +3,9 @@
 A set is ``double-N``, optionally without doubles (Buki's 36 tiles are
 double-eight without doubles). Tile ids are the positions of ``(low, high)``
 in lexicographic order: for the Buki set ``0 = 0-1, 1 = 0-2, ..., 35 = 7-8``.
-Text forms: ``"0-1 7-8"`` (a deck, tiles written low-high; ``"1-0"`` is read
-as the same tile) and ``"[3|5]"`` (rendering). Numpy lookup tables
+One text form everywhere (decks, rendering, action names, typed moves): ``"3-5"``,
+written low-high (``"5-3"`` is read as the same tile; a tile laid in a line is shown
+as it lies, ``"5-3"`` when its 5 touches the left neighbour). Numpy lookup tables
 (``low``, ``high``, ``weight``, ``has``, ``other``) keep hot paths cheap.
 Framework-free.
 """
@@ -97,9 +98,9 @@ class TileSet:
         return " ".join(self.format_tile(int(t)) for t in tiles)
 
     def show(self, t: int, flipped: bool = False) -> str:
-        """``[3|5]``; ``flipped`` shows the high number first (as laid in a line)."""
+        """``3-5``; ``flipped`` shows the high number first (as laid in a line)."""
         a, b = self.tiles[t]
-        return f"[{b}|{a}]" if flipped else f"[{a}|{b}]"
+        return f"{b}-{a}" if flipped else f"{a}-{b}"
 
     def pips(self, tiles: Iterable[int]) -> int:
         return int(sum(int(self.weight[t]) for t in tiles))
@@ -170,7 +171,7 @@ class Line:
         return row
 
     def text(self) -> str:
-        return "".join(f"[{a}|{b}]" for a, b in self.layout())
+        return " ".join(f"{a}-{b}" for a, b in self.layout())
 
 
 BUKI_SET = TileSet(8, doubles=False)

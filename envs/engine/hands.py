@@ -1,5 +1,7 @@
 """Poker hand ranking for every poker game: 5-card and 3-card rows, wild jokers,
-double-deck duplicates, five of a kind, and a vectorized numpy batch evaluator.
+double-deck duplicates, five of a kind, and a vectorized numpy batch evaluator (the
+double deck's joker-twin table: ``engine/double_deck_hands.py``; the strengths in words:
+``engine/hand_names.py``).
 
 Rank values
 -----------
@@ -82,7 +84,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from parlor.envs.engine.cards import JOKER_BASE, NUM_IDS, RANK_CHARS
+from parlor.envs.engine.cards import JOKER_BASE, NUM_IDS
 
 
 class Category(IntEnum):
@@ -136,22 +138,6 @@ def is_royal(rank: int) -> bool:
     """A straight flush with an ace on top."""
     rank = int(rank)
     return rank >> CATEGORY_SHIFT == Category.STRAIGHT_FLUSH and (rank >> 16) & 15 == _ACE + 1
-
-
-_NAMES = {
-    Category.HIGH_CARD: "high card", Category.PAIR: "pair", Category.TWO_PAIR: "two pair",
-    Category.TRIPS: "three of a kind", Category.STRAIGHT: "straight", Category.FLUSH: "flush",
-    Category.FULL_HOUSE: "full house", Category.QUADS: "four of a kind",
-    Category.STRAIGHT_FLUSH: "straight flush", Category.FIVE_OF_A_KIND: "five of a kind",
-}
-
-
-def describe(rank: int) -> str:
-    """Human-readable text, e.g. ``"pair Q 7"`` or ``"royal flush"``."""
-    if is_royal(rank):
-        return "royal flush"
-    vals = " ".join(RANK_CHARS[v] for v in rank_values(rank))
-    return f"{_NAMES[category(rank)]} {vals}"
 
 
 # ---------------------------------------------------------------- reference evaluation (table build)

@@ -1,11 +1,12 @@
 """Open Face Chinese poker (docs/rules.md §1), one job per module:
 
 - ``game``: the config (``OFCConfig``), the Game (``OFCGame``) and ``make_game``;
-- ``state``: the State (dealing, placement, showdown, Fantasyland; ``determinize``
-  is a State method);
+- ``state``: the State (dealing, placement, showdown, Fantasyland);
+- ``determinize``: hidden cards resampled for one seat (``State.determinize``);
 - ``view``: the View (what one seat knows);
 - ``encode``: the observation layout, ``encode(view)`` and action names;
 - ``render``: text of a view and its SVG picture (``render_svg``);
+- ``narrate``: actions named by their card, moves as a seat saw them, the showdown explained;
 - ``features``: the optional ``features=True`` observation block;
 - rule modules: ``deal`` (cards per turn, Fantasyland deal sizes, turn order),
   ``scoring`` (rows, fouls, royalties, Fantasyland entry and stay), ``rollouts``

@@ -17,6 +17,7 @@ from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.ofc import encode as _encode
 from parlor.envs.ofc import features as _features
+from parlor.envs.ofc import narrate as _narrate
 from parlor.envs.ofc import render as _render
 from parlor.envs.ofc.deal import deal_plan
 from parlor.envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
@@ -129,8 +130,13 @@ class OFCGame(Serializable):
         return _encode.action_name(action)
 
     def move_name(self, view: OFCView, action: int) -> str:
-        _encode.action_name(action)  # the range check
-        return _render.move_name(view, action)
+        return _narrate.move_name(view, action)
+
+    def describe_move(self, before: OFCView, after: OFCView, actor: int, action: int) -> str:
+        return _narrate.describe_move(before, after, actor, action)
+
+    def explain(self, view: OFCView) -> str:
+        return _narrate.explain(view)
 
 
 def make_game(**options: Any) -> OFCGame:

@@ -37,15 +37,6 @@ def render(view: OFCView) -> str:
     return "\n".join(lines)
 
 
-MOVE_WORDS = ("place {} on top", "place {} in middle", "place {} on bottom", "discard {}")  # by action id
-
-
-def move_name(view: OFCView, action: int) -> str:
-    """The action with the card it moves (the acting seat's next pending card): 'place 7♥ on top'."""
-    words = MOVE_WORDS[action]
-    return words.format(format_card(view.pending[0], symbols=True) if view.pending else "the next card")
-
-
 # ---------------------------------------------------------------- picture
 WIDTH, PANEL_H = 960, 236
 

@@ -19,6 +19,7 @@ import numpy as np
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.engine.trace import Trace
 from parlor.envs.ofc import encode as enc
+from parlor.envs.ofc.determinize import determinize
 from parlor.envs.ofc.scoring import (
     BOARD_SIZE,
     FL_STAY_CARDS,
@@ -28,7 +29,7 @@ from parlor.envs.ofc.scoring import (
     fl_stays,
     score_hand,
 )
-from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc.view import OFCView, Showdown
 
 DISCARD = enc.ACTION_DISCARD
 
@@ -62,7 +63,7 @@ class OFCState:
         "hand_index", "start_player", "fl_next", "in_fl", "fl_dealt", "rows", "discards", "stock",
         "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "current_player", "key", "rewards",
         "totals", "last_points", "terminal", "obs", "mv", "rank_left", "suit_left", "watchers", "unseen_at",
-        "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty", "free", "last_turn", "trace",
+        "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty", "free", "last_turn", "trace", "showdown",
     )
 
     def __init__(self, game, rng: np.random.Generator, decks: list[tuple[int, ...]]):
@@ -82,6 +83,7 @@ class OFCState:
         self.last_points = [0] * n
         self.terminal = False
         self.hands_done = 0
+        self.showdown: Showdown | None = None  # the boards of the latest showdown (immutable)
         self.stat_foul, self.stat_fl, self.stat_royalty = [0] * n, [0] * n, [0] * n
         self._start_hand()
 
@@ -277,6 +279,7 @@ class OFCState:
                 fl_next[p] = fl_entry_cards(res, self.fl_cards)
                 stat_fl[p] += fl_next[p] > 0
         self.last_points = points
+        self.showdown = Showdown(self.hand_index, tuple(tuple(tuple(r) for r in board) for board in self.rows))
         self.hands_done += 1
         if self.hand_index + 1 == self.num_hands:
             self.terminal = True
@@ -324,7 +327,7 @@ class OFCState:
             discards_owed=self.owed if mine else 0,
             discards=tuple(self.discards[player]), fantasyland=tuple(self.in_fl),
             fl_dealt=tuple(self.fl_dealt), scores=tuple(self.totals), last_points=tuple(self.last_points),
-            terminal=self.terminal,
+            terminal=self.terminal, showdown=self.showdown,
         )
 
     # ------------------------------------------------------------ copies
@@ -358,44 +361,11 @@ class OFCState:
         new.stat_foul, new.stat_fl, new.stat_royalty = list(self.stat_foul), list(self.stat_fl), list(self.stat_royalty)
         return new
 
-    def _hidden_slots(self, player: int) -> list[tuple[list[int], int]]:
-        """(list, index) of every card ``player`` cannot see, in a canonical order."""
-        slots = []
-        for q in range(self.n):
-            if q == player:
-                continue
-            if q == self.current_player:
-                slots += [(self.pending, i) for i in range(self.pend_pos, len(self.pending))]
-            slots += [(self.discards[q], i) for i in range(len(self.discards[q]))]
-            if self.in_fl[q] and not self.terminal:
-                slots += [(row, i) for row in self.rows[q] for i in range(len(row))]
-        slots += [(self.stock, i) for i in range(self.stock_pos, len(self.stock))]
-        return slots
-
     def determinize(self, player: int, rng: np.random.Generator) -> OFCState:
         """A copy where the cards ``player`` cannot see (others' pending cards and
         discards, hidden Fantasyland boards, the stock, later stacked decks) are
         redealt from ``rng``; the result depends only on his view and ``rng``."""
-        new = self.clone()
-        slots = new._hidden_slots(player)
-        pool = sorted(lst[i] for lst, i in slots)
-        order = rng.permutation(len(pool))
-        for (lst, i), j in zip(slots, order):
-            lst[i] = pool[j]
-        new.stock = new.stock[new.stock_pos:]
-        new.stock_pos = 0
-        new.decks = []
-        new.rng = np.random.default_rng(int(rng.integers(2**63)))
-        new.trace = Trace.resampled()
-        new._rebuild_observations()
-        return new
-
-    def _rebuild_observations(self) -> None:
-        for p in range(self.n):
-            self.obs[p][:] = enc.encode(self.view(p), self.game.layout)
-            seen = self.view(p).seen_cards()
-            self.rank_left[p] = [4 - sum(1 for c in seen if c >> 2 == r) for r in range(13)]
-            self.suit_left[p] = [13 - sum(1 for c in seen if c & 3 == s) for s in range(4)]
+        return determinize(self, player, rng)
 
     def check_invariants(self) -> None:
         cards = [c for board in self.rows for row in board for c in row]

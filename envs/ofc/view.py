@@ -8,6 +8,14 @@ Board = tuple[Row, Row, Row]
 
 
 @dataclass(frozen=True, slots=True)
+class Showdown:
+    """The boards of the latest showdown (every board is face up then), by seat."""
+
+    hand_index: int          # 0-based hand that ended with it
+    boards: tuple[Board, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class OFCView:
     """One seat's knowledge of an OFC episode.
 
@@ -16,6 +24,8 @@ class OFCView:
     else (the board stays face down until the showdown, shown as empty rows).
     ``pending`` is this seat's own cards still to place this turn, next first
     (empty unless it is his turn). ``discards`` are his own face-down discards.
+    ``showdown`` keeps the boards of the latest showdown (None before the first), which
+    explain its points once the next hand has cleared the rows.
     """
 
     player: int
@@ -35,6 +45,7 @@ class OFCView:
     scores: tuple[int, ...]         # per seat: points won so far in the episode
     last_points: tuple[int, ...]    # per seat: points of the latest showdown (zeros before it)
     terminal: bool
+    showdown: Showdown | None = None
 
     @property
     def own_rows(self) -> Board:

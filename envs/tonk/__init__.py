@@ -6,6 +6,7 @@
 - ``view``: the View dataclasses and ``build_view`` (what one seat knows);
 - ``encode``: action ids <-> words, the observation layout and ``encode(view)``;
 - ``render``: text of a view and its SVG picture (``render_svg``);
+- ``narrate``: actions named in context, moves as a seat saw them, each hand's end explained;
 - ``determinize``: hidden cards resampled for one seat (``State.determinize``);
 - rule modules: ``turns`` (the steps of a turn: draw or take, lay, hit, discard,
   side pot) and ``settle`` (who pays whom).

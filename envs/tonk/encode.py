@@ -75,12 +75,12 @@ def action_name(a: int) -> str:
         return "take the discard"
     if LAY_BASE <= a < HIT_BASE:
         s = SPREADS[a - LAY_BASE]
-        return f"lay {s.kind} " + " ".join(format_card(c) for c in s.cards)
+        return f"lay {s.kind} " + " ".join(format_card(c, symbols=True) for c in s.cards)
     if HIT_BASE <= a < DISCARD_BASE:
         c, slot = divmod(a - HIT_BASE, MAX_SLOTS)
-        return f"hit {format_card(c)} on spread {slot}"
+        return f"hit {format_card(c, symbols=True)} on spread {slot}"
     if DISCARD_BASE <= a < END_LAYING:
-        return f"discard {format_card(a - DISCARD_BASE)}"
+        return f"discard {format_card(a - DISCARD_BASE, symbols=True)}"
     if a == END_LAYING:
         return "end laying"
     if a == SIDE_JOIN:

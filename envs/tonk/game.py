@@ -17,6 +17,7 @@ from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.melds import SPREAD_SIZE
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.tonk import encode as enc
+from parlor.envs.tonk import narrate as _narrate
 from parlor.envs.tonk.encode import NUM_ACTIONS, action_name
 from parlor.envs.tonk.render import render_view
 from parlor.envs.tonk.settle import natural_prize
@@ -108,7 +109,13 @@ class TonkGame(Serializable):
         return action_name(action)
 
     def move_name(self, view: TonkView, action: int) -> str:
-        return action_name(action)  # Tonk's action ids name their cards already
+        return _narrate.move_name(view, action)
+
+    def describe_move(self, before: TonkView, after: TonkView, actor: int, action: int) -> str:
+        return _narrate.describe_move(before, after, actor, action)
+
+    def explain(self, view: TonkView) -> str:
+        return _narrate.explain(view)
 
 
 def make_game(**options: Any) -> TonkGame:

@@ -204,7 +204,7 @@ class TonkState(TurnSteps):
         for w in winners:
             self._stats["won"][w] += 1
         counts = tuple([mask_count(h) for h in self.hands])
-        self.last_result = HandResult(self.hand_index, reason, tuple(winners), counts, tuple(self.hand_net))
+        self.last_result = HandResult(self.hand_index, reason, tuple(winners), counts, tuple(self.hand_net), who)
         self.hand_index += 1
         if self.hand_index < self.cfg.num_hands:
             self.dealer = (self.dealer + 1) % self.n

@@ -33,6 +33,7 @@ class HandResult:
     winners: tuple[int, ...]
     counts: tuple[int, ...]
     payments: tuple[int, ...]  # stakes won (+) / paid (-) per seat this hand, side pot included
+    ended_by: int | None = None  # the seat whose move ended the hand (the dropper, the one who went out)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@
 - ``observation_cache``: the incremental observation cache the state keeps for the fast
   ``observe``;
 - ``render``: text of a view and its SVG picture (``render_svg``);
+- ``narrate``: discards named by their cards, moves as a seat saw them, each game's result explained;
 - ``determinize``: hidden cards resampled for one seat (``State.determinize``);
 - rule modules: ``deck`` (deck composition, the Washizu set, stacked decks), ``match``
   (phases, ante and deal, elimination, the match's end), ``draw`` (discard, draw,

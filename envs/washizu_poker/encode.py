@@ -150,5 +150,5 @@ def discard_action(hand, cards) -> int:
             want.remove(c)
             a |= 1 << i
     if want:
-        raise ValueError(f"cards {format_cards(want)} are not in the hand {format_cards(hand)}")
+        raise ValueError(f"cards {format_cards(want, symbols=True)} are not in the hand {format_cards(hand, symbols=True)}")
     return a

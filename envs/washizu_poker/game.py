@@ -22,6 +22,7 @@ from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.table import next_active, order_from
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.washizu_poker import encode as enc
+from parlor.envs.washizu_poker import narrate as _narrate
 from parlor.envs.washizu_poker import render as rnd
 from parlor.envs.washizu_poker.betting import CALL, DROP, RAISE_BASE
 from parlor.envs.washizu_poker.deck import full_deck, parse_deck
@@ -78,7 +79,7 @@ def _normalize_washizu_cards(mode: str, value: Any) -> tuple[int, ...] | None:
         )
     if mode == "suit" and len({suit_of(c) for c in cards}) != 1:
         raise ConfigError(
-            f"washizu_cards={format_cards(sorted(cards))!r} must be the 13 cards of one suit for washizu='suit' "
+            f"washizu_cards={format_cards(sorted(cards), symbols=True)!r} must be the 13 cards of one suit for washizu='suit' "
             f"(or a suit letter: {', '.join(SUIT_CHARS)})"
         )
     return tuple(sorted(cards))
@@ -157,13 +158,19 @@ class WashizuGame(Serializable):
         return state.obs.row_list[player].copy()
 
     def render(self, view) -> str:
-        return rnd.render(view, self.action_name)
+        return rnd.render(view, self.action_name, jokers=self.config.jokers > 0)
 
     def action_name(self, action: int) -> str:
         return enc.action_name(action, self.config.max_raise)
 
     def move_name(self, view, action: int) -> str:
-        return rnd.move_name(view, action, self.action_name)
+        return _narrate.move_name(view, action, self.action_name)
+
+    def describe_move(self, before, after, actor: int, action: int) -> str:
+        return _narrate.describe_move(before, after, actor, action)
+
+    def explain(self, view) -> str:
+        return _narrate.explain(view, self.rank5)  # the evaluator the showdown uses (one or two decks)
 
 
 def make_game(**options: Any) -> WashizuGame:

@@ -1,4 +1,4 @@
-"""Text rendering of a Washizu poker View (suit symbols; Washizu cards in brackets)."""
+"""Text rendering of a Washizu poker View (suit symbols; Washizu cards in brackets; a legend)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -13,11 +13,22 @@ def card_text(c: int, washizu: frozenset[int] | set[int]) -> str:
     return f"[{text}]" if c in washizu else text
 
 
-def render(view, action_name: Callable[[int], str]) -> str:
+def legend(jokers: bool, copies: bool) -> str:
+    """The one line that explains the marks on the cards of this game."""
+    parts = ["[K♣] = a Washizu card (transparent: every seat sees it)"]
+    if jokers:
+        parts.append("Xx, Xy = jokers (wild)")
+    if copies:
+        parts.append("A♥* = the extra deck's copy")
+    return "legend: " + "; ".join(parts)
+
+
+def render(view, action_name: Callable[[int], str], jokers: bool) -> str:
     w = set(view.washizu)
     lines = [
         f"Washizu draw poker - game {view.game_number + 1}/{view.num_games}, {view.phase} phase, "
-        f"dealer seat {view.dealer}; [card] = Washizu (seen by all)",
+        f"dealer seat {view.dealer}",
+        legend(jokers, any(c >= 52 for c in view.washizu)),
         f"pot {view.pot}  level {view.level}"
         + (f"  cap {view.cap}  to call {view.to_call}" if view.phase == "bet" else ""),
     ]
@@ -25,7 +36,7 @@ def render(view, action_name: Callable[[int], str]) -> str:
         status = "out" if not view.alive[s] else ("in" if view.in_hand[s] else "dropped")
         drew = "-" if view.drawn[s] < 0 else str(view.drawn[s])
         if s == view.player:
-            cards = " ".join(f"{i}:{card_text(c, w)}" for i, c in enumerate(view.hand))
+            cards = " ".join(card_text(c, w) for c in view.hand)
         else:
             shown = [card_text(c, w) for c in view.visible[s]]
             hidden = (5 - len(shown)) if view.alive[s] and view.phase != "over" else 0
@@ -45,21 +56,11 @@ def render(view, action_name: Callable[[int], str]) -> str:
                      + (f" ({r.removed} removed)" if r.removed else "") + (f"; shown {shown}" if shown else ""))
     if view.current_player == view.player:
         if view.phase == "draw":
-            lines.append("your move: action 0..31 = discard the positions of its bits (0 = stand pat)")
+            lines.append("your move: name the cards to discard (e.g. 'discard K♣ 7♦'), or 'stand pat'")
         elif view.phase == "bet":
             k = max(0, min(view.max_raise, view.cap - view.level))
             lines.append("your move: " + ", ".join(f"{a} {action_name(a)}" for a in [32, 33] + list(range(34, 34 + k))))
     return "\n".join(lines)
-
-
-def move_name(view, action: int, action_name: Callable[[int], str]) -> str:
-    """A draw names the cards it discards from the acting seat's hand ('discard 3♣ [9♦] and
-    draw 2'); betting moves are their action names."""
-    if not 0 < action < 32 or len(view.hand) != HAND_SIZE:
-        return action_name(action)
-    w = set(view.washizu)
-    cards = [card_text(c, w) for i, c in enumerate(view.hand) if action >> i & 1]
-    return f"discard {' '.join(cards)} and draw {len(cards)}"
 
 
 # ---------------------------------------------------------------- picture

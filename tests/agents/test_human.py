@@ -32,3 +32,11 @@ def test_act_shows_the_view_reprompts_on_bad_input_and_abandons_on_quit() -> Non
     for script, why in (("q\n", "you quit"), ("", "input ended")):
         with pytest.raises(Abandon, match=why):
             HumanAgent(GAME, io.StringIO(script), io.StringIO()).act(None, np.array([1, 1], np.int8), state.view(0))
+
+
+def test_the_prompt_reminds_of_the_notation_the_moves_use() -> None:
+    from parlor.agents.human import prompt
+
+    assert "cards as K♣ or Kc" in prompt({0: "place K♣ on top", 3: "discard K♣"})
+    assert "tiles as 3-5" in prompt({0: "play 3-5 on the left end (on the open 3)", 72: "pass"})
+    assert "cards" not in prompt({0: "pass", 1: "bet"}) and "tiles" not in prompt({0: "pass", 1: "bet"})

@@ -231,7 +231,7 @@ def test_bad_stacked_deck_names_the_problem(deck, problem):
 
 def test_short_deck_rejects_cards_outside_seven_to_ace():
     game = make_game(deck="short32")
-    with pytest.raises(ValueError, match="2c is not in this game's deck"):
+    with pytest.raises(ValueError, match="2♣ is not in this game.s deck"):
         game.parse_deck(["2c"] + [format_card(c) for c in game.deck[1:]])
 
 

@@ -14,6 +14,6 @@ def test_render_shows_tiles_line_and_ends():
     for a in BLOCK_LINE[:2]:
         state.apply(game.LATER); state.apply(a)
     text = game.render(state.view(3))
-    assert "[0|2][2|3]" in text and "open ends: 0 ... 3" in text and "banker" in text
-    assert "your tiles: [0|3]" in text
+    assert "line: 0-2 2-3 " in text and "open ends: 0 ... 3" in text and "banker" in text
+    assert "your tiles: 0-3" in text
     assert "Pulle" in pulle.make_game().render(pulle.make_game().new_state(np.random.default_rng(0)).view(0))

@@ -10,6 +10,7 @@ import pytest
 from parlor.envs.engine import hands as H
 from parlor.envs.engine.cards import format_cards, parse_cards, short32
 from parlor.envs.engine.double_deck_hands import evaluators, rank5_double, rank5_double_batch
+from parlor.envs.engine.hand_names import category_name, describe, why_better
 from parlor.envs.engine.hands import Category, category, is_royal, rank3, rank5, rank5_batch, rank_values
 
 
@@ -135,8 +136,16 @@ def test_rank_values_and_encoding() -> None:
     assert rank_values(r5("3c 3d 3h 2s 2c")) == (1, 0)
     assert rank_values(r5("Kc Kd 5h 5s 9c")) == (11, 3, 7)
     assert category(r5("Ac Ad Ah As Kc")) == Category.QUADS and rank_values(r5("Ac Ad Ah As Kc")) == (12, 11)
-    assert H.describe(r5("Tc Jc Qc Kc Ac")) == "royal flush"
-    assert H.describe(r5("Qc Qd 9h 8s 2c")) == "pair Q 9 8 2"
+    assert describe(r5("Tc Jc Qc Kc Ac")) == "royal flush"
+    assert describe(r5("Qc Qd 9h 8s 2c")) == "pair Q 9 8 2"
+
+
+def test_hand_names_say_why_one_hand_beats_another() -> None:
+    assert category_name(r5("Tc Jc Qc Kc Ac")) == "royal flush" and describe(r3("Qc Qd 2h")) == "pair Q 2"
+    assert why_better(r5("2c 5c 9c Jc Kc"), r5("5d 6c 7h 8s 9c")) == "flush beats straight"
+    assert why_better(r5("Qc Qd 9h 8s 2c"), r5("9c 9d Ah Ks Qc")) == "both pair: Q beats 9"
+    assert why_better(r5("Kc Kd 8h 8s 7c"), r5("Kh Ks 8c 8d 4c")) == "both two pair K 8: kicker 7 beats 4"
+    assert why_better(r5("Kc Kd 8h 8s 7c"), r5("Kh Ks 8c 8d 7d")) == "equal hands"
 
 
 def test_bad_input_raises_value_error() -> None:
@@ -328,4 +337,4 @@ def test_r3_3_a_joker_hand_never_ranks_below_a_hand_it_can_become(double_deck: b
                   for _ in range(150)]
     for hand in hands:
         best_real = int(batch(becomes(hand, deck)).max())
-        assert rank(hand) >= best_real, (format_cards(hand), H.describe(rank(hand)), H.describe(best_real))
+        assert rank(hand) >= best_real, (format_cards(hand), describe(rank(hand)), describe(best_real))

@@ -165,6 +165,15 @@ class KuhnGame(Serializable):
     def move_name(self, view: KuhnView, action: int) -> str:
         return f"{self.action_name(action)} holding {CARD_NAMES[view.card]}"
 
+    def describe_move(self, before: KuhnView, after: KuhnView, actor: int, action: int) -> str:
+        return ("passes", "bets")[action]
+
+    def explain(self, view: KuhnView) -> str:
+        if view.showdown_cards is None:
+            return ""
+        cards = " vs ".join(CARD_NAMES[c] for c in view.showdown_cards)
+        return f"showdown: {cards}"
+
 
 def make_game(**options) -> KuhnGame:
     return KuhnGame(build(KuhnConfig, options))

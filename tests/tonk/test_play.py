@@ -199,7 +199,7 @@ def test_parse_deck_rejects_bad_decks(text, problem):
 def test_action_names_cover_every_id():
     names = {action_name(a) for a in range(NUM_ACTIONS)}
     assert len(names) == NUM_ACTIONS
-    assert action_name(lay("Qh Kh Ah")) == "lay run Qh Kh Ah"
+    assert action_name(lay("Qh Kh Ah")) == "lay run Q♥ K♥ A♥"  # the screen notation (the parser reads Qh too)
     with pytest.raises(ValueError):
         action_name(NUM_ACTIONS)
 

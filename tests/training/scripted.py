@@ -121,6 +121,15 @@ class LedgerGame:
     def action_name(self, action: int) -> str:
         return f"take {action}"
 
+    def move_name(self, view: LedgerView, action: int) -> str:
+        return self.action_name(action)
+
+    def describe_move(self, before: LedgerView, after: LedgerView, actor: int, action: int) -> str:
+        return f"takes {action}"
+
+    def explain(self, view: LedgerView) -> str:
+        return ""
+
 
 def make_ledger(**options) -> LedgerGame:
     return LedgerGame(build(LedgerConfig, options))

@@ -82,7 +82,7 @@ def _contenders(batch_n: int, scalar_n: int) -> list[tuple[str, Callable[[float]
         ("parlor rank5 (scalar)", lambda t: _scalar_rate(rank5, ids, t)),
         (f"parlor rank5_batch (N={_short(batch_n)})", lambda t: _batch_rate(batch, t)),
     ]
-    text = [[format_card(c) for c in h] for h in ids]
+    text = [[format_card(c, symbols=False) for c in h] for h in ids]  # treys and eval7 read the letters
     try:
         from treys import Card, Evaluator
     except ImportError:

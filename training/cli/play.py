@@ -5,8 +5,11 @@
     parlor play tonk_v0 --record        # keep the game record (runs/play/<time>-tonk_v0-<random>/records.jsonl)
 
 The human (:class:`parlor.agents.human.HumanAgent`) sees exactly his seat's view
-and the legal actions; ``q`` or the end of the input abandons the game. Input and
-output are streams, so tests drive it with scripted text.
+and the legal actions named by their cards or tiles, types a number, a name or a
+unique part of one; every move is told as he saw it and each finished hand or deal
+is explained (``Game.describe_move``, ``Game.explain``); ``q`` or the end of the
+input abandons the game. Input and output are streams, so tests drive it with
+scripted text.
 """
 from __future__ import annotations
 
@@ -18,6 +21,32 @@ from typing import Any, TextIO
 from parlor.agents.human import Abandon, HumanAgent
 from parlor.envs.engine.game import Game
 from parlor.training.cli.options import add_game_option_arguments, game_options
+
+
+class Table:
+    """What the human at ``seat`` hears as the game goes: every move as he saw it (cards and
+    tiles named where he may see them), the rewards it paid and, when a hand or deal has
+    finished, why it paid that (``game.explain``)."""
+
+    def __init__(self, game: Game, human: HumanAgent, seat: int, names: Sequence[str]):
+        self.game, self.human, self.seat, self.names = game, human, seat, names
+        self.before: Any = None
+        self.explained = ""
+
+    def start(self, state: Any) -> None:
+        self.before = state.view(self.seat)
+
+    def step(self, state: Any, player: int, action: int, earned: Any) -> None:
+        after = state.view(self.seat)
+        self.human.say(f"{self.names[player]} {self.game.describe_move(self.before, after, player, action)}")
+        self.before = after
+        explanation = self.game.explain(after)
+        if explanation and explanation != self.explained:
+            self.human.say(explanation)
+            self.explained = explanation
+        if any(x != 0 for x in earned):
+            n = len(self.names)
+            self.human.say("rewards: " + ", ".join(f"{self.names[p]} {earned[p]:+g}" for p in range(n) if earned[p] != 0))
 
 
 def play(game: Game, opponents: Sequence[Any], labels: Sequence[str], seat: int, seed: int | None,
@@ -35,19 +64,14 @@ def play(game: Game, opponents: Sequence[Any], labels: Sequence[str], seat: int,
     names = list(labels)
     names.insert(seat, "you")
     names = [f"player_{p} ({who})" for p, who in enumerate(names)]
-
-    def on_step(state: Any, player: int, action: int, earned: np.ndarray) -> None:
-        who = "you play" if player == seat else f"{names[player]} plays"
-        human.say(f"{who}: {game.action_name(action)}")
-        if np.any(earned != 0):
-            human.say("rewards: " + ", ".join(f"{names[p]} {earned[p]:+g}" for p in range(n) if earned[p] != 0))
+    table = Table(game, human, seat, names)
 
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     human.say(f"{game.name}: you are player_{seat}; seed {seed}")
     seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(n)]
     try:
-        result = play_episode(game, seats, seed, agent_seeds=seeds, on_step=on_step)
+        result = play_episode(game, seats, seed, agent_seeds=seeds, on_step=table.step, on_start=table.start)
     except Abandon as why:
         human.say(f"\n{why}: game abandoned")
         return 1

@@ -5,7 +5,13 @@ the MaskablePPO training run. torch and sb3 are imported only where training nee
 
     from parlor.training.learning import SingleAgentEnv
     env = SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, opponents=[("heuristic", 1.0)])
+
+Importing this package registers the Gymnasium ids ``parlor/<Name>-v<N>`` (one per env,
+the learner against the heuristic table; :mod:`.registration`):
+
+    env = gymnasium.make("parlor/OFC-v0", variant="pineapple")
 """
+from parlor.training.learning.registration import gym_id, gym_ids, make_single_agent_env
 from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv, register_env
 
-__all__ = ["PoolEntry", "SingleAgentEnv", "register_env"]
+__all__ = ["PoolEntry", "SingleAgentEnv", "gym_id", "gym_ids", "make_single_agent_env", "register_env"]

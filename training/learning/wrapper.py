@@ -160,7 +160,7 @@ def stat_of(shaped: str) -> str:
 class SingleAgentEnv(gymnasium.Env):
     """The learner's seat of a multi-player game as a Gymnasium env with action masks."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 2}
 
     def __init__(
         self,
@@ -176,8 +176,12 @@ class SingleAgentEnv(gymnasium.Env):
         shaping: Mapping[str, float] | None = None,
         shaping_mode: str = "final",
         action_guard: Mapping[str, float] | None = None,
+        render_mode: str | None = None,
     ):
         super().__init__()
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        self.render_mode = render_mode
         self.env_name = env_name
         self.options = dict(options or {})
         adapter_only = sorted(set(self.options) & set(ADAPTER_OPTIONS) - set(ILLEGAL_ACTION_OPTIONS))
@@ -390,6 +394,7 @@ class SingleAgentEnv(gymnasium.Env):
         return guarded(self.advisor, self._last_obs, legal, self.action_guard, self.state.view(self.learner))
 
     def render(self) -> str:
+        """The learner's view as text (``render_mode="ansi"``; also without a render mode)."""
         return self.game.render(self.state.view(self.learner))
 
     @property

@@ -148,6 +148,13 @@ class BukiGame(DominoGame):
     def title(self) -> str:
         return "Buki"
 
+    def extra_move(self, view: BukiView, actor: int, action: int) -> str:
+        if FIRST_GAME_ACTION <= action < self.LATER:
+            amount = self.bet_amount(action)
+            return f"raises the bet to {amount}" if view.bets[actor] else f"bets {amount}"
+        return {self.LATER: "bets later" if not view.bets[actor] else "keeps the bet",
+                self.ACCEPT: "accepts the raise", self.REFUSE: "refuses the raise"}[action]
+
     def seat_notes(self, view: BukiView) -> list[str]:
         return [("banker " if s == view.banker else
                  f"bet {view.bets[s] or '-'}{'*' if view.carried[s] else ''} ")

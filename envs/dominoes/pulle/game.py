@@ -72,6 +72,15 @@ class PulleGame(DominoGame):
     def title(self) -> str:
         return "Pulle"
 
+    def extra_move(self, view: PulleView, actor: int, action: int) -> str:
+        if action == BUY:
+            return f"buys back: pays {view.stake / 2:g}, the total becomes {view.buy_back_value}"
+        return "does not buy back"
+
+    def deal_notes(self, view: PulleView) -> list[str]:
+        totals = ", ".join(f"P{s} {t}{' (out)' if view.out[s] else ''}" for s, t in enumerate(view.totals))
+        return [f"running totals now: {totals} ({LIMIT} or more sits out)"]
+
     def seat_notes(self, view: PulleView) -> list[str]:
         return [f"total {view.totals[s]}  chips {float(view.chips[s]):g}" for s in range(view.num_players)]
 

@@ -52,6 +52,8 @@ class DebtLedger(Ledger):
 
 
 class PulleState(DominoState):
+    counts_pips_every_deal = True  # every deal's pips go onto the running totals
+
     def __init__(self, game: PulleGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         super().__init__(game, rng, decks)
         cfg = self.cfg = game.config

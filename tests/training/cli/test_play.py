@@ -29,7 +29,7 @@ def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     assert "'fold' is not a legal action now" in text
     assert "there is no action 7" in text and "there is no action -3" in text
     assert text.count("legal actions:") >= 2  # '?' lists them again
-    assert "you play: bet" in text
+    assert "player_0 (you) bets" in text
     assert "result:" in text and re.search(r"you (win|lose|share)", text)
 
 

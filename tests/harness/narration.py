@@ -1,0 +1,13 @@
+"""A helper for the table-talk tests of every game."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def told(game: Any, state: Any, action: int) -> list[str]:
+    """Play ``action`` for the seat to act and return how each seat heard it
+    (``game.describe_move`` on that seat's views before and after the move)."""
+    actor = state.current_player
+    before = [state.view(q) for q in range(game.num_players)]
+    state.apply(action)
+    return [game.describe_move(before[q], state.view(q), actor, action) for q in range(game.num_players)]
