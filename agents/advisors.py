@@ -4,16 +4,19 @@ A game (``parlor.envs``) holds rules, views and observations only. Knowledge tha
 helps a learner but is no rule lives here, per game: action guards (the actions a
 tolerance finds too risky leave the mask: a safety shield a policy is trained and
 played inside) and estimators of a statistic during an episode (the potential of
-potential-based reward shaping). :func:`advisor_for` builds the advisor of an env
+potential-based reward shaping) and decisions an exact solver takes better than any
+learner (``solved_action``: OFC's Fantasyland hands). :func:`advisor_for` builds the advisor of an env
 (None for an env without one); ``ADVISORS`` lists them:
 
-| env | advisor | guards | estimators |
-|---|---|---|---|
-| ``ofc_v0`` | :class:`agents.ofc.advisor.OFCAdvisor` | ``foul``, ``opening_foul``, ``foul_cap`` (``features=True``), ``endgame_foul``, ``midgame_foul`` (Pineapple) | ``foul``, ``foul:endgame`` (Pineapple) |
+| env | advisor | guards | estimators | solved decisions |
+|---|---|---|---|---|
+| ``ofc_v0`` | :class:`agents.ofc.advisor.OFCAdvisor` | ``foul``, ``opening_foul``, ``foul_cap`` (``features=True``), ``endgame_foul``, ``midgame_foul`` (Pineapple) | ``foul``, ``foul:endgame`` (Pineapple) | Fantasyland hands (the exact solver) |
 
 Callers: ``agents.policy.PolicyAgent`` (a policy's guard; ``agents.policy.shield_policy``
-checks a guard before writing it), ``training.learning.wrapper.SingleAgentEnv``
-(``action_guard``, ``shaping_mode: potential``), ``parlor shield``.
+checks a guard before writing it; solved decisions), ``agents.search.SearchAgent``
+(solved decisions), ``training.learning.wrapper.SingleAgentEnv`` (``action_guard``,
+``shaping_mode: potential``; the learner's solved decisions are played for it),
+``parlor shield``.
 """
 from __future__ import annotations
 
@@ -48,6 +51,15 @@ class Advisor(Protocol):
         """Per name in ``names`` (from ``estimated_stats``), ``player``'s statistic as
         ``state.stats()`` will report it at the episode's end, expected from what the seat
         knows now; None where the estimator does not judge this decision."""
+
+    def solved_action(self, view: Any) -> int | None:
+        """The action an exact solver takes at this decision of the seat of ``view`` (the
+        acting seat's), or None when the decision is the agent's own."""
+
+
+def solved_action(advisor: Advisor | None, view: Any) -> int | None:
+    """``advisor``'s solved action for ``view`` (None without an advisor or a solution)."""
+    return None if advisor is None else advisor.solved_action(view)
 
 
 def advisor_for(env_name: str, game: Game) -> Advisor | None:

@@ -5,7 +5,10 @@ full options, observation shape and layout version, number of actions), the
 network's architecture and weights, and metadata (steps trained, an action guard).
 :func:`load_policy` is the one loader: it always checks the signature against the
 env the policy is loaded into and refuses a mismatch with a :class:`PolicyMismatchError`
-naming every difference. :class:`PolicyAgent` plays a policy as an
+naming every difference, but in the options the game declares portable
+(``Game.portable_options``: an OFC policy plays any number of hands); warm starts
+(:func:`load_weights_into`) are as portable, checkpoints (:func:`read_checkpoint`, the same
+run's) and conversions are not. :class:`PolicyAgent` plays a policy as an
 :class:`~parlor.agents.base.Agent` (the agent spec ``ppo:PATH.zip`` of
 :mod:`parlor.agents.registry`, self-play snapshots, the learner's evaluation).
 
@@ -18,6 +21,10 @@ the problem). The bytes are read and written only by :mod:`parlor.agents.policy_
 pickles) are refused and :func:`convert_sb3_policy` (``parlor convert``) converts them
 without unpickling (:mod:`parlor.agents.policy_legacy`).
 
+Solved decisions: where the env's advisor solves a decision exactly (``solved_action``,
+e.g. OFC's Fantasyland hands) the policy agent plays the solution, as the learner's
+seat did in training (``training.learning.wrapper``).
+
 Action guard: a policy trained with one (``action_guard``, e.g. ``{"foul": 0.0}``)
 was only ever allowed the actions the env's advisor keeps (:mod:`parlor.agents.advisors`),
 so it plays with the same narrowed mask wherever it is loaded.
@@ -29,13 +36,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from parlor.agents.advisors import advisor_for, check_guard, guarded
+from parlor.agents.advisors import advisor_for, check_guard, guarded, solved_action
 from parlor.agents.policy_format import (
     ACTIVATIONS,
     HEADER,
@@ -102,8 +109,10 @@ def signature(env_name: str, game: Game) -> dict[str, Any]:
     }
 
 
-def check_signature(saved: Mapping[str, Any], expected: Mapping[str, Any], path: str | Path = "policy") -> None:
-    """Raise :class:`PolicyMismatchError` naming each field where ``saved`` and ``expected`` differ."""
+def check_signature(saved: Mapping[str, Any], expected: Mapping[str, Any], path: str | Path = "policy",
+                    portable: Collection[str] = ()) -> None:
+    """Raise :class:`PolicyMismatchError` naming each field where ``saved`` and ``expected`` differ;
+    the options in ``portable`` (the game's ``portable_options``) may differ."""
     problems = []
     for key in SIGNATURE_KEYS:
         if key == "options":
@@ -112,7 +121,7 @@ def check_signature(saved: Mapping[str, Any], expected: Mapping[str, Any], path:
             problems.append(f"{key}: trained on {saved.get(key)!r}, loading into {expected.get(key)!r}")
     saved_opts, want_opts = saved.get("options", {}), expected.get("options", {})
     for name in sorted(set(saved_opts) | set(want_opts)):
-        if saved_opts.get(name) != want_opts.get(name):
+        if name not in portable and saved_opts.get(name) != want_opts.get(name):
             problems.append(f"option {name}: trained with {saved_opts.get(name)!r}, loading into {want_opts.get(name)!r}")
     if problems:
         raise PolicyMismatchError(f"{path} does not fit this env: " + "; ".join(problems))
@@ -234,14 +243,16 @@ def _shared(path: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], Any]:
 def load_policy(path: str | Path, env_name: str, game: Game, shared: bool = False) -> Any:
     """The network in the policy file ``path`` (an sb3-contrib MaskableActorCriticPolicy in eval
     mode), checked for ``game`` of env ``env_name``: :class:`PolicyMismatchError` if it was trained
-    on another env, other options or another observation layout; :class:`PolicyFileError` for a
+    on another env, other options (but the game's ``portable_options``, e.g. OFC's number of
+    hands) or another observation layout; :class:`PolicyFileError` for a
     file that is not a policy of this format. ``shared=True`` returns the process's read-only copy
     (agents: each file is read once); otherwise a fresh copy of its own."""
     return _load_with_header(path, env_name, game, shared)[1]
 
 
 def _load_with_header(path: str | Path, env_name: str, game: Game, shared: bool) -> tuple[dict[str, Any], Any]:
-    check_signature(read_signature(path), signature(env_name, game), path)  # before any tensor is read
+    # before any tensor is read
+    check_signature(read_signature(path), signature(env_name, game), path, game.portable_options)
     if not shared:
         return _build(path)
     key = os.path.abspath(path)
@@ -251,10 +262,11 @@ def _load_with_header(path: str | Path, env_name: str, game: Game, shared: bool)
 
 def load_weights_into(policy: Any, path: str | Path, env_name: str, game: Game) -> dict[str, Any]:
     """Copy the weights of the policy file ``path`` (checked for ``game``) into ``policy``, a live
-    MaskableActorCriticPolicy (e.g. a fresh MaskablePPO's, for a warm start); a network of
+    MaskableActorCriticPolicy (e.g. a fresh MaskablePPO's, for a warm start: across the game's
+    ``portable_options`` too, e.g. a single-hand OFC policy for 6-hand matches); a network of
     another architecture is a :class:`NetworkMismatchError`. Returns the file's header."""
     saved = read_policy_file(path)
-    check_signature(saved.header, signature(env_name, game), path)
+    check_signature(saved.header, signature(env_name, game), path, game.portable_options)
     mine = Architecture.of_policy(policy)
     if mine != saved.architecture:
         raise NetworkMismatchError(f"{path}: its network ({saved.architecture.describe()}) is not this one "
@@ -264,8 +276,8 @@ def load_weights_into(policy: Any, path: str | Path, env_name: str, game: Game) 
 
 
 def read_checkpoint(path: str | Path, env_name: str, game: Game) -> PolicyFile:
-    """A training checkpoint (weights, optimizer state, counters) checked for ``game``;
-    :class:`PolicyFileError` if it is torn or not a checkpoint."""
+    """A training checkpoint (weights, optimizer state, counters) checked for ``game`` strictly
+    (a resumed run has its own options); :class:`PolicyFileError` if it is torn or not a checkpoint."""
     saved = read_policy_file(path, optimizer=True)
     check_signature(saved.header, signature(env_name, game), path)
     return saved
@@ -279,16 +291,18 @@ class PolicyAgent:
     the masked action distribution with the agent's own seeded generator (never the
     global torch RNG, so it cannot disturb training). ``guard`` narrows the mask
     with the ``guarded_mask`` of the env's advisor (the game and ``env_name`` are needed then).
+    With the game and ``env_name`` the decisions the advisor solves (``solved_action``) are
+    played as solved.
     """
 
     def __init__(self, policy: Any, game: Game | None = None, deterministic: bool = True, seed: int | None = None,
                  name: str = "ppo", guard: Mapping[str, float] | None = None, env_name: str | None = None):
         self.policy = getattr(policy, "policy", policy)  # an sb3 model or its policy
-        self.game, self.guard, self.advisor = game, dict(guard or {}), None
+        self.game, self.guard = game, dict(guard or {})
+        self.advisor = advisor_for(env_name, game) if game is not None and env_name is not None else None
         if self.guard:
             if game is None or env_name is None:
                 raise ValueError("PolicyAgent: an action guard needs the game and the env name (its advisor)")
-            self.advisor = advisor_for(env_name, game)
             check_guard(self.advisor, self.guard, env_name)
         self.deterministic = deterministic
         self.name = name
@@ -322,6 +336,9 @@ class PolicyAgent:
         return probs / probs.sum()
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None, sample_world: Any = None) -> int:
+        solved = solved_action(self.advisor, view) if view is not None else None
+        if solved is not None:
+            return solved
         probs = self.probabilities(observation, action_mask, view)
         if self.deterministic:
             return int(np.argmax(probs))

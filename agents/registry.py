@@ -7,8 +7,8 @@ Specs understood by :func:`make_agent` (``ENV`` is the environment's name):
 | ``random`` | uniform over the legal actions |
 | ``heuristic`` | the game's rule-based player (table ``HEURISTICS``) |
 | extra names of a game (``EXTRAS``) | e.g. ``always_min`` / ``always_max`` (buki_v0), ``montecarlo`` (buffalo_bill_v0) |
-| ``search[:BUDGET[:ROLLOUT[:HORIZON]]]`` | determinized Monte Carlo (:mod:`parlor.agents.search`): BUDGET rollouts per decision, ROLLOUT ``heuristic`` or ``random``, HORIZON ``episode`` or ``reward``; omitted parts take the game's defaults (``SEARCH_DEFAULTS``) |
-| ``ppo:PATH.zip`` | a trained policy (:class:`parlor.agents.policy.PolicyAgent`, deterministic; its signature must fit the env; torch is imported only then) |
+| ``search[:BUDGET[:ROLLOUT[:HORIZON]]]`` | determinized Monte Carlo (:mod:`parlor.agents.search`): BUDGET rollouts per decision, ROLLOUT ``heuristic`` or ``random``, HORIZON ``episode`` or ``reward``; omitted parts take the game's defaults (``SEARCH_DEFAULTS``); decisions the env's advisor solves (OFC: Fantasyland hands) are played as solved |
+| ``ppo:PATH.zip`` | a trained policy (:class:`parlor.agents.policy.PolicyAgent`, deterministic; its signature must fit the env; torch is imported only then; decisions the env's advisor solves are played as solved) |
 | ``package.module:Class`` | any class with the ``(game, seed=None)`` constructor |
 
 Game modules are imported only when their agent is asked for, so a game that
@@ -112,6 +112,7 @@ def search_defaults(env_name: str) -> tuple[int, str, str, int | None]:
 
 
 def _make_search(spec: str, game: Game, env_name: str, seed: int | None) -> Any:
+    from parlor.agents.advisors import advisor_for
     from parlor.agents.search import HORIZONS, AgentRollout, SearchAgent
 
     parts = spec.split(":")
@@ -137,4 +138,5 @@ def _make_search(spec: str, game: Game, env_name: str, seed: int | None) -> Any:
         cls = resolve(HEURISTICS[env_name])
         # the game heuristics read only the view (DESIGN.md), so playouts skip encoding
         policy = AgentRollout(game, lambda s: cls(game, seed=s), name="heuristic", encode=False)
-    return SearchAgent(game, seed=seed, budget=budget, rollout=policy, horizon=horizon, max_candidates=candidates)
+    return SearchAgent(game, seed=seed, budget=budget, rollout=policy, horizon=horizon, max_candidates=candidates,
+                       advisor=advisor_for(env_name, game))

@@ -17,6 +17,8 @@ nothing. With a policy playout (the game's heuristic) the search improves on
 that policy: it keeps the policy's own choice unless fresh worlds show a
 better action (see ``confidence``). The agent only ever sees its view and the
 worlds ``sample_world`` draws from it, so it knows no more than its seat.
+Decisions the game's advisor solves exactly (``advisor.solved_action``, e.g. OFC's
+Fantasyland hands, :mod:`parlor.agents.advisors`) are played as solved, unsearched.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from parlor.agents.advisors import Advisor, solved_action
 from parlor.agents.base import legal_actions
 from parlor.agents.episodes import play_until
 from parlor.envs.engine.game import Game
@@ -138,11 +141,15 @@ class SearchAgent:
     ``max_candidates``: with more legal actions than this, only the policy's
     choice and a random sample of the others are searched (for games with
     large action sets and long playouts).
+
+    ``advisor``: the game's advisor (``agents.advisors.advisor_for``); the decisions it
+    solves (``solved_action``) are played as solved.
     """
 
     def __init__(self, game: Game, seed: int | None = None, budget: int = 64,
                  rollout: RolloutPolicy | None = None, allocation: str = "halving",
-                 horizon: str = "episode", confidence: float = 1.5, max_candidates: int | None = None):
+                 horizon: str = "episode", confidence: float = 1.5, max_candidates: int | None = None,
+                 advisor: Advisor | None = None):
         if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
             raise ValueError(f"search budget={budget!r} must be a positive integer (rollouts per decision)")
         if allocation not in ALLOCATIONS:
@@ -160,6 +167,7 @@ class SearchAgent:
         self.horizon = horizon
         self.confidence = float(confidence)
         self.max_candidates = max_candidates
+        self.advisor = advisor
         self.rng = np.random.default_rng(seed)
         self.policy.reset(seed)
         self.last_values: dict[int, float] = {}
@@ -173,9 +181,10 @@ class SearchAgent:
         legal = [int(a) for a in legal_actions(action_mask)]
         if not legal:
             raise ValueError("SearchAgent.act: no legal action in the mask")
-        if len(legal) == 1:
+        solved = solved_action(self.advisor, view) if len(legal) > 1 else None
+        if len(legal) == 1 or solved is not None:
             self.last_values = {}
-            return legal[0]
+            return legal[0] if solved is None else solved
         if sample_world is None:
             raise ValueError("SearchAgent.act needs sample_world (rng -> State consistent with the view)")
         worlds = iter(range(1 << 62))

@@ -93,7 +93,11 @@ others before the showdown, the deck order.
   shuffled from the episode's generator.
 - `State.stats()`: per seat, averaged over the hands played: `foul`,
   `fantasyland` (regular hands that qualified for Fantasyland entry, also in
-  the last hand), `royalties`.
+  the last hand), `royalties`; with `num_hands > 1` also `points`,
+  `regular_hands`, `regular_points`, `fl_hands`, `fl_points` and `fl_stays`,
+  and the game's `stat_ratios` name the rates evaluation derives from them
+  (`fl_entry_rate`, `fl_stay_rate`, `points_per_fl_hand`,
+  `points_per_regular_hand`; docs/rules.md §1.10).
 - `observe(state, player)` equals `encode(state.view(player))`: each seat's
   vector is updated incrementally.
 

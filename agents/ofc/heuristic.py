@@ -8,11 +8,17 @@ How it plays (reads only the View):
   (bottom, then middle, then top), as a careful player would, half fill the
   free slots at random. A completed board scores -7 if fouled, else its
   royalties, 0.6 per category of row strength (rows won against others) and,
-  when another hand follows, 9 for a top that earns Fantasyland. So it keeps
-  the rows ordered, builds the bottom and middle and takes royalties when the
-  foul risk allows.
+  when another hand follows, 9 (``fl_bonus``) for a top that earns Fantasyland.
+  So it keeps the rows ordered, builds the bottom and middle and takes
+  royalties when the foul risk allows. A Fantasyland hand was measured to be
+  worth about 17 points (``agents.ofc.fantasyland.FANTASYLAND_VALUE``), but
+  with that bonus this planner lost to itself with 9: its completions, half of
+  them dealing the top random cards, over-rate the chance of pairing a high
+  card on top (docs/experiments/ofc_multihand.md).
 - Fantasyland: it plays the exact solver's board (``agents.ofc.fantasyland``):
-  the most royalties plus 9 for staying when another hand follows; never fouls.
+  the most royalties plus ``FANTASYLAND_VALUE`` for staying when another hand
+  follows (``stay_value``; the solver's choice is exact, so it gets the
+  measured worth); never fouls.
 
 Its results against the other baselines (points, foul rate, royalties per hand,
 duplicate deals with 95% confidence intervals) come from ``parlor eval``, e.g.
@@ -23,32 +29,53 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.agents.base import SeededAgent
-from parlor.agents.ofc.fantasyland import FantasylandPlayer
+from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE, FantasylandPlayer
 from parlor.envs.ofc.features import turn_key
 from parlor.envs.ofc.game import OFCGame
 from parlor.envs.ofc.outlook import outlook_turn
-from parlor.envs.ofc.rollouts import DISCARD, SAMPLES, completed_rows, fl_next, plans_of
+from parlor.envs.ofc.rollouts import DISCARD, FL_BONUS, SAMPLES, TurnStats, completed_rows, fl_next, plans_of
 from parlor.envs.ofc.view import OFCView
 
 
-def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES) -> list[int]:
+def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES,
+              fl_bonus: float = FL_BONUS) -> list[int]:
     """Destinations for the pending cards of a regular turn: the candidate whose
-    board scores best over sampled completions (common samples for all candidates)."""
+    board scores best over sampled completions (common samples for all candidates),
+    a top that earns Fantasyland worth ``fl_bonus`` when another hand follows."""
     plans = plans_of(view)  # the candidates of envs.ofc.rollouts.turn_candidates, scored as evaluate_turn does
     if len(plans.dests) == 1:
         return list(plans.dests[0])
-    table = completed_rows(view, plans, lambda pool: rng.random((samples, len(pool))))
-    return list(plans.dests[int(np.argmax(table.rows().values(fl_next(view))))])
+    rows = completed_rows(view, plans, lambda pool: rng.random((samples, len(pool)))).rows()
+    if fl_bonus == FL_BONUS or not fl_next(view):
+        return list(plans.dests[int(np.argmax(rows.values(fl_next(view))))])   # the value statistic alone
+    return list(plans.dests[int(np.argmax(valued(rows.stats(fl_next(view)), view, fl_bonus)))])
+
+
+def valued(stats: TurnStats, view: OFCView, fl_bonus: float) -> np.ndarray:
+    """The candidates' values with a Fantasyland top worth ``fl_bonus``: the rollouts value it
+    at ``FL_BONUS`` (the feature block's constant, which stays as it is), and a clean
+    completion earning Fantasyland adds the bonus once, so the difference is linear in
+    the share ``stats.fantasyland`` of such completions."""
+    if fl_bonus == FL_BONUS or view.hand_index + 1 >= view.num_hands:
+        return stats.value
+    return stats.value + (fl_bonus - FL_BONUS) * stats.fantasyland
 
 
 # ---------------------------------------------------------------- the agent
 class OFCHeuristic(SeededAgent):
     """Agent protocol (agents/base.py): decides from the View. Its sampling uses its
-    own generator (``seed``), so a seeded agent replays identically."""
+    own generator (``seed``), so a seeded agent replays identically. ``fl_bonus``: a
+    top that earns Fantasyland is worth that many points to its planner; ``stay_value``:
+    staying in Fantasyland is worth that many to its Fantasyland solver."""
+
+    fl_bonus: float = FL_BONUS
+    stay_value: float = FANTASYLAND_VALUE
 
     def __init__(self, game: OFCGame | None = None, seed: int | None = None):
         self.game = game
-        self.fantasyland = FantasylandPlayer.for_game(game) if game is not None else FantasylandPlayer()
+        stay = self.stay_value
+        self.fantasyland = FantasylandPlayer.for_game(game, stay) if game is not None else FantasylandPlayer(
+            stay_value=stay)
         super().__init__(seed)
         self._plan: tuple[tuple, list[int]] | None = None
 
@@ -57,7 +84,7 @@ class OFCHeuristic(SeededAgent):
         self._plan = None
 
     def plan_regular_turn(self, view: OFCView) -> list[int]:
-        return plan_turn(view, self.rng)
+        return plan_turn(view, self.rng, fl_bonus=self.fl_bonus)
 
     def act(self, observation, action_mask, view: OFCView, sample_world=None) -> int:
         if self.fantasyland.plays(view):
@@ -77,12 +104,31 @@ class OFCHeuristic(SeededAgent):
         return int(action)
 
 
+class HeuristicBonus9(OFCHeuristic):
+    """The heuristic as it was before Fantasyland's worth was measured: a Fantasyland hand
+    worth 9 points (the rollouts' ``FL_BONUS``), entering and staying alike; the agent of
+    the measurement (``parlor.agents.ofc.heuristic:HeuristicBonus9``,
+    docs/experiments/ofc_multihand.md)."""
+
+    stay_value = FL_BONUS
+
+
+class MeasuredBonusHeuristic(OFCHeuristic):
+    """The heuristic with the measured worth of a Fantasyland hand for entering and staying
+    alike (``FANTASYLAND_VALUE``, 17 points): it showed no gain over :class:`HeuristicBonus9`
+    in 4,000-match runs, so the heuristic's planner keeps 9 (docs/experiments/ofc_multihand.md;
+    ``parlor.agents.ofc.heuristic:MeasuredBonusHeuristic``)."""
+
+    fl_bonus = FANTASYLAND_VALUE
+
+
 class OutlookPlanner(OFCHeuristic):
     """The heuristic's planner on the ``features=True`` outlook's samples (the fixed
     noise table picked by :func:`parlor.envs.ofc.features.turn_key`): it plays the plan whose
     first action the outlook's preference marks 1.0 (ties as the heuristic breaks
-    them), so a policy reading the features can imitate it exactly. The behaviour-
-    cloning teacher of ``configs/ofc_pineapple.yaml``; as strong as the heuristic."""
+    them), so a policy reading the features can imitate it exactly. Its regular turns
+    value Fantasyland as the features do (``FL_BONUS``). The behaviour-cloning teacher
+    of ``configs/ofc_pineapple.yaml``; as strong as the heuristic."""
 
     def plan_regular_turn(self, view: OFCView) -> list[int]:
         turn, taken = outlook_turn(view, turn_key(view))  # sampled_turn's candidates and values

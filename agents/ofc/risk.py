@@ -75,5 +75,5 @@ def stat_estimates(state: OFCState, player: int, names: Sequence[str],
         else:
             raise ValueError(f"{state.game.name} does not estimate {name!r} with these options; allowed values: "
                              f"{', '.join(allowed)}")
-        out[name] = None if current is None else (state.stat_foul[player] + current) / state.num_hands
+        out[name] = None if current is None else (state.tally.foul[player] + current) / state.num_hands
     return out

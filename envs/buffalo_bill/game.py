@@ -4,7 +4,7 @@ The other modules of the package are listed in its docstring (``envs/buffalo_bil
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,6 +78,8 @@ class BuffaloBillGame(Serializable):
 
     name = "buffalo_bill"
     observation_bounds = (0.0, 1.0)
+    stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
+    portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with
 
     def __init__(self, config: BuffaloBillConfig):
         self.config = config

@@ -6,7 +6,7 @@ Each game (``buki``, ``pulle``, ``austrian``) subclasses it with its config, its
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -32,6 +32,8 @@ class DominoGame(Serializable):
     observation_shape: tuple[int, ...]
     observation_bounds = (0.0, 1.0)
     observation_version = None  # the env's _vN versions the observation (Buki's feature block included)
+    stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
+    portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with
     max_deals: int | None
     state_class: ClassVar[type]
     tail_size: ClassVar[int]

@@ -9,7 +9,7 @@ of a game: they live with the agents (``agents/advisors.py``). Framework-free.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -108,6 +108,14 @@ class Game(Protocol):
     # the most deals (hands, games, rounds: what one stacked deck plays) an episode has,
     # so the most decks ``new_state`` can use; None when the episode has no bound
     max_deals: int | None
+    # rates evaluation reports besides the per-seat means of ``State.stats()``: name ->
+    # (numerator, denominator), both ``State.stats()`` entries, each rate the ratio of their
+    # sums over every episode an agent played (e.g. OFC's points per Fantasyland hand); {} for none
+    stat_ratios: Mapping[str, tuple[str, str]]
+    # options a trained policy may be loaded across (``agents.policy.load_policy``): they change
+    # neither the observation layout nor what the actions mean, only the course of an episode
+    # (e.g. OFC's num_hands); () for none
+    portable_options: tuple[str, ...]
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> State:
         """A fresh episode. ``decks``: stacked decks (parsed), one per deal/hand in order."""

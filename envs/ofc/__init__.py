@@ -3,6 +3,8 @@
 - ``game``: the config (``OFCConfig``), the Game (``OFCGame``) and ``make_game``;
 - ``state``: the State (dealing, placement, showdown, Fantasyland);
 - ``determinize``: hidden cards resampled for one seat (``State.determinize``);
+- ``stats``: the episode's statistics (``State.stats()``; the multi-hand rates'
+  terms, ``MULTI_HAND_RATIOS``);
 - ``view``: the View (what one seat knows);
 - ``encode``: the observation layout, ``encode(view)`` and action names;
 - ``render``: text of a view and its SVG picture (``render_svg``);

@@ -22,6 +22,7 @@ from parlor.envs.ofc import render as _render
 from parlor.envs.ofc.deal import deal_plan
 from parlor.envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
 from parlor.envs.ofc.state import OFCState
+from parlor.envs.ofc.stats import MULTI_HAND_RATIOS
 from parlor.envs.ofc.view import OFCView
 
 VARIANTS = ("original", "pineapple")
@@ -57,6 +58,9 @@ class OFCGame(Serializable):
     """Builds OFC states and encodes/renders their views."""
 
     name = "ofc"
+    # a policy plays any number of hands and any Fantasyland rule: the observation's layout
+    # and the actions stay the same (its Fantasyland hands are solved, agents.advisors)
+    portable_options = ("num_hands", "fl_cards", "fl_stay")
     num_actions = _encode.NUM_ACTIONS
     observation_bounds = (0.0, 1.0)
 
@@ -68,6 +72,7 @@ class OFCGame(Serializable):
         # part of a trained policy's signature (parlor.agents.policy.layout_version)
         self.observation_version = _features.FEATURES_VERSION if config.features else None
         self.max_deals = config.num_hands
+        self.stat_ratios = MULTI_HAND_RATIOS if config.num_hands > 1 else {}
         self.observation_shape = (self.layout.size + (_features.size(config.num_players) if config.features else 0),)
         self.deck = standard52()
         n = config.num_players

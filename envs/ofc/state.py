@@ -29,6 +29,7 @@ from parlor.envs.ofc.scoring import (
     fl_stays,
     score_hand,
 )
+from parlor.envs.ofc.stats import EpisodeTally, episode_stats
 from parlor.envs.ofc.view import OFCView, Showdown
 
 DISCARD = enc.ACTION_DISCARD
@@ -63,7 +64,7 @@ class OFCState:
         "hand_index", "start_player", "fl_next", "in_fl", "fl_dealt", "rows", "discards", "stock",
         "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "current_player", "key", "rewards",
         "totals", "last_points", "terminal", "obs", "mv", "rank_left", "suit_left", "watchers", "unseen_at",
-        "counts_at", "hands_done", "stat_foul", "stat_fl", "stat_royalty", "free", "last_turn", "trace", "showdown",
+        "counts_at", "hands_done", "tally", "free", "last_turn", "trace", "showdown",
     )
 
     def __init__(self, game, rng: np.random.Generator, decks: list[tuple[int, ...]]):
@@ -84,7 +85,7 @@ class OFCState:
         self.terminal = False
         self.hands_done = 0
         self.showdown: Showdown | None = None  # the boards of the latest showdown (immutable)
-        self.stat_foul, self.stat_fl, self.stat_royalty = [0] * n, [0] * n, [0] * n
+        self.tally = EpisodeTally(n)
         self._start_hand()
 
     # ------------------------------------------------------------ dealing
@@ -268,16 +269,13 @@ class OFCState:
         else:
             self.rewards = self.rewards + np.asarray(points, dtype=np.float64)
         totals, in_fl, fl_next = self.totals, self.in_fl, self.fl_next
-        stat_foul, stat_royalty, stat_fl = self.stat_foul, self.stat_royalty, self.stat_fl
         for p, res in enumerate(results):
             totals[p] += points[p]
-            stat_foul[p] += res.fouled
-            stat_royalty[p] += res.royalty
             if in_fl[p]:
                 fl_next[p] = FL_STAY_CARDS if fl_stays(res, self.fl_stay) else 0
             else:
                 fl_next[p] = fl_entry_cards(res, self.fl_cards)
-                stat_fl[p] += fl_next[p] > 0
+        self.tally.showdown(results, points, in_fl, fl_next)
         self.last_points = points
         self.showdown = Showdown(self.hand_index, tuple(tuple(tuple(r) for r in board) for board in self.rows))
         self.hands_done += 1
@@ -305,13 +303,8 @@ class OFCState:
                         self._see(w, c)
 
     def stats(self) -> dict[str, list[float]]:
-        """Per seat, averaged over the hands played: foul rate, Fantasyland entries, royalties."""
-        h = max(1, self.hands_done)
-        return {
-            "foul": [x / h for x in self.stat_foul],
-            "fantasyland": [x / h for x in self.stat_fl],
-            "royalties": [x / h for x in self.stat_royalty],
-        }
+        """Per seat, averaged over the hands played (:func:`~parlor.envs.ofc.stats.episode_stats`)."""
+        return episode_stats(self.tally, self.hands_done, self.totals, self.num_hands > 1)
 
     # ------------------------------------------------------------ views
     def view(self, player: int) -> OFCView:
@@ -358,7 +351,7 @@ class OFCState:
         new.mv = [memoryview(o) for o in new.obs]
         new.rank_left = [list(x) for x in self.rank_left]
         new.suit_left = [list(x) for x in self.suit_left]
-        new.stat_foul, new.stat_fl, new.stat_royalty = list(self.stat_foul), list(self.stat_fl), list(self.stat_royalty)
+        new.tally = self.tally.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> OFCState:

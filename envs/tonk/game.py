@@ -5,7 +5,7 @@ The other modules of the package are listed in its docstring
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +68,8 @@ class TonkGame(Serializable):
     num_actions = NUM_ACTIONS
     observation_bounds = (-1.0, 1.0)
     observation_version = None  # no optional observation block
+    stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
+    portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with
 
     def __init__(self, config: TonkConfig):
         self.config = config

@@ -9,7 +9,7 @@ many; 32 drop; 33 call; 33 + k raise by k (k = 1..max_raise).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +88,8 @@ def _normalize_washizu_cards(mode: str, value: Any) -> tuple[int, ...] | None:
 class WashizuGame(Serializable):
     name = "washizu_poker"
     observation_version = None  # no optional observation block
+    stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
+    portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with
 
     def __init__(self, config: WashizuConfig):
         self.config = config

@@ -47,3 +47,17 @@ def test_shipped_policy_plays_legally_in_its_env(name: str) -> None:
     plain = {**sig["options"], "features": False}
     with pytest.raises(ValueError, match="option features"):
         make_agent(f"ppo:{path}", envs.make_game(sig["env"], **plain), env_name=sig["env"])
+
+
+def test_an_ofc_policy_plays_any_number_of_hands_but_not_another_variant() -> None:
+    # OFC's portable options (num_hands, fl_cards, fl_stay) leave the observation layout and
+    # the actions as they are: the single-hand policy plays a 6-hand match (issue 26)
+    path = PRETRAINED / "ofc_pineapple.zip"
+    options = read_signature(path)["options"]
+    assert options["num_hands"] == 1
+    game = envs.make_game("ofc_v0", **{**options, "num_hands": 6, "fl_cards": "progressive"})
+    lineup = [make_agent(f"ppo:{path}", game, env_name="ofc_v0"), make_agent("heuristic", game, env_name="ofc_v0", seed=1)]
+    result = play_episode(game, lineup, 3, None, [0, 1])
+    assert result.stats["regular_hands"][0] + result.stats["fl_hands"][0] == 1.0
+    with pytest.raises(ValueError, match="option variant: trained with 'pineapple', loading into 'original'"):
+        make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **{**options, "variant": "original"}), env_name="ofc_v0")

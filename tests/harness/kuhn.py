@@ -119,6 +119,8 @@ class KuhnGame(Serializable):
     observation_shape = (3 + 3 + 6,)
     observation_bounds = (0.0, 1.0)
     observation_version = None
+    stat_ratios: dict = {}
+    portable_options: tuple[str, ...] = ()
     max_deals = 1
 
     def __init__(self, config: KuhnConfig):

@@ -59,6 +59,9 @@ def test_game_and_state_declare_every_member_of_the_engine_protocol(case: EnvCas
     stats = state.stats()
     assert isinstance(stats, dict)
     assert all(len(values) == game.num_players for values in stats.values())
+    assert set(game.portable_options) <= {f.name for f in dataclasses.fields(game.config)}
+    for name, (numerator, denominator) in game.stat_ratios.items():  # rates of reported statistics
+        assert name not in stats and numerator in stats and denominator in stats, name
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)

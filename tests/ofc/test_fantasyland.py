@@ -121,6 +121,9 @@ def test_r1_9_fantasyland_stay_deals_fourteen_again(rows, rule, stays):
         assert s.view(1).fantasyland == (False, False)
         assert s.start_player == 1 and s.current_player == 1  # rotation resumes
     assert s.stats()["fantasyland"] == [0.5, 0.0]  # one entry in two hands (staying is not an entry)
+    stats = s.stats()
+    assert stats["fl_hands"] == [0.5, 0.0] and stats["regular_hands"] == [0.5, 1.0]
+    assert stats["fl_stays"] == ([0.5, 0.0] if stays else [0.0, 0.0])
 
 
 def test_r1_9_fantasyland_entry_rule_does_not_apply_inside_fantasyland():
@@ -172,3 +175,26 @@ def test_r1_7_fantasyland_deck_capacity_four_players_original_gets_thirteen():
     assert v.fantasyland == (True, False, False, False) and v.fl_dealt == (13, 0, 0, 0)
     assert len(v.pending) == 13 and v.discards_owed == 0
     assert 3 not in np.flatnonzero(s.legal_mask())
+
+
+def test_r1_10_multi_hand_statistics_split_the_points_by_regular_and_fantasyland_hands():
+    deck1, act1 = first_hand("AA")
+    deck2, act2 = hand_script({0: fl_board(FL_TRIPS, 14), 1: PLAIN_B}, 2, fl=(0,))
+    game, s = new_state([deck1, deck2], num_hands=3)
+    first = run(s, act1)
+    second = run(s, act2)
+    stats = s.stats()   # two hands played: seat 0 regular then Fantasyland (stays: trips on top)
+    assert stats["points"] == [x / 2 for x in s.totals]
+    assert stats["regular_points"] == [first[0] / 2, (first[1] + second[1]) / 2]
+    assert stats["fl_points"] == [second[0] / 2, 0.0] and second[0] > 0
+    assert stats["fl_hands"] == [0.5, 0.0] and stats["fl_stays"] == [0.5, 0.0]
+    assert stats["fantasyland"] == [0.5, 0.0] and stats["regular_hands"] == [0.5, 1.0]
+    assert game.stat_ratios == {
+        "fl_entry_rate": ("fantasyland", "regular_hands"), "fl_stay_rate": ("fl_stays", "fl_hands"),
+        "points_per_fl_hand": ("fl_points", "fl_hands"), "points_per_regular_hand": ("regular_points", "regular_hands"),
+    }
+
+
+def test_r1_10_single_hand_episodes_report_foul_fantasyland_and_royalties_only():
+    game, s = new_state([], num_hands=1)
+    assert sorted(s.stats()) == ["fantasyland", "foul", "royalties"] and game.stat_ratios == {}

@@ -90,6 +90,8 @@ class LedgerGame:
     num_actions = 4
     observation_bounds = (0.0, 1.0)
     observation_version = None
+    stat_ratios: dict = {}
+    portable_options: tuple[str, ...] = ()
     max_deals = None  # no deck: nothing to stack
 
     def __init__(self, config: LedgerConfig):

@@ -2,7 +2,8 @@
 
 Agents are rows (names on the left, wrapped at separators, so long names never
 squeeze the bars); the panels share them: reward per game and the win rate,
-then every game statistic that is not zero for all agents. Bars are means,
+then every game statistic that is not zero for all agents and the game's rates
+(``stat_ratios``, e.g. OFC's points per Fantasyland hand). Bars are means,
 whiskers 95% confidence intervals; each agent keeps its colour in every panel and
 a field agent is grey. matplotlib is imported only here (the ``train`` extra).
 """
@@ -12,6 +13,8 @@ import math
 import re
 import textwrap
 from pathlib import Path
+
+from parlor.training.evaluation.report import ratio_names
 
 LABEL_WIDTH = 22  # characters per line of an agent's name
 MAX_COLUMNS = 3
@@ -40,6 +43,11 @@ def panels(results: dict) -> list[tuple[str, list[float], list[float], tuple[flo
         if all(m == 0 or math.isnan(m) for m in means):
             continue  # a statistic that never happened says nothing about the agents
         out.append((name, means, [a["stats"].get(name, {}).get("ci95", math.nan) for a in agents], None))
+    for name in ratio_names(agents):  # a rate with no hands to count (nan for every agent) is left out
+        means = [a["ratios"].get(name, {}).get("mean", math.nan) for a in agents]
+        if all(m is None or math.isnan(m) for m in means):
+            continue
+        out.append((name, means, [a["ratios"].get(name, {}).get("ci95", math.nan) for a in agents], None))
     return out
 
 
@@ -67,7 +75,7 @@ def plot_results(path: Path, results: dict) -> None:
     for ax in axes.flat[len(drawn):]:
         ax.set_visible(False)
     for ax, (title, means, cis, xlim) in zip(axes.flat, drawn):
-        values = [0.0 if math.isnan(m) else m for m in means]
+        values = [0.0 if (m is None or math.isnan(m)) else m for m in means]
         errs = [0.0 if (c is None or math.isnan(c)) else c for c in cis]
         ax.barh(y, values, xerr=errs if any(errs) else None, color=colors, alpha=0.85, capsize=3,
                 error_kw={"linewidth": 1})

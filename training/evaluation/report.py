@@ -78,10 +78,16 @@ def write_outputs(folder: Path, results: dict, plot: bool = True) -> None:
     replace_atomically(folder / "results.json", lambda p: p.write_text(text, encoding="utf-8"))
 
 
+def ratio_names(agents: list[dict]) -> list[str]:
+    """The rates of the game's ``stat_ratios`` the summary holds, in the game's order."""
+    return list(dict.fromkeys(k for a in agents for k in a.get("ratios", {})))
+
+
 def write_agents_csv(path: Path, agents: list[dict]) -> None:
     stat_names = sorted({k for a in agents for k in a["stats"]})
+    rates = ratio_names(agents)
     header = ["agent", "spec", "seat_games", "deals", "mean_reward", "ci95", "win_rate", "elo"]
-    header += [f"{k}{suffix}" for k in stat_names for suffix in ("", "_ci95")]
+    header += [f"{k}{suffix}" for k in stat_names + rates for suffix in ("", "_ci95")]
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow(header)
@@ -90,6 +96,9 @@ def write_agents_csv(path: Path, agents: list[dict]) -> None:
                    a["win_rate"], a.get("elo", "")]
             for k in stat_names:
                 s = a["stats"].get(k, {})
+                row += [s.get("mean", ""), s.get("ci95", "")]
+            for k in rates:
+                s = a.get("ratios", {}).get(k, {})
                 row += [s.get("mean", ""), s.get("ci95", "")]
             writer.writerow(row)
 
@@ -113,6 +122,11 @@ def markdown(results: dict) -> str:
     header, rows = table_rows(results)
     lines = [f"`{results['command']}`", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
+    rate_header, rate_rows = ratio_rows(results)
+    if rate_rows:
+        lines += ["", "Rates (ratio of sums over every seat an agent played, 95% CI):", "",
+                  "| " + " | ".join(rate_header) + " |", "|" + "---|" * len(rate_header)]
+        lines += ["| " + " | ".join(row) + " |" for row in rate_rows]
     if len(results["matchups"]) > 1:
         lines += ["", "Matchups (mean reward per game, 95% CI):", ""]
         lines += [f"- {_matchup_line(m).strip()}" for m in results["matchups"]]
@@ -141,8 +155,20 @@ def table_rows(results: dict) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def ratio_rows(results: dict) -> tuple[list[str], list[list[str]]]:
+    """The table of the game's rates (``stat_ratios``), with their CIs; no rows without rates."""
+    agents = results["agents"]
+    rates = ratio_names(agents)
+    if not rates:
+        return [], []
+    rows = [[a["agent"], *(ci_text(a["ratios"][k]["mean"], a["ratios"][k]["ci95"]) if k in a["ratios"] else "-"
+                           for k in rates)] for a in agents]
+    return ["agent", *rates], rows
+
+
 def print_tables(results: dict, file: Any = None) -> None:
     header, rows = table_rows(results)
+    rate_header, rate_rows = ratio_rows(results)
     title = f"{results['env']} {results.get('options') or ''}: {results['episodes']} episodes, {timing_text(results)}"
     matchups = results["matchups"] if len(results["matchups"]) > 1 else []
     try:
@@ -152,6 +178,8 @@ def print_tables(results: dict, file: Any = None) -> None:
         print(title, file=file)
         for row in [header, *rows]:
             print("  ".join(f"{c:>14s}" for c in row), file=file)
+        for row in [rate_header, *rate_rows] if rate_rows else []:
+            print("  ".join(f"{c:>16s}" for c in row), file=file)
         for m in matchups:
             print(_matchup_line(m), file=file)
         for line in _paired_lines(results) + [f"warning: {w}" for w in results.get("warnings", [])]:
@@ -168,6 +196,13 @@ def print_tables(results: dict, file: Any = None) -> None:
     for row in rows:
         table.add_row(*row)
     console.print(table)
+    if rate_rows:
+        rates = Table(title="rates: ratio of sums over the agent's seats (95% CI)")
+        for i, h in enumerate(rate_header):
+            rates.add_column(h, justify="left" if i == 0 else "right")
+        for row in rate_rows:
+            rates.add_row(*row)
+        console.print(rates)
     for m in matchups:
         console.print(_matchup_line(m))
     for line in _paired_lines(results):

@@ -266,7 +266,7 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
     finally:
         played.close()  # stops the worker pool at once when the loop ends early
     records = [r for i in range(len(jobs)) for r in done[i]]
-    summary = summarize(records, names, game.num_players)
+    summary = summarize(records, names, game.num_players, game.stat_ratios)
     if config.field is not None or game.num_players == 1:  # every agent met the same cards
         summary["paired"] = paired_differences(records, names, range(len(config.agents)))
     summary["agents"] = [{"agent": e["agent"], "spec": spec, **e} for e, spec in zip(summary["agents"], config.players())]

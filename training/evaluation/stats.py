@@ -46,6 +46,24 @@ def mean_ci(samples: Sequence[float]) -> tuple[float, float]:
     return mean, float(t_quantile_975(x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
 
 
+def ratio_ci(numerators: Sequence[float], denominators: Sequence[float]) -> tuple[float, float]:
+    """(ratio of sums, half-width of its 95% confidence interval) of paired samples
+    (x_i, y_i): R = sum x / sum y, the CI by the delta method over the samples
+    (standard error sqrt(var(x - R y) / n) / mean y). nan where sum y is 0; the
+    half-width is nan below 2 samples."""
+    x, y = np.asarray(numerators, dtype=float), np.asarray(denominators, dtype=float)
+    if x.shape != y.shape:
+        raise ValueError(f"numerators and denominators differ in length: {x.size} and {y.size}")
+    if x.size == 0 or y.sum() == 0:
+        return math.nan, math.nan
+    ratio = float(x.sum() / y.sum())
+    if x.size < 2:
+        return ratio, math.nan
+    residual = x - ratio * y
+    se = float(residual.std(ddof=1)) / math.sqrt(x.size) / float(y.mean())
+    return ratio, float(t_quantile_975(x.size - 1) * abs(se))
+
+
 def bradley_terry(wins: np.ndarray, prior: float = 0.5, iters: int = 10_000, tol: float = 1e-10) -> np.ndarray:
     """Bradley-Terry strengths (geometric mean 1) from ``wins[i, j]`` = games i won against j.
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ from parlor.agents.episodes import play_episode
 from parlor.envs.engine.game import Game
 from parlor.envs.records import record_episode
 from parlor.training.evaluation.deals import deal_for
-from parlor.training.evaluation.stats import MIN_CI_SAMPLES, elo_ratings, mean_ci
+from parlor.training.evaluation.stats import MIN_CI_SAMPLES, elo_ratings, mean_ci, ratio_ci
 
 
 @dataclass(frozen=True)
@@ -182,8 +182,12 @@ def deal_samples(records: list[dict], num_agents: int, key: Callable[[dict, int]
     return out
 
 
-def summarize(records: list[dict], names: Sequence[str], num_seats: int) -> dict:
-    """Per-agent reward (mean, 95% CI), win rate, game statistics, Elo; per-matchup means."""
+def summarize(records: list[dict], names: Sequence[str], num_seats: int,
+              ratios: Mapping[str, tuple[str, str]] | None = None) -> dict:
+    """Per-agent reward (mean, 95% CI), win rate, game statistics, Elo; per-matchup means.
+    ``ratios`` (the game's ``stat_ratios``: name -> (numerator, denominator) statistics)
+    adds per agent each rate as the ratio of the two statistics' sums over the agent's
+    seats, with a 95% CI over the deals (:func:`~parlor.training.evaluation.stats.ratio_ci`)."""
     n = len(names)
     rewards = deal_samples(records, n, lambda r, s: r["rewards"][s])
     wins, seats = win_shares(records, n, num_seats)
@@ -196,11 +200,17 @@ def summarize(records: list[dict], names: Sequence[str], num_seats: int) -> dict
             values = deal_samples([r for r in records if k in r["stats"]], n, lambda r, s, k=k: r["stats"][k][s])[i]
             m, c = mean_ci(values)
             stats[k] = {"mean": m, "ci95": c}
+        rates = {}
+        for k, (num, den) in (ratios or {}).items():
+            having = [r for r in records if num in r["stats"] and den in r["stats"]]
+            m, c = ratio_ci(*(deal_samples(having, n, lambda r, s, key=key: r["stats"][key][s])[i] for key in (num, den)))
+            rates[k] = {"mean": m, "ci95": c}
         agents.append({
             "agent": name, "seat_games": int(seats[i]), "deals": len(rewards[i]),
             "mean_reward": mean, "ci95": ci,
             "win_rate": float(wins[i] / seats[i]) if seats[i] else math.nan,
             "stats": stats,
+            "ratios": rates,
         })
     wins_matrix = pairwise_wins(records, n, num_seats)
     if n > 1:

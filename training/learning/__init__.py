@@ -1,5 +1,5 @@
 """Learning: the single-agent Gymnasium wrapper (the learner in one seat, opponents from a
-pool or frozen snapshots of itself), strict training configs, the behaviour-cloning warm
+pool or frozen snapshots of itself, ``opponents``), strict training configs, the behaviour-cloning warm
 start, the SB3 callback (evaluation, checkpoints, self-play snapshots, learning curve) and
 the MaskablePPO training run. torch and sb3 are imported only where training needs them.
 
@@ -11,7 +11,8 @@ the learner against the heuristic table; :mod:`.registration`):
 
     env = gymnasium.make("parlor/OFC-v0", variant="pineapple")
 """
+from parlor.training.learning.opponents import PoolEntry
 from parlor.training.learning.registration import gym_id, gym_ids, make_single_agent_env
-from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv, register_env
+from parlor.training.learning.wrapper import SingleAgentEnv, register_env
 
 __all__ = ["PoolEntry", "SingleAgentEnv", "gym_id", "gym_ids", "make_single_agent_env", "register_env"]

@@ -22,7 +22,8 @@ from parlor.envs.engine.files import atomic_write_text
 from parlor.training.learning.checkpoints import step_files, step_of, step_path, write_checkpoint
 from parlor.training.learning.configs import TrainConfig
 from parlor.training.learning.learner_eval import evaluate_player, flat_row, plot_learning_curve
-from parlor.training.learning.wrapper import make_agent, make_raw_env
+from parlor.training.learning.opponents import make_agent
+from parlor.training.learning.wrapper import make_raw_env
 
 
 def _next(step: int, every: int, start: int = 0) -> int:

@@ -35,7 +35,8 @@ from parlor.agents.advisors import check_tolerances
 from parlor.agents.policy_format import ACTIVATIONS  # the activations a policy file can describe
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
 from parlor.envs.engine.game import ConfigError
-from parlor.training.learning.wrapper import SELF, SHAPING_MODES, PoolEntry
+from parlor.training.learning.opponents import SELF, PoolEntry
+from parlor.training.learning.wrapper import SHAPING_MODES
 
 VEC_ENVS = ("dummy", "subproc")
 

@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from parlor.agents.episodes import decide
-from parlor.training.learning.wrapper import SingleAgentEnv, make_agent
+from parlor.training.learning.opponents import make_agent
+from parlor.training.learning.wrapper import SingleAgentEnv
 
 
 @dataclass

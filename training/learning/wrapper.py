@@ -1,11 +1,9 @@
 """Single-agent Gymnasium view of a parlor game, for MaskablePPO.
 
 The learner holds one seat, rotated per episode over ``learner_seats``; every
-other seat is played by an agent drawn from a weighted opponent pool (names
-such as ``heuristic``, ``random``, ``search:16``, ``ppo:<zip>``, built by
-``parlor.agents.registry.make_agent`` or a name -> factory mapping the caller gives)
-or, for the pool entry ``self``, by a frozen snapshot of the learner added
-with :meth:`SingleAgentEnv.add_snapshot`. ``step`` plays the learner's action
+other seat is played by an agent drawn from a weighted opponent pool
+(:mod:`parlor.training.learning.opponents`: named agents, or for the pool entry ``self``
+a frozen snapshot of the learner added with :meth:`SingleAgentEnv.add_snapshot`). ``step`` plays the learner's action
 and then the opponents until the learner must decide again (or the episode
 ends); the reward is the learner's own reward earned over that stretch, never
 another seat's (what it earns before its first decision is paid with its first
@@ -19,6 +17,12 @@ adapter's option ``illegal_action="penalty"`` it ends the episode instead
 last step, ``info["illegal_action"] = True``; no shaping is paid and ``info`` has no
 ``stats``: the episode never reached its end). An action that is not an integer raises
 ``TypeError`` in either mode (``parlor.envs.aec.action_id``).
+
+Decisions of the learner's seat that the env's advisor solves exactly
+(``solved_action``, :mod:`parlor.agents.advisors`: OFC's Fantasyland hands, by the
+exact solver) are played for it like an opponent's turn: the learner only decides
+the rest and learns what the solved decisions are worth through its returns (a policy
+agent plays them the same way, so training and play agree).
 
 Optional shaping: ``shaping={"foul": -6.0}`` adds, at the episode's last step,
 weight x the learner's value of that ``State.stats()`` entry (e.g. an extra
@@ -48,27 +52,24 @@ is trained inside; a saved policy carries it and plays with it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
 import numpy as np
 
 from parlor import envs
-from parlor.agents.advisors import advisor_for, check_guard, guarded
+from parlor.agents.advisors import advisor_for, check_guard, guarded, solved_action
 from parlor.agents.episodes import play_until, seat_chooser
 from parlor.agents.policy import PolicyAgent
-from parlor.agents.registry import make_agent as registry_make_agent
 from parlor.envs.aec import ADAPTER_OPTIONS, action_id
 from parlor.envs.engine.config import check_choice, check_number
-from parlor.envs.engine.game import ConfigError, Game, IllegalActionError
+from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.training.learning.opponents import AgentFactory, OpponentPool, PoolEntry
 
 # the adapter's options the wrapper honours itself; the others (render_mode) are refused
 ILLEGAL_ACTION_OPTIONS = ("illegal_action", "illegal_reward")
 MAX_EMPTY_EPISODES = 100  # resets in a row allowed to end before the learner decides
-SELF = "self"  # the pool entry played by frozen snapshots of the learner
 SHAPING_MODES = ("final", "potential")
-AgentFactory = Callable[..., Any]  # (game, seed=None) -> Agent
 
 _EXTRA_ENVS: dict[str, Callable[..., Any]] = {}
 
@@ -87,68 +88,6 @@ def make_raw_env(env_name: str, options: Mapping[str, Any] | None = None) -> Any
         known = sorted(set(envs.ENVS) | set(_EXTRA_ENVS))
         raise ConfigError(f"unknown env {env_name!r}; allowed values: {', '.join(known) or 'none'}")
     return envs.make_raw(env_name, **options)
-
-
-@dataclass(frozen=True, slots=True)
-class PoolEntry:
-    """One kind of opponent and its weight in the pool."""
-
-    agent: str
-    weight: float = 1.0
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.agent, str) or not self.agent.strip():
-            raise ConfigError(f"opponent agent={self.agent!r} must be a non-empty agent name (e.g. heuristic, random, self)")
-        check_number("opponent weight", self.weight, 0.0)
-
-
-def make_agent(spec: str, game: Game, env_name: str, seed: int | None, factories: Mapping[str, AgentFactory] | None) -> Any:
-    """Build an agent by name: the caller's factories first, then ``parlor.agents.registry``."""
-    if factories and spec in factories:
-        return factories[spec](game, seed=seed)
-    return registry_make_agent(spec, game, env_name=env_name, seed=seed)
-
-
-class OpponentPool:
-    """Weighted opponents; the ``self`` entry draws uniformly among the snapshots.
-
-    While no snapshot exists the ``self`` weight is left out (the other entries
-    are renormalised), so self-play can join the pool later in training.
-    """
-
-    def __init__(self, entries: Sequence[PoolEntry], game: Game, env_name: str,
-                 factories: Mapping[str, AgentFactory] | None = None, keep: int = 5):
-        self.entries = tuple(entries)
-        self.game, self.env_name, self.factories = game, env_name, factories
-        self.keep = keep
-        self.snapshots: list[Any] = []
-        self._agents: dict[tuple[str, int], Any] = {}
-        for entry in self.entries:  # build each named agent once now: bad names fail at start
-            if entry.agent != SELF:
-                self.agent(entry.agent, 0)
-
-    def agent(self, spec: str, seat: int) -> Any:
-        key = (spec, seat)  # one instance per seat: agents may keep per-episode memory
-        if key not in self._agents:
-            self._agents[key] = make_agent(spec, self.game, self.env_name, None, self.factories)
-        return self._agents[key]
-
-    def add_snapshot(self, agent: Any) -> None:
-        self.snapshots.append(agent)
-        del self.snapshots[:-self.keep]
-
-    def draw(self, seat: int, rng: np.random.Generator) -> tuple[str, Any]:
-        """(name, agent) for ``seat`` this episode."""
-        usable = [e for e in self.entries if e.weight > 0 and (e.agent != SELF or self.snapshots)]
-        if not usable:
-            raise ConfigError("the opponent pool is empty: give at least one opponent with weight > 0 "
-                              "(a 'self' entry only counts once a snapshot exists)")
-        weights = np.array([e.weight for e in usable], dtype=float)
-        entry = usable[int(rng.choice(len(usable), p=weights / weights.sum()))]
-        if entry.agent == SELF:
-            i = int(rng.integers(len(self.snapshots)))
-            return f"self[{i}]", self.snapshots[i]
-        return entry.agent, self.agent(entry.agent, seat)
 
 
 def stat_of(shaped: str) -> str:
@@ -350,13 +289,23 @@ class SingleAgentEnv(gymnasium.Env):
         """Opponents act until the learner must decide or the episode ends;
         returns the learner's reward earned meanwhile."""
         earned = 0.0
+        solved: int | None = None
 
         def collect(_state: Any, _seat: int, _action: int, rewards: np.ndarray) -> None:
             nonlocal earned
             earned += self._collect(float(rewards[self.learner]))
 
-        play_until(self.state, self._opponent_choice, stop=lambda state: state.current_player == self.learner,
-                   on_step=collect)
+        def learner_decides(state: Any) -> bool:
+            nonlocal solved
+            if state.current_player != self.learner:
+                return False
+            solved = solved_action(self.advisor, state.view(self.learner))
+            return solved is None
+
+        def choose(state: Any, seat: int) -> int:
+            return solved if seat == self.learner else self._opponent_choice(state, seat)
+
+        play_until(self.state, choose, stop=learner_decides, on_step=collect)
         return earned
 
     def _collect(self, reward: float) -> float:

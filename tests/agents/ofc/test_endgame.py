@@ -276,7 +276,7 @@ def test_endgame_foul_estimate_is_the_turns_lowest_risk_and_ends_at_the_real_fou
             assert estimate is None
             unjudged += 1
         else:  # the finished hands' fouls plus this hand's lowest risk, over the hands
-            assert estimate == pytest.approx((state.stat_foul[p] + min(risks.values())) / 2)
+            assert estimate == pytest.approx((state.tally.foul[p] + min(risks.values())) / 2)
             judged += 1
         state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
     assert judged >= 30 and unjudged >= 30

@@ -97,7 +97,7 @@ def test_stat_estimates_in_a_multi_hand_episode_count_the_finished_hands() -> No
     while state.hands_done == 0:
         state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
     p = state.current_player
-    assert state.stat_foul[p] == 1  # random play fouled the first hand (this deal)
+    assert state.tally.foul[p] == 1  # random play fouled the first hand (this deal)
     v = state.view(p)
     current = foul_risk(v, F.turn_key(v))
     # the fouled first hand plus the second hand's foul risk, over the 2 hands

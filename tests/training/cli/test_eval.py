@@ -64,6 +64,22 @@ def test_cli_errors_name_the_problem(argv, words, capsys, tmp_path) -> None:
     assert words in capsys.readouterr().err
 
 
+def test_cli_reports_the_multi_hand_ofc_rates(tmp_path, capsys) -> None:
+    out = tmp_path / "ofc"
+    assert main(["eval", "ofc_v0", "--agents", "heuristic,random", "--option", "variant=pineapple",
+                 "--option", "num_hands=3", "--games", "8", "--seed", "1", "--out", str(out), "--quiet",
+                 "--no-plot"]) == 0
+    printed = capsys.readouterr().out
+    rates = ("fl_entry_rate", "fl_stay_rate", "points_per_fl_hand", "points_per_regular_hand")
+    assert all(name in printed for name in rates) and "rates: ratio of sums" in printed
+    heuristic = json.loads((out / "results.json").read_text())["agents"][0]
+    assert set(heuristic["ratios"]) == set(rates) and {"points", "fl_hands", "fl_points"} <= set(heuristic["stats"])
+    assert heuristic["ratios"]["points_per_regular_hand"]["mean"] > 0   # against random
+    header = (out / "results.csv").read_text().splitlines()[0].split(",")
+    assert {"points_per_fl_hand", "points_per_fl_hand_ci95"} <= set(header)
+    assert "| agent | fl_entry_rate |" in (out / "results.md").read_text()
+
+
 def test_results_say_what_was_run_and_episodes_name_the_agents(tonk_run) -> None:
     _, out = tonk_run
     results = json.loads((out / "results.json").read_text())

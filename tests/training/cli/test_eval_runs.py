@@ -17,10 +17,14 @@ import pytest
 from parlor import envs
 from parlor.training.cli import main
 from parlor.training.evaluation.run_folder import EpisodeLog, RunFolder
+from tests.training.cli.paced import DELAY_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[3]
-# 100 duplicate deals (jobs) of 6 lineups: about a second of play
-RUN = ["tonk_v0", "--agents", "random,heuristic", "--games", "600", "--seed", "5", "--no-plot", "--quiet"]
+# 100 duplicate deals (jobs) of 6 lineups: about a second of play, in-process; the child runs
+# that tests interrupt pace the random player (PACE) so the signal lands mid-run even on a
+# loaded machine (the moves, and so the results, stay those of the random agent)
+RUN = ["tonk_v0", "--agents", "random=tests.training.cli.paced:PacedRandom,heuristic", "--games", "600", "--seed", "5", "--no-plot", "--quiet"]
+PACE = "0.002"  # seconds per random move in interrupted children: about 20 s of play on 2 workers
 SMALL = ["tonk_v0", "--agents", "random,heuristic", "--games", "12", "--no-plot", "--quiet"]
 
 pytestmark = pytest.mark.skipif("tonk_v0" not in envs.ENVS, reason="tonk_v0 is not registered")
@@ -43,7 +47,7 @@ def start(out: Path, workers: int) -> subprocess.Popen:
     """The evaluation in a child process (its own process group, so the test can signal all of it)."""
     argv = [sys.executable, "-m", "parlor.training", "eval", *RUN, "--workers", str(workers), "--out", str(out)]
     return subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, env={**os.environ, DELAY_VARIABLE: PACE})
 
 
 def wait_for_episodes(process: subprocess.Popen, out: Path, lines: int) -> None:

@@ -80,7 +80,7 @@ def test_a_hostile_policy_is_refused_in_one_line_and_its_payload_never_runs(tmp_
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_self_play_snapshots_and_the_api_refuse_a_hostile_policy(tmp_path: Path, kind: str) -> None:
-    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning import PoolEntry, SingleAgentEnv
 
     path, marker = hostile(kind, tmp_path)
     env = SingleAgentEnv("ofc_v0", OPTIONS, [PoolEntry("random")], seed=0)

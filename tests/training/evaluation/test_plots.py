@@ -43,3 +43,13 @@ def test_the_plot_fits_any_number_of_agents_and_long_names(tmp_path, count) -> N
     with Image.open(path) as image:
         width, height = image.size
     assert 600 <= width <= 1600 and 250 <= height <= 250 + 70 * count  # rows grow with agents, width does not
+
+
+def test_the_games_rates_get_a_panel_each_after_the_statistics_unless_never_measured() -> None:
+    results = fake_results(["a", "b"], {"foul": [0.1, 0.2]})
+    rates = {"fl_entry_rate": [0.01, 0.02], "points_per_fl_hand": [math.nan, math.nan], "fl_stay_rate": [0.0, 0.5]}
+    for i, agent in enumerate(results["agents"]):
+        agent["ratios"] = {k: {"mean": v[i], "ci95": 0.01} for k, v in rates.items()}
+    drawn = panels(results)
+    assert [title for title, *_ in drawn][2:] == ["foul", "fl_entry_rate", "fl_stay_rate"]  # no FL hand: no panel
+    assert drawn[3][1:3] == ([0.01, 0.02], [0.01, 0.01])

@@ -6,7 +6,14 @@ import math
 import numpy as np
 import pytest
 
-from parlor.training.evaluation.stats import bradley_terry, elo_ratings, expected_score, mean_ci, t_quantile_975
+from parlor.training.evaluation.stats import (
+    bradley_terry,
+    elo_ratings,
+    expected_score,
+    mean_ci,
+    ratio_ci,
+    t_quantile_975,
+)
 
 
 def test_t_quantiles_match_the_table_and_approach_the_normal() -> None:
@@ -59,3 +66,18 @@ def test_elo_orders_a_synthetic_tournament_and_predicts_its_scores() -> None:
 def test_an_unbeaten_player_gets_a_finite_rating() -> None:
     elo = elo_ratings(np.array([[0, 10], [0, 0]], dtype=float))
     assert np.all(np.isfinite(elo)) and elo[0] > elo[1]
+
+
+def test_ratio_ci_is_the_ratio_of_sums_with_a_delta_method_interval() -> None:
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 4000).astype(float)
+    x = 2.5 * y + rng.normal(0, 1, y.size)
+    ratio, ci = ratio_ci(x, y)
+    assert ratio == pytest.approx(x.sum() / y.sum())
+    assert abs(ratio - 2.5) < ci < 0.1   # covers the truth, and is narrow with 4000 samples
+    small_ratio, small_ci = ratio_ci(x[:400], y[:400])
+    assert small_ci > ci
+    assert math.isnan(ratio_ci([1.0, 2.0], [0.0, 0.0])[0])   # nothing to divide by
+    assert math.isnan(ratio_ci([1.0], [2.0])[1]) and ratio_ci([1.0], [2.0])[0] == 0.5
+    with pytest.raises(ValueError, match="differ in length"):
+        ratio_ci([1.0], [1.0, 2.0])

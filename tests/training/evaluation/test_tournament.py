@@ -120,6 +120,20 @@ def test_summary_counts_wins_ties_and_per_deal_samples() -> None:
     assert s["truncated"] == 1
 
 
+def test_summary_reports_rates_as_ratios_of_sums_over_an_agents_seats() -> None:
+    def record(deal, lineup, num, den):
+        return {"matchup": 0, "deal": deal, "lineup": lineup, "rewards": [0.0, 0.0],
+                "stats": {"n": num, "d": den}, "truncated": False}
+
+    records = [record(0, [0, 1], [1.0, 0.0], [0.5, 0.0]), record(0, [1, 0], [0.0, 0.0], [0.0, 0.5]),
+               record(1, [0, 1], [3.0, 1.0], [1.0, 1.0]), record(1, [1, 0], [2.0, 0.0], [1.0, 0.0])]
+    a, b = summarize(records, ["a", "b"], num_seats=2, ratios={"rate": ("n", "d")})["agents"]
+    assert a["ratios"]["rate"]["mean"] == pytest.approx((1 + 0 + 3 + 0) / (0.5 + 0.5 + 1 + 0))
+    assert b["ratios"]["rate"]["mean"] == pytest.approx((0 + 0 + 1 + 2) / (0 + 0 + 1 + 1))
+    assert a["ratios"]["rate"]["ci95"] > 0
+    assert summarize(records, ["a", "b"], num_seats=2)["agents"][0]["ratios"] == {}
+
+
 def test_solitaire_compares_agents_on_the_same_deal() -> None:
     records = [
         {"matchup": 0, "deal": d, "lineup": [a], "rewards": [r], "stats": {}, "truncated": False}

@@ -43,7 +43,7 @@ def game_of(env_name: str, **options):
 
 
 def legal_predictions(model, env_name: str, options: dict, episodes: int = 2) -> None:
-    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning import PoolEntry, SingleAgentEnv
 
     env = SingleAgentEnv(env_name, options, [PoolEntry("random")], seed=0)
     for _ in range(episodes):
@@ -190,7 +190,7 @@ def test_pretrain_clones_the_teacher_before_ppo(tmp_path: Path) -> None:
     import json
 
     from parlor.agents.policy import PolicyAgent
-    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning import PoolEntry, SingleAgentEnv
 
     text = KUHN.replace("total_steps: 256", "total_steps: 64") + (
         "pretrain: {teacher: 'tests.agents.kuhn_agents:KuhnRule', episodes: 300, epochs: 30, batch_size: 64, "
@@ -278,7 +278,7 @@ GUARD = {"foul": 0.0, "endgame_foul": 0.0}  # the outlook's guard and the exact 
 
 def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tmp_path: Path) -> None:
     from parlor.agents.policy import PolicyAgent
-    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning import PoolEntry, SingleAgentEnv
 
     config = smoke(load_config(str(ROOT / "configs/ofc_pineapple_quick.yaml")), steps=64)
     config = replace(config, action_guard=GUARD, eval=replace(config.eval, baselines=("random",)))
@@ -311,7 +311,7 @@ def test_action_guard_is_checked() -> None:
     base = "env: ofc_v0\noptions: {variant: pineapple, features: true}\n"
     with pytest.raises(ConfigError, match="action_guard.foul=-0.1"):
         parse_config(__import__("yaml").safe_load(base + "action_guard: {foul: -0.1}\n"))
-    from parlor.training.learning.wrapper import PoolEntry, SingleAgentEnv
+    from parlor.training.learning import PoolEntry, SingleAgentEnv
 
     with pytest.raises(ConfigError, match="cannot guard 'foul'.*allowed values: endgame_foul, midgame_foul$"):  # no feature block
         SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, [PoolEntry("random")], action_guard={"foul": 0.0})

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from parlor.envs.engine.game import ConfigError, IllegalActionError
-from parlor.training.learning.wrapper import SELF, OpponentPool, PoolEntry, SingleAgentEnv
+from parlor.training.learning.opponents import SELF, OpponentPool, PoolEntry
+from parlor.training.learning.wrapper import SingleAgentEnv
 from tests.training.scripted import FixedAgent, register
 
 register()
