@@ -41,23 +41,13 @@ for training and play (``agents.ofc.advisor``).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 import numpy as np
 
-from parlor.envs.engine.hands import rank3, rank5, rank5_batch
-from parlor.envs.ofc.rollouts import (
-    BOTTOM,
-    MIDDLE,
-    ROW_SIZES,
-    TOP,
-    TOP_RANK,
-    assignments,
-    place,
-    room_of,
-    turn_candidates,
-)
+from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
+from parlor.envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, assignments, place, room_of, turn_candidates
 from parlor.envs.ofc.scoring import evaluate_board
 from parlor.envs.ofc.view import OFCView
 
@@ -68,7 +58,7 @@ MIDGAME_NEXT_SAMPLES = 4   # and of the turn after's behind each of its 4-free-s
 MIDGAME_FREE = 6
 
 Rows = Sequence[Sequence[int]]
-RankCache = dict  # (row, cards of the row) -> its rank, or the ranks completed by each unseen card(s)
+REST = "rest"   # key of the unseen cards a draw leaves, in that draw's RankCache
 
 
 def free_slots(rows: Rows) -> list[int]:
@@ -76,78 +66,69 @@ def free_slots(rows: Rows) -> list[int]:
     return [r for r in (TOP, MIDDLE, BOTTOM) for _ in range(ROW_SIZES[r] - len(rows[r]))]
 
 
-def row_ranks(row: Sequence[int], fills: np.ndarray) -> np.ndarray:
-    """Rank of ``row`` completed by each line of ``fills`` [N, k] (3 cards: top-row rank)."""
-    k = len(row)
-    cards = np.empty((len(fills), k + fills.shape[1]), dtype=np.int64)
-    cards[:, :k] = row  # (broadcast over the fills)
-    cards[:, k:] = fills
-    if cards.shape[1] == 3:
-        t = np.sort(cards >> 2, axis=1)
-        return TOP_RANK[t[:, 0], t[:, 1], t[:, 2]]
-    return rank5_batch(cards).astype(np.int64)
-
-
-def _row_rank_table(rows: Rows, row: int, unseen: np.ndarray, cache: RankCache):
-    """The row's rank if full, else its rank completed by each unseen card ([n]) or
-    each pair of unseen cards ([n, n], symmetric); cached per row content."""
-    key = (row, tuple(rows[row]))
-    table = cache.get(key)
-    if table is None:
-        free = ROW_SIZES[row] - len(rows[row])
-        n = len(unseen)
-        if free == 0:
-            table = rank3(rows[row]) if row == TOP else rank5(rows[row])
-        elif free == 1:
-            table = row_ranks(rows[row], unseen[:, None])
-        else:
-            i, j = _pairs(n)
-            table = np.zeros((n, n), dtype=np.int64)
-            table[i, j] = table[j, i] = row_ranks(rows[row], np.stack([unseen[i], unseen[j]], axis=1))
-        cache[key] = table
-    return table
-
-
 def foul_after_two(rows: Rows, unseen: np.ndarray, cache: RankCache | None = None) -> float:
     """Exact foul probability of a board with two free slots when the last turn deals
-    three of ``unseen`` (ascending int array) and the seat places the best two.
-    ``cache`` may carry row ranks between boards judged against the same ``unseen``."""
-    slots = free_slots(rows)
-    if len(slots) != 2:
-        raise ValueError(f"foul_after_two needs a board with 2 free slots, got {len(slots)}")
+    three of ``unseen`` (ascending int array) and the seat places the best two
+    (:mod:`agents.ofc.two_slots`). ``cache`` may carry row ranks between boards judged
+    against the same ``unseen``."""
+    room = room_of(rows)
+    if sum(room) != 2:
+        raise ValueError(f"foul_after_two needs a board with 2 free slots, got {sum(room)}")
     n = len(unseen)
     if n < 3:
         raise ValueError(f"foul_after_two needs at least 3 unseen cards, got {n}")
     cache = {} if cache is None else cache
-    ranks = [_row_rank_table(rows, r, unseen, cache) for r in (TOP, MIDDLE, BOTTOM)]
-    if slots[0] != slots[1]:
-        first, second = slots
-        ranks[first] = ranks[first][:, None]
-        ranks[second] = ranks[second][None, :]
-        fouled = (ranks[TOP] > ranks[MIDDLE]) | (ranks[MIDDLE] > ranks[BOTTOM])  # [n, 1] and [1, n] meet: [n, n]
-        both_ways = fouled & fouled.T
-    else:
-        both_ways = (ranks[TOP] > ranks[MIDDLE]) | (ranks[MIDDLE] > ranks[BOTTOM])  # that row's table: [n, n]
-    g = (both_ways & _off_diagonal(n)).astype(np.float64)
-    # trace(G^3) as one dot product of G^2 with G (G symmetric); the counts are integers, exact in float64
-    triangles = float((g @ g).ravel() @ g.ravel()) / 6.0
-    return triangles / (n * (n - 1) * (n - 2) / 6.0)
+    tables = [row_table(tuple(rows[r]), r, unseen, cache) for r in range(3)]
+    return layout_risks(tuple(room), [tables], n)[0]
+
+
+class DrawLayout:
+    """The placements of a drawn turn's three cards on a board with ``room`` (four free
+    slots): ``plans`` (:func:`assignments` order), the distinct (row, card positions) they
+    fill, and the plans grouped by the free slots they leave, for :func:`layout_risks`."""
+
+    def __init__(self, room: tuple[int, int, int]):
+        self.plans = tuple(tuple(d) for d in assignments([0, 1, 2], list(room), 1))
+        parts: dict[tuple[int, tuple[int, ...]], int] = {}
+        groups: dict[tuple[int, int, int], tuple[list[int], list[tuple[int, int, int]]]] = {}
+        for i, dest in enumerate(self.plans):
+            ids = tuple(parts.setdefault((r, tuple(j for j, d in enumerate(dest) if d == r)), len(parts))
+                        for r in range(3))
+            left = tuple(room[r] - dest.count(r) for r in range(3))
+            members, plan_parts = groups.setdefault(left, ([], []))
+            members.append(i)
+            plan_parts.append(ids)
+        self.parts = tuple(parts)
+        self.groups = tuple((left, tuple(m), tuple(p)) for left, (m, p) in groups.items())
+
+    def risks(self, rows: tuple[tuple[int, ...], ...], draws: Sequence[Sequence[int]], rests: Sequence[np.ndarray],
+              caches: Sequence[RankCache]) -> list[list[float]]:
+        """:func:`foul_after_two` of every plan's board for each draw: the draw's cards placed
+        on ``rows``, judged against its ``rests`` (the same number of cards for every draw),
+        all draws in one pass per layout."""
+        tables = [[row_table(rows[r] + tuple(cards[j] for j in idx), r, rest, cache) for r, idx in self.parts]
+                  for cards, rest, cache in zip(draws, rests, caches)]
+        out = [[0.0] * len(self.plans) for _ in draws]
+        for left, members, plan_parts in self.groups:
+            values = iter(layout_risks(left, [[t[k] for k in ids] for t in tables for ids in plan_parts],
+                                       len(rests[0])))
+            for row in out:
+                for i in members:
+                    row[i] = next(values)
+        return out
 
 
 @cache
-def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``np.triu_indices(n, 1)``, built once per ``n`` (the judge's hot path); read-only."""
-    i, j = np.triu_indices(n, 1)
-    i.flags.writeable = j.flags.writeable = False
-    return i, j
+def draw_layout(room: tuple[int, int, int]) -> DrawLayout:
+    return DrawLayout(room)
 
 
-@cache
-def _off_diagonal(n: int) -> np.ndarray:
-    """bool[n, n], False on the diagonal (a card pairs with no copy of itself), built once per ``n``; read-only."""
-    mask = ~np.eye(n, dtype=bool)
-    mask.flags.writeable = False
-    return mask
+def _rest(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> np.ndarray:
+    """The unseen cards ``draw`` leaves (kept in the draw's cache)."""
+    rest = cache.get(REST)
+    if rest is None:
+        rest = cache[REST] = np.delete(unseen, draw)
+    return rest
 
 
 def next_turn_draws(n: int, key: int, samples: int = ENDGAME_SAMPLES) -> np.ndarray:
@@ -166,8 +147,23 @@ def foul_after_four(rows: Rows, unseen: np.ndarray, draws: np.ndarray,
     each draw takes the first placement at most that risky: an upper bound."""
     room = _room_with(rows, 4, "foul_after_four")
     caches = [{} for _ in draws] if caches is None else caches
-    return _best_placement_mean(rows, room, unseen, draws, bound,
-                                lambda board, rest, d, best: foul_after_two(board, rest, caches[d]), enough)
+    layout = draw_layout(tuple(room))
+    board = tuple(tuple(r) for r in rows)
+
+    def risks(picked: range) -> list[list[float]]:
+        return layout.risks(board, [[int(c) for c in unseen[draws[d]]] for d in picked],
+                            [_rest(unseen, draws[d], caches[d]) for d in picked], [caches[d] for d in picked])
+
+    if bound >= 1.0 and enough <= 0.0:  # every draw is judged in full: all in one pass
+        every = risks(range(len(draws)))
+        return _best_placement_mean(len(layout.plans), draws, bound, lambda d, draw: lambda i, best: every[d][i])
+
+    def risk_of(d: int, draw: np.ndarray) -> Callable[[int, float], float]:
+        # every placement of the draw at once; the search below reads them in its order
+        row = risks(range(d, d + 1))[0]
+        return lambda i, best: row[i]
+
+    return _best_placement_mean(len(layout.plans), draws, bound, risk_of, enough)
 
 
 def foul_after_six(rows: Rows, unseen: np.ndarray, draws: np.ndarray, next_draws: np.ndarray,
@@ -180,15 +176,22 @@ def foul_after_six(rows: Rows, unseen: np.ndarray, draws: np.ndarray, next_draws
     returns a lower bound above it."""
     room = _room_with(rows, 6, "foul_after_six")
     caches = [[{} for _ in next_draws] for _ in draws] if caches is None else caches
+    plans = draw_layout(tuple(room)).plans
+
+    def placements(four: Callable[[Rows, np.ndarray, list[RankCache], float], float]):
+        def risk_of(d: int, draw: np.ndarray) -> Callable[[int, float], float]:
+            cards = [int(c) for c in unseen[draw]]
+            rest = np.delete(unseen, draw)
+            return lambda i, best: four(place(rows, cards, plans[i]), rest, caches[d], best)
+        return risk_of
+
     if cap < 1.0:  # first try to prove the board within the cap by any good-enough plans
-        quick = _best_placement_mean(
-            rows, room, unseen, draws, cap,
-            lambda board, rest, d, best: foul_after_four(board, rest, next_draws, caches[d], best, cap), cap)
+        quick = _best_placement_mean(len(plans), draws, cap, placements(
+            lambda board, rest, cache, best: foul_after_four(board, rest, next_draws, cache, best, cap)), cap)
         if quick <= cap:
             return quick
-    return _best_placement_mean(
-        rows, room, unseen, draws, cap,
-        lambda board, rest, d, best: foul_after_four(board, rest, next_draws, caches[d], bound=best))
+    return _best_placement_mean(len(plans), draws, cap, placements(
+        lambda board, rest, cache, best: foul_after_four(board, rest, next_draws, cache, bound=best)))
 
 
 def _room_with(rows: Rows, free: int, judge: str) -> list[int]:
@@ -199,29 +202,29 @@ def _room_with(rows: Rows, free: int, judge: str) -> list[int]:
     return room
 
 
-def _best_placement_mean(rows: Rows, room: list[int], unseen: np.ndarray, draws: np.ndarray,
-                         bound: float, judge, enough: float = 0.0) -> float:
-    """Mean over ``draws`` of the lowest ``judge(board, cards left, draw index, best so
-    far)`` over the draw's placements (a judge may stop early above the best so far:
-    branch and bound); stops once the mean is sure to exceed ``bound``. With ``enough``
-    a draw takes the first placement judged at most that, so the mean is an upper
-    bound (a strategy no better than the best) rather than the lowest."""
+def _best_placement_mean(num_plans: int, draws: np.ndarray, bound: float,
+                         risk_of: Callable[[int, np.ndarray], Callable[[int, float], float]],
+                         enough: float = 0.0) -> float:
+    """Mean over ``draws`` of the lowest risk over the draw's placements (``risk_of(d,
+    draw)(plan, best so far)``; a risk may stop early above the best so far: branch and
+    bound); stops once the mean is sure to exceed ``bound``. With ``enough`` a draw takes
+    the first placement judged at most that, so the mean is an upper bound (a strategy no
+    better than the best) rather than the lowest."""
     limit = bound * len(draws)
     total = 0.0
-    plans = list(assignments([0, 1, 2], room, 1))  # destinations of a draw's 3 cards (by position)
+    order = list(range(num_plans))  # placements of a draw's 3 cards, in the order they are tried
     for d, draw in enumerate(draws):
-        cards = [int(c) for c in unseen[draw]]
-        rest = np.delete(unseen, draw)
+        risk = risk_of(d, draw)
         best, best_at = 1.0, 0
-        for i, dest in enumerate(plans):
-            p = judge(place(rows, cards, dest), rest, d, best)
+        for at, i in enumerate(order):
+            p = risk(i, best)
             if p < best:
-                best, best_at = p, i
+                best, best_at = p, at
             if best <= enough:
                 break
         # the last draw's best plan goes first for the next: a safe shape tends to stay safe,
         # and a clean plan found first ends the search
-        plans.insert(0, plans.pop(best_at))
+        order.insert(0, order.pop(best_at))
         total += best
         if total > limit:
             break

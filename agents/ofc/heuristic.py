@@ -32,15 +32,8 @@ from parlor.agents.base import SeededAgent
 from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE, FantasylandPlayer
 from parlor.envs.ofc.features import turn_key
 from parlor.envs.ofc.game import OFCGame
-from parlor.envs.ofc.rollouts import (
-    DISCARD,
-    FL_BONUS,
-    SAMPLES,
-    TurnStats,
-    evaluate_turn,
-    sampled_turn,
-    turn_candidates,
-)
+from parlor.envs.ofc.outlook import outlook_turn
+from parlor.envs.ofc.rollouts import DISCARD, FL_BONUS, SAMPLES, TurnStats, completed_rows, fl_next, plans_of
 from parlor.envs.ofc.view import OFCView
 
 
@@ -49,10 +42,13 @@ def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES,
     """Destinations for the pending cards of a regular turn: the candidate whose
     board scores best over sampled completions (common samples for all candidates),
     a top that earns Fantasyland worth ``fl_bonus`` when another hand follows."""
-    cands = turn_candidates(view)
-    if len(cands) == 1:
-        return cands[0]
-    return cands[int(np.argmax(valued(evaluate_turn(view, cands, rng, samples), view, fl_bonus)))]
+    plans = plans_of(view)  # the candidates of envs.ofc.rollouts.turn_candidates, scored as evaluate_turn does
+    if len(plans.dests) == 1:
+        return list(plans.dests[0])
+    rows = completed_rows(view, plans, lambda pool: rng.random((samples, len(pool)))).rows()
+    if fl_bonus == FL_BONUS or not fl_next(view):
+        return list(plans.dests[int(np.argmax(rows.values(fl_next(view))))])   # the value statistic alone
+    return list(plans.dests[int(np.argmax(valued(rows.stats(fl_next(view)), view, fl_bonus)))])
 
 
 def valued(stats: TurnStats, view: OFCView, fl_bonus: float) -> np.ndarray:
@@ -135,5 +131,6 @@ class OutlookPlanner(OFCHeuristic):
     of ``configs/ofc_pineapple.yaml``; as strong as the heuristic."""
 
     def plan_regular_turn(self, view: OFCView) -> list[int]:
-        cands, stats = sampled_turn(view, turn_key(view))
-        return cands[int(np.argmax(stats.value))]
+        turn, taken = outlook_turn(view, turn_key(view))  # sampled_turn's candidates and values
+        index = turn.index(taken)
+        return list(turn.plans.dests[index[int(np.argmax([turn.values[i] for i in index]))]][len(taken):])

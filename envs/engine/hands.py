@@ -265,12 +265,16 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 CARD_KEY, FLUSH_OFFSET, TABLE, TOP_TABLE = _build_tables()
+ROW_TABLE = np.concatenate((TABLE, TOP_TABLE))   # the 5-card table, then the 3-card one from TOP_ROWS on
+TOP_ROWS = len(TABLE)
 _TOP_TABLE: dict = {int(k): int(TOP_TABLE[k]) for k in np.flatnonzero(TOP_TABLE >= 0)}   # 560 entries
-# The scalar path indexes Python lists (faster than dicts or numpy scalars). The None
+# The scalar path indexes Python lists and tuples (faster than dicts or numpy scalars). The None
 # padding makes ids 112..255 and the usual sentinels -1..-144 fail instead of wrapping.
 _CARD_KEY: list = CARD_KEY.tolist() + [None] * (256 - NUM_IDS)
-_SCALAR_TABLE: list = TABLE.tolist()
-_FLUSH_OFFSET: list = FLUSH_OFFSET.tolist()
+# tuples, not lists: the garbage collector stops tracking a tuple of ints, while it walks a
+# list's 1.5 million entries at every full collection (a cost every long-running caller paid)
+_SCALAR_TABLE: tuple = tuple(TABLE.tolist())
+_FLUSH_OFFSET: tuple = tuple(FLUSH_OFFSET.tolist())
 
 
 # ---------------------------------------------------------------- public evaluators
@@ -321,6 +325,18 @@ def _check_ids(h: np.ndarray, unsigned: np.ndarray, name: str) -> None:
         raise ValueError(f"{name}: card ids must lie in 0..{NUM_IDS - 1}, got hand {bad.tolist()}")
 
 
+def _key_sums(h: np.ndarray) -> np.ndarray:
+    """Each hand's key (the sum of its cards' :data:`CARD_KEY` entries); ids already checked."""
+    keys = CARD_KEY.take(h, mode="clip")
+    s = keys[:, 0] + keys[:, 1]
+    for j in range(2, h.shape[1]):
+        s += keys[:, j]
+    return s
+
+
+_SMALL = 2048      # up to this many rows one pass without preallocated buffers is faster (planners' batches)
+
+
 def rank5_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
     """Vectorized :func:`rank5`: integer array [N, 5] of card ids (double-deck ids and
     jokers allowed) -> int32 array [N] of exactly the values :func:`rank5` gives."""
@@ -330,6 +346,12 @@ def rank5_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
 def _rank5_batch(hands: np.ndarray | Iterable[Sequence[int]], table: np.ndarray, name: str) -> np.ndarray:
     h, unsigned = _as_hands(hands, 5, name)
     n = len(h)
+    if n <= _SMALL:
+        _check_ids(h, unsigned, name)
+        s = _key_sums(h)
+        index = FLUSH_OFFSET.take(s >> _SUIT_SHIFT, mode="clip")
+        index += s & _RANK_MASK
+        return table.take(index, mode="clip")
     out = np.empty(n, dtype=np.int32)
     m = min(n, _CHUNK)
     keys = np.empty((m, 5), dtype=np.int32)
@@ -356,12 +378,19 @@ def _rank5_batch(hands: np.ndarray | Iterable[Sequence[int]], table: np.ndarray,
     return out
 
 
+def rank_from_keys(sums: np.ndarray, table: int | np.ndarray = 0) -> np.ndarray:
+    """:func:`rank5` of 5-card hands (``table`` 0) or :func:`rank3` of 3-card rows (``table``
+    :data:`TOP_ROWS`) given as the sums of their cards' :data:`CARD_KEY` entries (any shape;
+    ``table`` may be an array that broadcasts against ``sums``, to rank both kinds in one
+    pass) -> int32. Three cards never make a flush, so no flush offset applies to them."""
+    index = sums & _RANK_MASK
+    index += FLUSH_OFFSET.take(sums >> _SUIT_SHIFT, mode="clip")
+    index += table
+    return ROW_TABLE.take(index, mode="clip")
+
+
 def rank3_batch(rows: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:
     """Vectorized :func:`rank3`: integer array [N, 3] of card ids -> int32 array [N]."""
     h, unsigned = _as_hands(rows, 3, "rank3_batch")
     _check_ids(h, unsigned, "rank3_batch")
-    keys = CARD_KEY.take(h, mode="clip")
-    s = keys[:, 0] + keys[:, 1]
-    s += keys[:, 2]
-    s &= _RANK_MASK
-    return TOP_TABLE.take(s, mode="clip")
+    return rank_from_keys(_key_sums(h), TOP_ROWS)

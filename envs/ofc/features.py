@@ -18,7 +18,7 @@ What a player reads off the boards before placing a card, as numbers in [0, 1]
   rows are out of order;
 - the outlook of each action for the next card (top, middle, bottom, discard):
   the best plan of the whole turn that starts with it, judged over 32 sampled
-  completions of the board (:func:`envs.ofc.rollouts.evaluate_turn_plans`, the
+  completions of the board (:func:`envs.ofc.outlook.evaluate_turn_plans`, the
   rule-based heuristic's planner; exact on the last turn): whether it is legal,
   its foul rate, royalties / 25, row strength / 27, Fantasyland rate, the
   planner's value ((value + 7) / 40) and a preference ``exp((value - best) / 2)``
@@ -39,11 +39,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from parlor.envs.engine.hands import category, rank3, rank5, rank_values
-from parlor.envs.ofc.rollouts import FOUL_COST, evaluate_turn_plans
+from parlor.envs.ofc.outlook import outlook_turn
+from parlor.envs.ofc.rollouts import FOUL_COST
 from parlor.envs.ofc.view import OFCView
 
 ROW_SIZES = (3, 5, 5)
@@ -67,26 +70,31 @@ def size(num_players: int) -> int:
     return 3 * OWN_ROW + ORDER + 3 * NEXT_ROW + CARD + (num_players - 1) * OPP + 4 * OUTLOOK
 
 
-def turn_key(view: OFCView) -> int:
+def turn_key(view: OFCView, seen: tuple[int, ...] | None = None) -> int:
     """Picks the outlook's sampling noise: a function of the cards this seat has seen
     (the same for every card of one turn: placing or discarding a pending card keeps
-    it seen) and the hand; hashes of int tuples do not depend on the process."""
-    return hash((view.hand_index, view.player, tuple(sorted(view.seen_cards())))) & 0x7FFFFFFF
+    it seen) and the hand; hashes of int tuples do not depend on the process.
+    ``seen``: the view's seen cards in ascending order, when the caller has them."""
+    seen = tuple(sorted(view.seen_cards())) if seen is None else seen
+    return hash((view.hand_index, view.player, seen)) & 0x7FFFFFFF
 
 
-def outlook(view: OFCView) -> list[float]:
+def outlook(view: OFCView, seen: tuple[int, ...] | None = None) -> list[float]:
     """Per action of the next card: [available, foul, royalties, strength, Fantasyland,
-    value, preference] of the best turn plan starting with it."""
+    value, preference] of the best turn plan starting with it
+    (:func:`envs.ofc.outlook.evaluate_turn_plans`, read off the turn's completion);
+    ``seen`` as for :func:`turn_key`."""
     out = [0.0] * (4 * OUTLOOK)
     if not view.pending or view.fantasyland[view.player]:
         return out
-    actions, stats = evaluate_turn_plans(view, turn_key(view))
-    best = float(stats.value.max())
-    for i, a in enumerate(actions):
-        value = float(stats.value[i])
+    seen = tuple(sorted(view.seen_cards())) if seen is None else seen
+    turn, taken = outlook_turn(view, turn_key(view, seen), seen)
+    actions, plans = turn.best(taken)
+    rows = turn.stat_rows(plans)
+    best = max(row[4] for row in rows)
+    for a, (foul, royalty, strength, fantasyland, value) in zip(actions, rows):
         out[a * OUTLOOK:(a + 1) * OUTLOOK] = [
-            1.0, float(stats.foul[i]), min(1.0, float(stats.royalty[i]) / ROYALTY_SCALE),
-            min(1.0, float(stats.strength[i]) / STRENGTH_SCALE), float(stats.fantasyland[i]),
+            1.0, foul, min(1.0, royalty / ROYALTY_SCALE), min(1.0, strength / STRENGTH_SCALE), fantasyland,
             min(1.0, max(0.0, (value + FOUL_COST) / VALUE_SCALE)), math.exp((value - best) / PREF_TEMPERATURE),
         ]
     return out
@@ -104,6 +112,11 @@ def made_hand(cards: Sequence[int], row: int) -> tuple[int, int, int]:
     partial row only by its groups of equal rank (a pair, two pair, trips, full
     house, quads), ranks 0 = deuce .. 12 = ace; an empty row is (0, -1, -1).
     """
+    return _made_hand(tuple(cards), row)
+
+
+@lru_cache(maxsize=1 << 12)
+def _made_hand(cards: tuple[int, ...], row: int) -> tuple[int, int, int]:
     if len(cards) == ROW_SIZES[row]:
         rank = rank3(cards) if row == 0 else rank5(cards)
         values = rank_values(rank)
@@ -154,6 +167,44 @@ def straight_alive(cards: Sequence[int], row: int) -> bool:
     return max(low) - min(low) <= 4
 
 
+class RowSummary(NamedTuple):
+    """What the block reads off one row that depends on the row alone (memoised per row)."""
+
+    head: tuple[float, float, float]   # made hand: category / 9, (first rank + 1) / 13, (second + 1) / 13
+    fill: float                        # cards / row size
+    straight: float                    # a straight can still be made
+    full: bool
+    value: int                         # hand_value of the made hand
+    ranks: tuple[int, ...]             # the distinct ranks in the row
+    room: int                          # free slots
+    flush_suit: int                    # the suit every card shares: -1 never a flush (top, mixed), 4 empty
+
+
+@lru_cache(maxsize=1 << 12)   # the rows of the hands in play: a small cache keeps the garbage collector's walks short
+def row_summary(cards: tuple[int, ...], row: int) -> RowSummary:
+    suits = {c & 3 for c in cards}
+    flush_suit = -1 if row == 0 or len(suits) > 1 else (suits.pop() if suits else 4)
+    if len(cards) == ROW_SIZES[row]:   # complete: ranked by the evaluator (straights and flushes count)
+        return RowSummary(*_rank_facts(cards, row), flush_suit)
+    # partial: everything but the flush is a function of the ranks (far fewer than the rows)
+    return RowSummary(*_rank_facts(tuple(sorted(c & ~3 for c in cards)), row), flush_suit)
+
+
+@lru_cache(maxsize=1 << 14)
+def _rank_facts(cards: tuple[int, ...], row: int) -> tuple:
+    """The fields of :class:`RowSummary` before ``flush_suit``."""
+    made = _made_hand(cards, row)
+    return ((made[0] / MAX_CATEGORY, (made[1] + 1) / 13, (made[2] + 1) / 13), len(cards) / ROW_SIZES[row],
+            float(straight_alive(cards, row)), len(cards) == ROW_SIZES[row], hand_value(made),
+            tuple({c >> 2 for c in cards}), ROW_SIZES[row] - len(cards))
+
+
+def _flush(summary: RowSummary, suit_left: Sequence[int]) -> float:
+    """:func:`flush_alive` from the row's summary."""
+    suit = summary.flush_suit
+    return float(suit == 4 or (suit >= 0 and summary.room <= suit_left[suit]))
+
+
 def out_of_order(upper: tuple[int, int, int], upper_full: bool, lower: tuple[int, int, int],
                  lower_full: bool) -> tuple[float, float]:
     """(the upper row beats the lower now, and the lower row can no longer catch up)."""
@@ -161,68 +212,59 @@ def out_of_order(upper: tuple[int, int, int], upper_full: bool, lower: tuple[int
     return float(now), float(now and lower_full)
 
 
-def own_row_features(out: list[float], cards: Sequence[int], row: int, made: tuple[int, int, int],
-                     rank_left: Sequence[int], suit_left: Sequence[int]) -> None:
-    ranks = {c >> 2 for c in cards}
-    out += [
-        len(cards) / ROW_SIZES[row],
-        made[0] / MAX_CATEGORY,
-        (made[1] + 1) / 13,
-        (made[2] + 1) / 13,
-        float(flush_alive(cards, row, suit_left)),
-        float(straight_alive(cards, row)),
-        sum(rank_left[r] for r in ranks) / 15,  # at most 5 ranks x 3 unseen copies
-        float(len(cards) == ROW_SIZES[row]),
-    ]
+@lru_cache(maxsize=256)
+def cards_left(seen: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Unseen cards per rank and per suit, given the seen cards (ascending)."""
+    rank_left, suit_left = [4] * 13, [13] * 4
+    for c in seen:
+        rank_left[c >> 2] -= 1
+        suit_left[c & 3] -= 1
+    return tuple(rank_left), tuple(suit_left)
+
+
+@lru_cache(maxsize=1 << 10)
+def opponent_block(board: tuple[tuple[int, ...], ...]) -> tuple[float, ...]:
+    """An opponent's part of the block: fill and made hand per row, rows out of order."""
+    rows = [row_summary(board[r], r) for r in range(3)]
+    out: list[float] = []
+    for s in rows:
+        out += (s.fill, s.head[0], s.head[1])
+    return (*out, float(rows[0].value > rows[1].value), float(rows[1].value > rows[2].value))
 
 
 def features(view: OFCView) -> np.ndarray:
-    """The feature block of ``view`` (float32, every entry in [0, 1])."""
+    """The feature block of ``view`` (float32, every entry in [0, 1]). Row facts come
+    from :func:`row_summary` (memoised); the numbers are those of :func:`flush_alive`,
+    :func:`straight_alive`, :func:`made_hand` and :func:`out_of_order`."""
     p, n = view.player, view.num_players
-    rank_left, suit_left = [4] * 13, [13] * 4
-    for c in view.seen_cards():
-        rank_left[c >> 2] -= 1
-        suit_left[c & 3] -= 1
+    seen = tuple(sorted(view.seen_cards()))
+    rank_left, suit_left = cards_left(seen)
     rows = view.rows[p]
-    made = [made_hand(rows[r], r) for r in range(3)]
-    full = [len(rows[r]) == ROW_SIZES[r] for r in range(3)]
+    own = [row_summary(rows[r], r) for r in range(3)]
     out: list[float] = []
-    for r in range(3):
-        own_row_features(out, rows[r], r, made[r], rank_left, suit_left)
-    out += out_of_order(made[0], full[0], made[1], full[1])
-    out += out_of_order(made[1], full[1], made[2], full[2])
+    for s in own:
+        out += (s.fill, *s.head, _flush(s, suit_left), s.straight,
+                sum(rank_left[r] for r in s.ranks) / 15,  # at most 5 ranks x 3 unseen copies
+                float(s.full))
+    for upper, lower in ((own[0], own[1]), (own[1], own[2])):
+        now = upper.value > lower.value
+        out += (float(now), float(now and lower.full))
     nxt = view.pending[0] if view.pending else None
     for r in range(3):
-        if nxt is None or full[r]:
-            out += [0.0] * NEXT_ROW
+        if nxt is None or own[r].full:
+            out += (0.0,) * NEXT_ROW
             continue
-        after = (*rows[r], nxt)
-        made_after = made_hand(after, r)
-        upper = made[r - 1] if r > 0 else None
-        lower = made[r + 1] if r < 2 else None
-        bad = (upper is not None and hand_value(upper) > hand_value(made_after)) or \
-              (lower is not None and hand_value(made_after) > hand_value(lower))
-        out += [
-            1.0,
-            made_after[0] / MAX_CATEGORY,
-            (made_after[1] + 1) / 13,
-            sum(1 for c in rows[r] if c >> 2 == nxt >> 2) / 3,
-            float(flush_alive(after, r, suit_left)),
-            float(straight_alive(after, r)),
-            float(bad),
-        ]
+        after = row_summary((*rows[r], nxt), r)
+        bad = (r > 0 and own[r - 1].value > after.value) or (r < 2 and after.value > own[r + 1].value)
+        out += (1.0, after.head[0], after.head[1], sum(1 for c in rows[r] if c >> 2 == nxt >> 2) / 3,
+                _flush(after, suit_left), after.straight, float(bad))
     free = sum(ROW_SIZES) - sum(len(row) for row in rows)
     if nxt is None:
-        out += [0.0, 0.0, free / 13]
+        out += (0.0, 0.0, free / 13)
     else:
-        out += [((nxt >> 2) + 1) / 13, rank_left[nxt >> 2] / 3, free / 13]
+        out += (((nxt >> 2) + 1) / 13, rank_left[nxt >> 2] / 3, free / 13)
     for k in range(1, n):
         q = (p + k) % n
-        board = view.rows[q] if not view.hidden[q] else ((), (), ())
-        opp_made = [made_hand(board[r], r) for r in range(3)]
-        for r in range(3):
-            out += [len(board[r]) / ROW_SIZES[r], opp_made[r][0] / MAX_CATEGORY, (opp_made[r][1] + 1) / 13]
-        out.append(float(hand_value(opp_made[0]) > hand_value(opp_made[1])))
-        out.append(float(hand_value(opp_made[1]) > hand_value(opp_made[2])))
-    out += outlook(view)
+        out += opponent_block(view.rows[q] if not view.hidden[q] else ((), (), ()))
+    out += outlook(view, seen)
     return np.asarray(out, dtype=np.float32)

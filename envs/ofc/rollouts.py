@@ -9,22 +9,42 @@ random. :func:`evaluate_turn` returns per candidate the foul rate, royalties,
 row strength and Fantasyland rate over the completions plus one value that
 weighs them (``FOUL_COST``, ``ROW_WEIGHT``, ``FL_BONUS``).
 
-Used by the ``features=True`` observation (``envs.ofc.features``:
-:func:`evaluate_turn_plans` gives per action of the next card the statistics of
+Used by the ``features=True`` observation (``envs.ofc.features``: the outlook's
+turns of :mod:`envs.ofc.outlook` give per action of the next card the statistics of
 the best plan starting with it, for a learner to weigh itself) and, outside the
 game, by the rule-based heuristic (it plays the best-valued candidate) and the
 training advisors of ``agents/ofc`` (foul risks, endgame guards). Reads only the
 View: nothing hidden.
+
+How it stays fast (the planner runs at every decision of the heuristic, of the
+search agent's playouts and of a ``features=True`` observation):
+
+- the candidates of a turn shape (free slots per row, cards, discards owed) and
+  the rows their boards complete to are listed once (:func:`turn_plans`): a
+  completed row depends only on the cards the candidate sends to it and on where
+  its slice of the draws starts, so the 232 candidates of an opening share 32
+  bottoms, about 100 middles and 26 tops, and only those are ranked;
+- the outlook (:mod:`envs.ofc.outlook`) completes a turn once, at its first card,
+  and its later cards read their plans off it.
 """
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
+from functools import cache
 
 import numpy as np
 
-from parlor.envs.engine.hands import CATEGORY_SHIFT, rank3, rank5, rank5_batch
+from parlor.envs.engine.hands import (
+    CARD_KEY,
+    CATEGORY_SHIFT,
+    TOP_ROWS,
+    rank3,
+    rank5,
+    rank5_batch,
+    rank_from_keys,
+)
 from parlor.envs.ofc.scoring import BoardResult, fl_entry_cards, top_royalty
 from parlor.envs.ofc.view import OFCView
 
@@ -62,6 +82,29 @@ def row_royalty(ranks: np.ndarray, table: Sequence[int], royal_value: int) -> np
     return np.where(ranks == ROYAL, float(royal_value), out)
 
 
+LEAD_SHIFT = 16   # rank >> LEAD_SHIFT: a row's category and leading rank
+
+
+def _lead_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Royalties of a top, middle and bottom row, and the top's Fantasyland flag, by the
+    row's category and leading rank (``rank >> LEAD_SHIFT``): all they depend on (a
+    royal flush is the straight flush led by the ace; a top pays and enters Fantasyland
+    by its pair or trips). Built from :data:`TOP_ROYALTY`, :data:`TOP_FL` and
+    :func:`row_royalty`, and checked to be functions of the lead."""
+    leads = 10 << (CATEGORY_SHIFT - LEAD_SHIFT)
+    royalty, fl = np.zeros((3, leads)), np.zeros(leads, dtype=bool)
+    five = np.arange(leads, dtype=np.int64) << LEAD_SHIFT
+    royalty[MIDDLE], royalty[BOTTOM] = row_royalty(five, MID_ROYALTY, 50), row_royalty(five, BOT_ROYALTY, 25)
+    lead = TOP_RANK.ravel() >> LEAD_SHIFT
+    royalty[TOP, lead], fl[lead] = TOP_ROYALTY.ravel(), TOP_FL.ravel()
+    if (royalty[TOP, lead] != TOP_ROYALTY.ravel()).any() or (fl[lead] != TOP_FL.ravel()).any():
+        raise AssertionError("top royalties must depend on the top's lead only")
+    return royalty.ravel(), fl.astype(np.float64)
+
+
+LEAD_ROYALTY, LEAD_FL = _lead_tables()   # by role * leads + lead (role: TOP, MIDDLE, BOTTOM); by lead (1.0 / 0.0)
+
+
 @dataclass(frozen=True)
 class TurnStats:
     """Per candidate (arrays of length C), over the sampled completions."""
@@ -77,30 +120,62 @@ class TurnStats:
         return TurnStats(*(getattr(self, f.name)[list(index)] for f in fields(self)))
 
 
+@dataclass(frozen=True)
+class CompletedRows:
+    """Completed boards (C candidates, R completions each), as float64 (ranks are integers
+    below 2**24, exact in a double): ``ranks`` and ``royalties`` [3, C, R] of the top, middle
+    and bottom rows, ``top_fl`` [C, R] the top's Fantasyland flag (1.0 or 0.0)."""
+
+    ranks: np.ndarray
+    royalties: np.ndarray
+    top_fl: np.ndarray
+
+    def _weighed(self, fl_next_hand: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(fouled, royalty, rank sum, value before the foul) per completion: one arithmetic
+        for every caller, so the numbers agree bit for bit (the rank sum is an exact
+        integer, as it was when summed as int64)."""
+        top, middle, bottom = self.ranks
+        fouled = (top > middle) | (middle > bottom)
+        royalty = self.royalties[0] + self.royalties[1] + self.royalties[2]
+        total = top + middle + bottom
+        value = royalty + ROW_WEIGHT * total / STRENGTH_UNIT
+        if fl_next_hand:
+            value += FL_BONUS * self.top_fl
+        return fouled, royalty, total, value
+
+    def values(self, fl_next_hand: bool) -> np.ndarray:
+        """The ``value`` statistic alone (what a planner maximises)."""
+        fouled, _, _, value = self._weighed(fl_next_hand)
+        return np.where(fouled, -FOUL_COST, value).mean(axis=1)
+
+    def stats(self, fl_next_hand: bool) -> TurnStats:
+        """Every statistic: the five means per candidate in one reduction. Royalties and
+        strengths are >= 0, so multiplying by the clean flag (1.0 or 0.0) zeroes exactly
+        what ``np.where(clean, x, 0.0)`` zeroes and keeps the rest bit for bit."""
+        fouled, royalty, total, value = self._weighed(fl_next_hand)
+        rows = np.empty((5, *fouled.shape))
+        foul = rows[0]
+        foul[...] = fouled
+        clean = 1.0 - foul
+        np.multiply(royalty, clean, out=rows[1])
+        np.divide(total, STRENGTH_UNIT, out=rows[2])
+        rows[2] *= clean
+        np.multiply(clean, self.top_fl, out=rows[3])
+        np.copyto(rows[4], np.where(fouled, -FOUL_COST, value))
+        return TurnStats(*(np.add.reduce(rows, axis=2) / fouled.shape[1]))
+
+
 def board_stats(tops: np.ndarray, mids: np.ndarray, bots: np.ndarray, fl_next_hand: bool) -> TurnStats:
     """Statistics of candidates from their finished boards: int arrays [C, R, 3/5/5]
     (C candidates, R completions each)."""
     c, r = tops.shape[:2]
     t = np.sort(tops >> 2, axis=2)
-    top_rank = TOP_RANK[t[..., 0], t[..., 1], t[..., 2]]
     mid_rank = rank5_batch(mids.reshape(-1, 5)).astype(np.int64).reshape(c, r)
     bot_rank = rank5_batch(bots.reshape(-1, 5)).astype(np.int64).reshape(c, r)
-    fouled = (top_rank > mid_rank) | (mid_rank > bot_rank)
-    royalty = TOP_ROYALTY[t[..., 0], t[..., 1], t[..., 2]]
-    royalty = royalty + row_royalty(mid_rank, MID_ROYALTY, 50) + row_royalty(bot_rank, BOT_ROYALTY, 25)
-    strength = (top_rank + mid_rank + bot_rank) / STRENGTH_UNIT
-    value = royalty + ROW_WEIGHT * (top_rank + mid_rank + bot_rank) / STRENGTH_UNIT  # the heuristic's exact arithmetic
-    fl = TOP_FL[t[..., 0], t[..., 1], t[..., 2]]
-    if fl_next_hand:
-        value += FL_BONUS * fl
-    clean = ~fouled
-    return TurnStats(
-        foul=fouled.mean(axis=1),
-        royalty=np.where(clean, royalty, 0.0).mean(axis=1),
-        strength=np.where(clean, strength, 0.0).mean(axis=1),
-        fantasyland=(clean & fl).mean(axis=1),
-        value=np.where(fouled, -FOUL_COST, value).mean(axis=1),
-    )
+    top = t[..., 0], t[..., 1], t[..., 2]
+    ranks = np.stack((TOP_RANK[top], mid_rank, bot_rank)).astype(np.float64)
+    royalties = np.stack((TOP_ROYALTY[top], row_royalty(mid_rank, MID_ROYALTY, 50), row_royalty(bot_rank, BOT_ROYALTY, 25)))
+    return CompletedRows(ranks, royalties, TOP_FL[top].astype(np.float64)).stats(fl_next_hand)
 
 
 # ---------------------------------------------------------------- regular turns
@@ -134,9 +209,99 @@ def room_of(rows: Sequence[Sequence[int]]) -> list[int]:
     return [ROW_SIZES[r] - len(rows[r]) for r in range(3)]
 
 
+class TurnPlans:
+    """Candidates of one turn shape and the rows their boards complete to.
+
+    A completion reads the evaluator's card keys per sample: the ``free`` drawn cards
+    (bottom's slice first, then the middle's, then the top's), the pending cards, the
+    board's top, middle and bottom cards and a zero key. ``cols`` [5, U] are the
+    distinct completed rows as columns of those (``num_top`` tops, then the middles,
+    then the bottoms); candidate i completes to the rows ``rows[:, i]`` (top, middle,
+    bottom)."""
+
+    def __init__(self, room: tuple[int, int, int], n: int, discards: int, dests: Sequence[Sequence[int]]):
+        self.dests = tuple(tuple(d) for d in dests)
+        self.array = np.array(self.dests, dtype=np.int8).reshape(len(self.dests), n)
+        self.free = sum(room) - (n - discards)
+        held = [ROW_SIZES[r] - room[r] for r in range(3)]
+        self.columns = self.free + n + sum(held)   # the drawn, pending and board cards
+        start = [self.free + n, self.free + n + held[0], self.free + n + held[0] + held[1]]
+        board_cols = [tuple(range(start[r], start[r] + held[r])) for r in range(3)]
+        rows: tuple[dict, dict, dict] = ({}, {}, {})   # per row: column tuple -> index
+        index = np.empty((3, len(self.dests)), dtype=np.intp)
+        for i, dest in enumerate(self.dests):
+            fixed = [board_cols[r] + tuple(self.free + j for j, d in enumerate(dest) if d == r) for r in range(3)]
+            fb, fm = 5 - len(fixed[BOTTOM]), 5 - len(fixed[MIDDLE])
+            drawn = (range(fb + fm, fb + fm + 3 - len(fixed[TOP])), range(fb, fb + fm), range(fb))
+            for r in range(3):
+                cols = fixed[r] + tuple(drawn[r])
+                index[r, i] = rows[r].setdefault(cols, len(rows[r]))
+        self.num_top, num_mid = len(rows[TOP]), len(rows[MIDDLE])
+        # the rows' card columns [5, U] (tops, then middles, then bottoms; a top's last two
+        # columns are a column of zero keys), and which rank table each row reads
+        tops = [cols + (self.columns, self.columns) for cols in rows[TOP]]
+        self.cols = np.array(tops + list(rows[MIDDLE]) + list(rows[BOTTOM]), dtype=np.intp).reshape(-1, 5).T.copy()
+        # per distinct row: where its role's royalties start in LEAD_ROYALTY
+        leads = len(LEAD_FL)
+        roles = [TOP] * self.num_top + [MIDDLE] * num_mid + [BOTTOM] * len(rows[BOTTOM])
+        self.table = np.where(np.array(roles) == TOP, TOP_ROWS, 0).reshape(-1, 1)
+        self.lead_base = (np.array(roles, dtype=np.int64) * leads).reshape(-1, 1)
+        # per candidate: its top, middle and bottom row in the table (tops, then middles, then bottoms)
+        self.rows = index + np.array([[0], [self.num_top], [self.num_top + num_mid]])
+
+    def complete(self, board: Sequence[Sequence[int]], pending: Sequence[int], future: np.ndarray) -> RowTable:
+        """The distinct completed rows for ``board`` and ``pending`` when ``future`` [R, free]
+        holds each sample's drawn cards (ids of the unseen cards)."""
+        fixed = [*pending, *board[TOP], *board[MIDDLE], *board[BOTTOM]]
+        if not all(0 <= c < 52 for c in fixed):
+            raise ValueError(f"card ids must lie in 0..51, got pending {pending} and board {board}")
+        keys = np.zeros((self.columns + 1, len(future)), dtype=np.int32)   # one key per card and sample
+        CARD_KEY.take(future.T, out=keys[:self.free])
+        keys[self.free:self.columns] = CARD_KEY.take(fixed)[:, None]
+        ranks = rank_from_keys(np.add.reduce(keys[self.cols], axis=0), self.table)
+        lead = ranks >> LEAD_SHIFT
+        return RowTable(self, ranks.astype(np.float64), LEAD_ROYALTY.take(lead + self.lead_base),
+                        LEAD_FL.take(lead[:self.num_top]))
+
+
+@dataclass(frozen=True)
+class RowTable:
+    """The distinct completed rows of a :class:`TurnPlans` ([U, R] each): ranks and
+    royalties (tops, middles, bottoms), the tops' Fantasyland flags."""
+
+    plans: TurnPlans
+    ranks: np.ndarray
+    royalties: np.ndarray
+    top_fl: np.ndarray
+
+    def rows(self, index: np.ndarray | slice = slice(None)) -> CompletedRows:
+        """The completed boards of the candidates at ``index``."""
+        rows = self.plans.rows[:, index]
+        return CompletedRows(self.ranks.take(rows, axis=0), self.royalties.take(rows, axis=0),
+                             self.top_fl.take(rows[0], axis=0))
+
+
+@cache
+def turn_plans(room: tuple[int, int, int], n: int, discards: int) -> TurnPlans:
+    """The :class:`TurnPlans` of every candidate (:func:`assignments` order) of a turn shape."""
+    return TurnPlans(room, n, discards, list(assignments(range(n), list(room), discards)))
+
+
+def plans_of(view: OFCView) -> TurnPlans:
+    return turn_plans(tuple(room_of(view.own_rows)), len(view.pending), view.discards_owed)
+
+
 def turn_candidates(view: OFCView) -> list[list[int]]:
     """Every destination list for the view's pending cards."""
-    return list(assignments(view.pending, room_of(view.own_rows), view.discards_owed))
+    return [list(d) for d in plans_of(view).dests]
+
+
+def _plans_for(view: OFCView, cands: list[list[int]]) -> TurnPlans:
+    """The turn's own plans when ``cands`` are all its candidates, else plans of just ``cands``."""
+    plans = plans_of(view)
+    if len(cands) == len(plans.dests) and all(tuple(c) == d for c, d in zip(cands, plans.dests)):
+        return plans
+    return TurnPlans(tuple(room_of(view.own_rows)), len(view.pending), view.discards_owed, cands)
 
 
 def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generator,
@@ -146,51 +311,33 @@ def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generato
 
 
 def completed_turn(view: OFCView, cands: list[list[int]], noise: Callable[[np.ndarray], np.ndarray],
-                    routed: float = 0.5) -> TurnStats:
+                   routed: float = 0.5) -> TurnStats:
     """:class:`TurnStats` of ``cands``, each board completed from the unseen cards once per
     row of ``noise(pool)`` ([R, len(pool)] sort keys for the ascending unseen ``pool``),
-    the first ``routed`` share of them strongest-first (:func:`_route`)."""
-    board = view.own_rows
-    free = sum(room_of(board)) - (len(view.pending) - view.discards_owed)
-    pool = np.asarray(view.unseen_cards(), dtype=np.int64)
-    future = _route(pool[np.argsort(noise(pool), axis=1)[:, :free]], routed)
-    return completed_stats([place(board, view.pending, dest) for dest in cands], future, view)
+    the first ``routed`` share of them strongest-first (:func:`route_future`)."""
+    return completed_rows(view, _plans_for(view, cands), noise, routed).rows().stats(fl_next(view))
 
 
-def _route(future: np.ndarray, routed: float) -> np.ndarray:
+def completed_rows(view: OFCView, plans: TurnPlans, noise: Callable[[np.ndarray], np.ndarray],
+                   routed: float = 0.5, unseen: Sequence[int] | None = None) -> RowTable:
+    """The :class:`RowTable` of ``plans`` for the view's board completed as :func:`completed_turn`
+    does (``unseen``: the view's unseen cards, when the caller has them)."""
+    pool = np.asarray(view.unseen_cards() if unseen is None else unseen, dtype=np.int64)
+    future = route_future(pool[np.argsort(noise(pool), axis=1)[:, :plans.free]], routed)
+    return plans.complete(view.own_rows, view.pending, future)
+
+
+def fl_next(view: OFCView) -> bool:
+    """Whether another hand follows (a top that earns Fantasyland is worth ``FL_BONUS``)."""
+    return view.hand_index + 1 < view.num_hands
+
+
+def route_future(future: np.ndarray, routed: float) -> np.ndarray:
     """Sampled future cards [R, n]: the first ``routed`` share of the samples routed
     strongest-first (bottom, middle, top), the rest left in random order."""
     n = int(future.shape[0] * routed)
     future[:n] = -np.sort(-future[:n], axis=1)
     return future
-
-
-NOISE_TABLES = 256
-_NOISE = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # fixed: sampling is a pure function
-
-
-def sampled_turn(view: OFCView, key: int) -> tuple[list[list[int]], TurnStats]:
-    """Every candidate of the turn (:func:`turn_candidates`) and its :class:`TurnStats`,
-    completed ``SAMPLES`` times as :func:`evaluate_turn` does (the heuristic's planner)
-    but with the draws from the fixed noise table picked by ``key``: equal keys,
-    equal numbers. On the last turn nothing is drawn and the numbers are exact."""
-    cands = turn_candidates(view)
-    return cands, completed_turn(view, cands, lambda pool: _NOISE[key % NOISE_TABLES][:, pool])
-
-
-def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
-    """(actions, their :class:`TurnStats`) for the view's next pending card, each action
-    judged by the best plan of the whole turn that starts with it (per first
-    destination, the candidate of :func:`sampled_turn` with the highest value)."""
-    cands, stats = sampled_turn(view, key)
-    first = np.array([dest[0] for dest in cands])
-    actions, best = [], []
-    for a in (TOP, MIDDLE, BOTTOM, DISCARD):
-        idx = np.flatnonzero(first == a)
-        if idx.size:
-            actions.append(a)
-            best.append(int(idx[np.argmax(stats.value[idx])]))
-    return actions, stats.take(best)
 
 
 def place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[int]) -> list[list[int]]:
@@ -200,22 +347,3 @@ def place(board: Sequence[Sequence[int]], cards: Sequence[int], dest: Sequence[i
         if d != DISCARD:
             rows[d].append(c)
     return rows
-
-
-def completed_stats(boards: list[list[list[int]]], future: np.ndarray, view: OFCView) -> TurnStats:
-    """:class:`TurnStats` of candidate boards, each completed by every sample's drawn
-    cards (``future`` [R, n]: bottom first, then middle, then top)."""
-    c, r = len(boards), future.shape[0]
-    tops, mids, bots = (np.empty((c, r, n), dtype=np.int64) for n in ROW_SIZES)
-    # candidates with equal row lengths take the same slices of the draws: one numpy
-    # assignment per shape instead of one concatenation per candidate and row (the hot path)
-    shapes: dict[tuple[int, int, int], list[int]] = {}
-    for i, rows in enumerate(boards):
-        shapes.setdefault((len(rows[TOP]), len(rows[MIDDLE]), len(rows[BOTTOM])), []).append(i)
-    for (nt, nm, nb), idx in shapes.items():
-        fb, fm = 5 - nb, 5 - nm
-        drawn = {BOTTOM: future[:, :fb], MIDDLE: future[:, fb:fb + fm], TOP: future[:, fb + fm:fb + fm + 3 - nt]}
-        for row, out, n in ((TOP, tops, nt), (MIDDLE, mids, nm), (BOTTOM, bots, nb)):
-            out[idx, :, :n] = np.array([boards[i][row] for i in idx], dtype=np.int64).reshape(len(idx), 1, n)
-            out[idx, :, n:] = drawn[row]
-    return board_stats(tops, mids, bots, view.hand_index + 1 < view.num_hands)

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from parlor.envs.ofc.game import make_game
-from parlor.envs.ofc.rollouts import board_stats, completed_stats
+from parlor.envs.ofc.rollouts import DISCARD, TurnPlans, assignments, board_stats, place, room_of
 
 
 def _reference(boards, future, fl_next_hand):
@@ -24,24 +23,27 @@ def _reference(boards, future, fl_next_hand):
     return board_stats(np.stack(tops), np.stack(mids), np.stack(bots), fl_next_hand)
 
 
-def test_completed_stats_fills_every_candidate_shape_like_the_row_by_row_reference() -> None:
+def test_turn_plans_complete_every_candidate_like_the_row_by_row_reference() -> None:
     rng = np.random.default_rng(7)
-    game = make_game(variant="pineapple", num_players=2)
-    view = game.new_state(np.random.default_rng(0)).view(0)
-    for _ in range(20):
-        cards = rng.permutation(52)
-        placed = int(rng.integers(0, 12))
-        board_cards = cards[:placed].tolist()
-        boards = []
-        for _ in range(int(rng.integers(1, 30))):
-            sizes = [0, 0, 0]
-            rows = [[], [], []]
-            for c in board_cards:   # random rows with room: candidates of many shapes
-                row = int(rng.choice([r for r in range(3) if sizes[r] < (3, 5, 5)[r]]))
-                rows[row].append(c)
-                sizes[row] += 1
-            boards.append(rows)
-        future = np.stack([rng.permutation(cards[placed:])[:13 - placed] for _ in range(16)])
-        got, want = completed_stats(boards, future, view), _reference(boards, future, view.hand_index + 1 < view.num_hands)
+    for trial in range(40):
+        cards = rng.permutation(52).tolist()
+        placed = int(rng.integers(0, 10))
+        board = [[], [], []]
+        for c in cards[:placed]:   # a random board with room left
+            board[int(rng.choice([r for r in range(3) if len(board[r]) < (3, 5, 5)[r]]))].append(c)
+        room = room_of(board)
+        n = int(rng.integers(1, min(5, sum(room)) + 1))
+        owed = int(rng.integers(0, 2)) if n > 1 else 0
+        pending = cards[placed:placed + n]
+        cands = list(assignments(pending, room, owed))
+        if trial % 2:  # a subset of the candidates, as completed_turn accepts
+            cands = [cands[i] for i in sorted(rng.choice(len(cands), size=min(len(cands), 5), replace=False))]
+        plans = TurnPlans(tuple(room), n, owed, cands)
+        future = np.stack([rng.permutation(cards[placed + n:])[:plans.free] for _ in range(16)])
+        fl_next = bool(trial % 3)
+        got = plans.complete(board, pending, future).rows().stats(fl_next)
+        want = _reference([place(board, pending, d) for d in cands], future, fl_next)
         for name in ("foul", "royalty", "strength", "fantasyland", "value"):
             np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+        np.testing.assert_array_equal(plans.complete(board, pending, future).rows().values(fl_next), want.value)
+        assert all(DISCARD in d or owed == 0 for d in plans.dests)

@@ -8,6 +8,9 @@ machines are shared and noisy.
 ``--scale ENV`` measures the scale-out instead (:mod:`parlor.training.benchmarks.scale`):
 learner steps/s of SB3 MaskablePPO next to RLlib PPO, evaluation episodes/s of
 ``--workers 1/2`` next to ``--ray``, and what a cluster of N machines would give.
+
+``--ofc-advisors`` measures the OFC feature block, policies, heuristic and search against
+a reference checkout of the code (:mod:`parlor.training.benchmarks.ofc_advisors`).
 """
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ import os
 
 from parlor import envs
 from parlor.training.benchmarks.env_speed import DEFAULT_TARGET, TARGET_RATIO, reference_env, steps_per_second
+from parlor.training.benchmarks.ofc_advisors import WORKLOADS as OFC_WORKLOADS
+from parlor.training.cli.extras import require
 from parlor.training.cli.options import add_game_option_arguments
 
 
@@ -29,11 +34,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--steps", type=int, default=8192, help="with --scale: learner steps timed per trainer")
     parser.add_argument("--agents", default="heuristic,search:4", help="with --scale: the evaluation's agents")
     parser.add_argument("--games", type=int, default=60, help="with --scale: the evaluation's games per matchup")
+    parser.add_argument("--ofc-advisors", action="store_true",
+                        help="only the OFC advisors' speed (feature block, shipped policies, heuristic, search)")
+    parser.add_argument("--reference", metavar="DIR",
+                        help="with --ofc-advisors: a checkout of the code to compare with (e.g. main before a change)")
+    parser.add_argument("--workloads", default=",".join(OFC_WORKLOADS),
+                        help="with --ofc-advisors: comma-separated workloads")
+    parser.add_argument("--rounds", type=int, default=2, help="with --ofc-advisors: alternating rounds per workload")
+    parser.add_argument("--size", type=float, default=1.0,
+                        help="with --ofc-advisors: episodes/hands per measurement, relative to the defaults")
 
 
 def run_scale(args: argparse.Namespace) -> int:
     from parlor.training.benchmarks import scale
-    from parlor.training.cli.extras import RLLIB_MODULES, require
+    from parlor.training.cli.extras import RLLIB_MODULES
     from parlor.training.cli.options import game_options
     from parlor.training.cli.train import TRAIN_MODULES
 
@@ -78,8 +92,10 @@ def run_scale(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.scale:
         return run_scale(args)
-    from parlor.training.cli.extras import require
-
+    if args.ofc_advisors:
+        return run_ofc_advisors(args)
+    if args.reference:
+        raise SystemExit("--reference compares the OFC advisors: add --ofc-advisors")
     require(["rlcard"], "the reference env texas_holdem_v4 (PettingZoo classic)")
     names = [n for n in args.envs.split(",") if n]
     # the reference is re-measured right before each env: shared machines change speed
@@ -99,4 +115,21 @@ def run(args: argparse.Namespace) -> int:
         for r in rows:
             print(f"{r['name']:28s} {r['hands_per_s']:14,.0f}")
         print("\n".join(summary(rows)))
+    return 0
+
+
+def run_ofc_advisors(args: argparse.Namespace) -> int:
+    import os
+
+    from parlor.training.benchmarks.ofc_advisors import compare, report
+
+    if args.reference and not os.path.isdir(os.path.join(args.reference, "envs")):
+        raise SystemExit(f"--reference {args.reference}: not a checkout of parlor (no envs/ folder)")
+    workloads = [w for w in args.workloads.split(",") if w]
+    if any(w.startswith("ofc_pineapple") for w in workloads):  # each run is a subprocess: check here, in one line
+        require(["torch", "sb3_contrib", "safetensors"], "the shipped OFC policies' workloads",
+                alternative="or leave them out of --workloads")
+    rows = compare(workloads, args.reference, args.rounds, args.size)
+    print("\n".join(report(rows)))
+    print("CPU time of each process (torch: 1 thread); best of", args.rounds, "alternating rounds")
     return 0

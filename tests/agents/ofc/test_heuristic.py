@@ -57,3 +57,30 @@ def test_heuristic_plays_the_solved_board_in_fantasyland(fl_cards):
         board = solve(dealt, "trips_fh_quads", stay_value=0.0)  # the episode's last hand: staying earns nothing
         assert [sorted(row) for row in state.rows[0]] == [sorted(board.top), sorted(board.middle), sorted(board.bottom)]
         assert evaluate_board(*state.rows[0]).fouled is False
+
+
+@pytest.mark.parametrize("fl_bonus", [9.0, 17.0, 0.0])
+def test_plan_turn_picks_the_best_valued_candidate_of_evaluate_turn(fl_bonus):
+    """The planner's one-pass value table (envs.ofc.rollouts.completed_rows) picks what
+    evaluate_turn's statistics, valued with the Fantasyland bonus, pick, on every regular
+    turn of seeded heuristic play of 3-hand Pineapple (another hand follows, so the bonus
+    counts; with a bonus of 17 some of those turns choose otherwise than with 9)."""
+    from parlor.agents.ofc.heuristic import plan_turn, valued
+    from parlor.envs.ofc.game import make_game
+    from parlor.envs.ofc.rollouts import evaluate_turn, turn_candidates
+
+    game = make_game(variant="pineapple", num_hands=3)
+    checked = 0
+    for seed in range(6):
+        state = game.new_state(np.random.default_rng(seed))
+        players = [OFCHeuristic(game, seed=seed * 10 + p) for p in range(game.num_players)]
+        while not state.is_terminal():
+            view = state.view(state.current_player)
+            if view.pending and not view.fantasyland[view.player]:
+                cands = turn_candidates(view)
+                expected = cands[int(np.argmax(valued(evaluate_turn(view, cands, np.random.default_rng(checked)),
+                                                      view, fl_bonus)))]
+                assert plan_turn(view, np.random.default_rng(checked), fl_bonus=fl_bonus) == expected
+                checked += 1
+            state.apply(players[state.current_player].act(None, state.legal_mask(), view))
+    assert checked > 100

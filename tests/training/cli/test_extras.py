@@ -65,6 +65,14 @@ def test_play_against_a_policy_and_bench_without_their_extras(tmp_path) -> None:
     assert_one_line_naming(done, "train")
     done = parlor_without(["rlcard"], ["bench", "--seconds", "0.01", "--skip-hands"], tmp_path)
     assert "rlcard" in assert_one_line_naming(done, "dev")
+    # the OFC advisors' bench: the policy workloads need the train extra (checked before any
+    # measuring process starts); the others need neither it nor rlcard
+    done = parlor_without(["sb3_contrib"], ["bench", "--ofc-advisors", "--workloads", "heuristic,ofc_pineapple"],
+                          tmp_path)
+    assert "sb3-contrib" in assert_one_line_naming(done, "train")
+    done = parlor_without(["rlcard", "sb3_contrib"], ["bench", "--ofc-advisors", "--workloads", "heuristic",
+                                                       "--rounds", "1", "--size", "0.02"], tmp_path)
+    assert done.returncode == 0 and "heuristic" in done.stdout, done.stderr
 
 
 def test_eval_ray_and_rllib_training_without_the_scale_extra_make_no_run_folder(tmp_path) -> None:

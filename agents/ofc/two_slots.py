@@ -1,0 +1,86 @@
+"""Exact foul probabilities of OFC boards with two free slots, many boards in one pass.
+
+The last Pineapple turn deals 3 of the ``n`` unseen cards and the seat keeps the 2
+that avoid a foul if any pair does. With ``F[i, j]`` "the board fouls with card i in
+the first free slot and j in the second", a deal {i, j, k} fouls when every ordered
+pair of it does: when i, j, k form a triangle of ``G = F & F.T``. The probability is
+``trace(G^3) / 6`` over ``C(n, 3)`` (:mod:`agents.ofc.endgame` builds its estimates
+on it).
+
+:func:`layout_risks` judges a batch of boards with the same free slots against the
+same unseen cards in a few array operations (the triangle counts by one batched
+matrix product, in float32: every count stays below ``n**3 < 2**24``, so it is exact),
+where one board at a time costs mostly the overhead of its dozen small array
+operations. Each board's rows are ranked against the unseen cards once per content
+(:func:`row_table`, memoised in a :data:`RankCache` shared by the boards judged
+against the same cards).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+
+from parlor.envs.engine.hands import CARD_KEY, TOP_ROWS, rank3, rank5, rank_from_keys
+from parlor.envs.ofc.rollouts import ROW_SIZES, TOP
+
+RankCache = dict  # (row, cards of the row) -> its rank, or the ranks completed by each unseen card(s)
+Table = "int | np.ndarray"
+
+
+KEYS = "keys"   # key of the unseen cards' evaluator keys in a RankCache
+
+
+def row_table(cards: tuple[int, ...], row: int, unseen: np.ndarray, cache: RankCache):
+    """The row's rank if full, else its rank completed by each unseen card ([n]) or each
+    pair of unseen cards ([n, n], symmetric; the diagonal, a card twice, means nothing);
+    cached per content. Ranked from the evaluator's card keys: a row's key plus the
+    unseen cards' keys (:func:`envs.engine.hands.rank_from_keys`)."""
+    key = (row, cards)
+    table = cache.get(key)
+    if table is None:
+        free = ROW_SIZES[row] - len(cards)
+        if free == 0:
+            table = rank3(cards) if row == TOP else rank5(cards)
+        else:
+            keys = cache.get(KEYS)
+            if keys is None:
+                keys = cache[KEYS] = CARD_KEY.take(unseen).astype(np.int64)
+            own = int(CARD_KEY.take(list(cards)).sum()) if cards else 0
+            sums = own + keys if free == 1 else own + keys[:, None] + keys[None, :]
+            table = rank_from_keys(sums, TOP_ROWS if row == TOP else 0).astype(np.int64)
+        cache[key] = table
+    return table
+
+
+def layout_risks(room: tuple[int, int, int], tables: Sequence[Sequence], n: int) -> list[float]:
+    """Foul probabilities of boards whose free slots are ``room`` (two in all) against ``n``
+    unseen cards, each board given by its rows' :func:`row_table` (top, middle, bottom)."""
+    slots = [r for r in range(3) for _ in range(room[r])]
+    ranks: list = [None, None, None]
+    if slots[0] != slots[1]:
+        first, second = slots
+        ranks[first] = np.array([t[first] for t in tables])[:, :, None]
+        ranks[second] = np.array([t[second] for t in tables])[:, None, :]
+    else:
+        ranks[slots[0]] = np.array([t[slots[0]] for t in tables])   # pair tables [B, n, n]
+    for r in range(3):
+        if ranks[r] is None:
+            ranks[r] = np.array([t[r] for t in tables], dtype=np.int64)[:, None, None]
+    fouled = (ranks[TOP] > ranks[1]) | (ranks[1] > ranks[2])
+    if slots[0] != slots[1]:
+        fouled &= fouled.transpose(0, 2, 1)   # a pair fouls both ways round
+    fouled &= _off_diagonal(n)   # a card pairs with no copy of itself
+    g = fouled.astype(np.float32)
+    counts = ((g @ g) * g).sum(axis=(1, 2))   # trace(G^3) per board: integers < n**3, exact in float32
+    deals = n * (n - 1) * (n - 2) / 6.0
+    return [(c / 6.0) / deals for c in counts.tolist()]
+
+
+@cache
+def _off_diagonal(n: int) -> np.ndarray:
+    """bool[n, n], False on the diagonal, built once per ``n``; read-only."""
+    mask = ~np.eye(n, dtype=bool)
+    mask.flags.writeable = False
+    return mask

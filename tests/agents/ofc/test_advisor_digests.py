@@ -1,0 +1,186 @@
+"""Golden digests of the OFC advisors' numbers over many positions: the speed work on the
+planner, the feature block, the guards and the estimators must leave every number as it was.
+
+Recorded from the code before that work (main at 3abf228) and never regenerated for a
+speed change. Each digest hashes, over seeded random-play and heuristic-play positions:
+
+- ``features``: every seat's ``features=True`` observation (float32 bytes) at every
+  decision, which also has to equal ``encode(view)`` byte for byte;
+- ``planner``: the rule-based planner's numbers (``envs.ofc.rollouts``: candidates,
+  ``evaluate_turn``; ``envs.ofc.outlook``: ``sampled_turn``, ``evaluate_turn_plans``; as float64 bytes), the
+  heuristic's ``plan_turn`` and ``agents.ofc.risk.foul_risk``;
+- ``guards``: the masks ``guarded_mask`` keeps under several guards (the shipped safe
+  policy's among them), each guard with its own advisor as a policy holds it, and the
+  endgame judge's risk values (``action_risks``, ``midgame_action_risks``) bit for bit;
+- ``estimates``: ``stat_estimates`` (``foul``, ``foul:endgame``) of every seat;
+- ``search``: seeded play of the search agent (heuristic playouts).
+
+Regenerate only when a change of behaviour is intended:
+``python -m tests.agents.ofc.test_advisor_digests``. To record them from another checkout
+of the code (``git worktree add /tmp/parlor-ref 3abf228``; the two guard cases were cut to
+fewer seeds later and their digests recorded so, from 3abf228, the other cases reproduced):
+``python -c "import sys; sys.path[:0] = ['training/benchmarks', '.']; import ofc_advisors, runpy;
+ofc_advisors.use_code_tree('/tmp/parlor-ref'); runpy.run_module('tests.agents.ofc.test_advisor_digests',
+run_name='__main__')"``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from parlor import envs
+from parlor.agents.episodes import play_episode
+from parlor.agents.ofc import endgame, risk
+from parlor.agents.ofc.advisor import OFCAdvisor
+from parlor.agents.ofc.heuristic import OFCHeuristic, plan_turn
+from parlor.agents.registry import make_agent
+from parlor.envs.ofc import rollouts
+from parlor.envs.ofc.features import turn_key
+from parlor.envs.ofc.game import OFCGame, make_game
+from parlor.envs.ofc.state import OFCState
+
+try:  # in envs.ofc.outlook since the speed work; the tree the digests were recorded from has them in rollouts
+    from parlor.envs.ofc.outlook import evaluate_turn_plans, sampled_turn
+except ImportError:
+    from parlor.envs.ofc.rollouts import evaluate_turn_plans, sampled_turn
+
+GOLDEN = Path(__file__).with_name("advisor_digests.json")
+PINEAPPLE = {"variant": "pineapple", "features": True}
+GUARDS = (  # the shipped safe policy's guard first
+    {"endgame_foul": 0.0, "midgame_foul": 0.02},
+    {"endgame_foul": 0.05},
+    {"midgame_foul": 0.1},
+    {"foul": 0.1, "opening_foul": 0.0, "foul_cap": 0.3},
+)
+
+
+def positions(game: OFCGame, seeds: Iterable[int], driver: str) -> Iterator[OFCState]:
+    """Every decision of seeded episodes, the acting seat played by uniformly random
+    legal actions (``driver="random"``) or by the seeded heuristic. In 3-hand Pineapple,
+    heuristic seed 27 reaches Fantasyland (the only one of seeds 0..59)."""
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        state = game.new_state(rng)
+        seats = [OFCHeuristic(game, seed=seed * 10 + p) for p in range(game.num_players)]
+        while not state.is_terminal():
+            yield state
+            p, mask = state.current_player, state.legal_mask()
+            if driver == "random":
+                action = int(rng.choice(np.flatnonzero(mask)))
+            else:
+                action = seats[p].act(None, mask, state.view(p))
+            state.apply(action)
+
+
+def features_digest(options: dict, seeds: Iterable[int], driver: str) -> str:
+    h = hashlib.sha256()
+    game = make_game(**options)
+    for state in positions(game, seeds, driver):
+        for q in range(game.num_players):
+            obs = game.observe(state, q)
+            assert obs.tobytes() == game.encode(state.view(q)).tobytes(), "observe and encode disagree"
+            h.update(obs.tobytes())
+    return h.hexdigest()[:16]
+
+
+def stats_bytes(stats: rollouts.TurnStats) -> bytes:
+    return b"".join(np.ascontiguousarray(a, dtype=np.float64).tobytes()
+                    for a in (stats.foul, stats.royalty, stats.strength, stats.fantasyland, stats.value))
+
+
+def planner_digest(options: dict, seeds: Iterable[int], driver: str) -> str:
+    h = hashlib.sha256()
+    game = make_game(**options)
+    for i, state in enumerate(positions(game, seeds, driver)):
+        view = state.view(state.current_player)
+        if not view.pending or view.fantasyland[view.player]:
+            continue
+        key = turn_key(view)
+        cands = rollouts.turn_candidates(view)
+        h.update(repr(cands).encode())
+        h.update(stats_bytes(rollouts.evaluate_turn(view, cands, np.random.default_rng(i))))
+        _, sampled = sampled_turn(view, key)
+        h.update(stats_bytes(sampled))
+        actions, best = evaluate_turn_plans(view, key)
+        h.update(repr(actions).encode() + stats_bytes(best))
+        h.update(repr((plan_turn(view, np.random.default_rng(i)), risk.foul_risk(view, key))).encode())
+    return h.hexdigest()[:16]
+
+
+def guards_digest(options: dict, seeds: Iterable[int], driver: str) -> str:
+    h = hashlib.sha256()
+    game = make_game(**options)
+    advisors = [[OFCAdvisor(game) for _ in range(game.num_players)] for _ in GUARDS]
+    judges = [endgame.EndgameJudge() for _ in range(game.num_players)]
+    for state in positions(game, seeds, driver):
+        p = state.current_player
+        view, obs, mask = state.view(p), game.observe(state, p), state.legal_mask()
+        for guard, seat_advisors in zip(GUARDS, advisors):
+            h.update(seat_advisors[p].guarded_mask(obs, mask, guard, view).tobytes())
+        key = turn_key(view)
+        h.update(repr(endgame.action_risks(view, key, judges[p])).encode())
+        h.update(repr(endgame.midgame_action_risks(view, key, 0.02, judges[p])).encode())
+    return h.hexdigest()[:16]
+
+
+def estimates_digest(options: dict, seeds: Iterable[int], driver: str) -> str:
+    h = hashlib.sha256()
+    game = make_game(**options)
+    advisor = OFCAdvisor(game)
+    names = advisor.estimated_stats
+    for state in positions(game, seeds, driver):
+        for q in range(game.num_players):
+            h.update(repr(advisor.stat_estimates(state, q, names)).encode())
+    return h.hexdigest()[:16]
+
+
+def search_digest(options: dict, seeds: Iterable[int]) -> str:
+    h = hashlib.sha256()
+    game = envs.make_game("ofc_v0", **options)
+    for seed in seeds:
+        agent_seeds = [seed * 10 + p for p in range(game.num_players)]
+        agents = [make_agent("search", game, "ofc_v0", seed=s) for s in agent_seeds]
+        result = play_episode(game, agents, seed=seed, agent_seeds=agent_seeds)
+        h.update(repr((result.rewards, sorted(result.stats.items()), result.steps)).encode())
+    return h.hexdigest()[:16]
+
+
+FL_SEED = 27
+CASES: dict[str, Callable[[], str]] = {
+    "features pineapple 2 hands random": lambda: features_digest({**PINEAPPLE, "num_hands": 2}, range(40), "random"),
+    "features pineapple heuristic": lambda: features_digest({**PINEAPPLE, "num_hands": 3}, [*range(6), FL_SEED],
+                                                            "heuristic"),
+    "features pineapple 3p random": lambda: features_digest({**PINEAPPLE, "num_players": 3}, range(8), "random"),
+    "features original random": lambda: features_digest({"features": True}, range(10), "random"),
+    "features original 4p heuristic": lambda: features_digest({"features": True, "num_players": 4}, range(3),
+                                                              "heuristic"),
+    "features progressive heuristic": lambda: features_digest(
+        {**PINEAPPLE, "num_hands": 3, "fl_cards": "progressive"}, [FL_SEED, 1, 2], "heuristic"),
+    "planner pineapple heuristic": lambda: planner_digest({**PINEAPPLE, "num_hands": 3}, [*range(4), FL_SEED],
+                                                          "heuristic"),
+    "planner pineapple random": lambda: planner_digest({**PINEAPPLE, "num_players": 3}, range(4), "random"),
+    "planner original": lambda: planner_digest({"features": True}, range(6), "heuristic"),
+    "guards pineapple heuristic": lambda: guards_digest({**PINEAPPLE, "num_hands": 3}, [FL_SEED, 0], "heuristic"),
+    "guards pineapple random": lambda: guards_digest(PINEAPPLE, range(2), "random"),
+    "guards pineapple 3p heuristic": lambda: guards_digest({**PINEAPPLE, "num_players": 3}, range(2), "heuristic"),
+    "estimates pineapple heuristic": lambda: estimates_digest({"variant": "pineapple"}, range(4), "heuristic"),
+    "estimates original random": lambda: estimates_digest({}, range(4), "random"),
+    "search pineapple": lambda: search_digest({"variant": "pineapple"}, range(1)),
+    "search original": lambda: search_digest({}, range(1)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_advisor_numbers_are_unchanged(case: str) -> None:
+    assert CASES[case]() == json.loads(GOLDEN.read_text())[case]
+
+
+if __name__ == "__main__":
+    GOLDEN.write_text(json.dumps({name: run() for name, run in CASES.items()}, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {GOLDEN}", file=sys.stderr)
