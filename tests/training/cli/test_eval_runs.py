@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[3]
 # that tests interrupt pace the random player (PACE) so the signal lands mid-run even on a
 # loaded machine (the moves, and so the results, stay those of the random agent)
 RUN = ["tonk_v0", "--agents", "random=tests.training.cli.paced:PacedRandom,heuristic", "--games", "600", "--seed", "5", "--no-plot", "--quiet"]
-PACE = "0.002"  # seconds per random move in interrupted children: about 20 s of play on 2 workers
+PACE = "0.01"  # seconds per random move in interrupted children: about 10 s of play instead of 1
 SMALL = ["tonk_v0", "--agents", "random,heuristic", "--games", "12", "--no-plot", "--quiet"]
 
 pytestmark = pytest.mark.skipif("tonk_v0" not in envs.ENVS, reason="tonk_v0 is not registered")
@@ -47,7 +47,15 @@ def start(out: Path, workers: int) -> subprocess.Popen:
     """The evaluation in a child process (its own process group, so the test can signal all of it)."""
     argv = [sys.executable, "-m", "parlor.training", "eval", *RUN, "--workers", str(workers), "--out", str(out)]
     return subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, env={**os.environ, DELAY_VARIABLE: PACE})
+                            start_new_session=True, env={**os.environ, DELAY_VARIABLE: PACE},
+                            preexec_fn=ctrl_c_as_in_a_terminal)
+
+
+def ctrl_c_as_in_a_terminal() -> None:
+    """SIGINT back to its default in the child: a test suite started in the background (``make
+    test &``, nohup) runs with SIGINT ignored, which a child would inherit, and Python then
+    never raises KeyboardInterrupt (the Ctrl-C test would see the run finish)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for_episodes(process: subprocess.Popen, out: Path, lines: int) -> None:
