@@ -11,6 +11,7 @@ deals: the reference lines the learner must beat.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -84,7 +85,8 @@ def plot_learning_curve(path: str, title: str, history: list[dict[str, Any]], ba
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    stat_names = sorted({k[5:] for row in history for k in row if k.startswith("stat_")})[:MAX_STAT_PANELS]
+    # the game's own order of its statistics (OFC: foul first), not the alphabet's
+    stat_names = list(dict.fromkeys(k[5:] for row in history for k in row if k.startswith("stat_")))[:MAX_STAT_PANELS]
     fig, axes = plt.subplots(1, 1 + len(stat_names), figsize=(6.5 + 4.2 * len(stat_names), 4.2), squeeze=False)
     ax = axes[0][0]
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -108,7 +110,7 @@ def plot_learning_curve(path: str, title: str, history: list[dict[str, Any]], ba
         ax.plot(x, y, color="grey", alpha=0.6, linewidth=1, label="training episodes (mean return)")
     ax.set_xlabel("training steps")
     ax.set_ylabel("reward per episode (duplicate deals, 95% CI)")
-    ax.set_title(title, fontsize=9)
+    ax.set_title("\n".join(textwrap.wrap(title, 60)), fontsize=9)  # long option sets stay in their panel
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     for k, name in enumerate(stat_names):
