@@ -11,7 +11,10 @@ step, so an episode of N steps has N + 1 frames. Each frame is drawn as one seat
 
 The caption names the step that led to the frame (who, the move with its cards or tile,
 what it paid), who acts next, whose view the picture is, and at the end the result and the
-statistics. The page (:mod:`.html`) is one self-contained file. No torch.
+statistics. The frame where a hand or deal has just finished also says why it paid what it
+did (``Game.explain``: OFC's rows, hand names, royalties, fouls and points; the poker
+showdown; who went out or blocked), so the picture of a lost game shows why it was lost.
+The page (:mod:`.html`) is one self-contained file. No torch.
 """
 from __future__ import annotations
 
@@ -78,6 +81,7 @@ def shots(record: Record, seat: SeatChoice = "acting", game: Any = None) -> list
         raise ValueError(f"seat {seat} is out of range; allowed values: 0..{n - 1}, acting or all")
     out = []
     last_mover = 0
+    explained = ""  # the latest finished hand's explanation, told once, on the frame it finished
     for position in positions(record, game):
         state = position.state
         if position.step is not None:
@@ -89,8 +93,13 @@ def shots(record: Record, seat: SeatChoice = "acting", game: Any = None) -> list
             seats = (to_act if to_act is not None else last_mover,)
         else:
             seats = (int(seat),)
-        out.append(Shot(position.index, _caption(record, position.index, position.step, to_act, seats),
-                        tuple((p, state.view(p)) for p in seats)))
+        views = tuple((p, state.view(p)) for p in seats)
+        caption = _caption(record, position.index, position.step, to_act, seats)
+        news = game.explain(state.view(0))  # one seat's words decide whether a hand has just finished
+        if news and news != explained:
+            explained = news
+            caption += "\n" + game.explain(views[0][1])  # told as the pictured seat knows it
+        out.append(Shot(position.index, caption, views))
     return out
 
 

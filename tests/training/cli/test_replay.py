@@ -154,3 +154,29 @@ def test_play_record_saves_the_humans_game(tmp_path: Path, monkeypatch) -> None:
     assert Record.from_json(record.to_json()) == record
     code, text = replay_cli(str(path), "--seat", "1", script="\n" * 200)
     assert code == 0 and "end of the replay" in text and "player_1 (human)" in text
+
+
+def test_the_frame_where_a_hand_finishes_explains_what_it_paid(ofc_records: Path) -> None:
+    from parlor.training.evaluation.replay import shots
+
+    for record in read_records(ofc_records):
+        frames = shots(record, seat=0)
+        told = [k for k, shot in enumerate(frames) if "showdown of hand 1/1:" in shot.caption]
+        assert told == [len(frames) - 1]  # once, on the last frame (a single-hand episode)
+        last = frames[-1].caption
+        assert "P0 (you): " in last and "P1: " in last and "P0 vs P1: " in last and "points: P0 " in last
+
+
+def test_each_showdown_of_a_multi_hand_match_is_explained_where_it_happens(tmp_path: Path) -> None:
+    from parlor.training.evaluation.replay import shots
+
+    out = tmp_path / "run"
+    assert main(["eval", "ofc_v0", "--agents", "heuristic,random", "--games", "2", "--seed", "2", "--record",
+                 "--option", "num_hands=3", "--out", str(out), "--quiet", "--no-plot"]) == 0
+    for record in read_records(out / "records.jsonl"):
+        frames = shots(record, seat="all")
+        told = [[k for k, shot in enumerate(frames) if f"showdown of hand {hand}/3:" in shot.caption]
+                for hand in (1, 2, 3)]
+        assert all(len(frames_told) == 1 for frames_told in told)  # each hand once
+        first, second, third = (frames_told[0] for frames_told in told)
+        assert 0 < first < second < third == len(frames) - 1  # in order, where each finished
