@@ -96,7 +96,7 @@ def render_svg(view: OFCView) -> str:
         body.append(svg.text(10, y + 12, "nothing to place now", size=13, fill="#d8e8dc"))
     if view.discards:
         x = width - 10 - svg.row_width(len(view.discards), scale=0.75)
-        body.append(svg.text(width - 10, y + 12, "own discards", size=13, anchor="end"))
+        body.append(svg.text(width - 10, y + 12, f"P{view.player}'s discards (face down to others)", size=13, anchor="end"))
         body.append(svg.card_row(x, y + 20, view.discards, scale=0.75, dim=True))
     body.append(svg.card_legend(10, height - 32))
     return svg.document(width, height, body, f"OFC, view of P{view.player}")

@@ -106,6 +106,8 @@ def test_ofc_picture_draws_placed_cards_free_places_pending_and_own_discards() -
         assert len(shapes(root, "card")) == placed + len(view.pending) + len(view.discards)
         assert len(shapes(root, "free")) == sum(13 - sum(map(len, view.rows[q])) for q in range(view.num_players)
                                                 if not view.hidden[q])
+        # the discards sit under the right-hand board: their label names whose they are
+        assert (f"P{view.player}'s discards" in draw(view)) == bool(view.discards)
 
 
 def test_ofc_fantasyland_board_of_another_seat_is_face_down() -> None:
