@@ -163,18 +163,13 @@ class ObsParts:
         card, and a card discarded now is never drawn in the same draw."""
         cells, wbase = self.cells, self.t.wbase
         vis, left = self.layout.vis_flat[p], self.layout.left_flat
-        for c in gone:
-            w = wbase[c]
-            for at in vis:
-                cells[at + w] = 0.0
-            for at in left:
-                cells[at + w] = 1.0
-        for c in came:
-            w = wbase[c]
-            for at in vis:
-                cells[at + w] = 1.0
-            for at in left:
-                cells[at + w] = 0.0
+        for cards, in_view in ((gone, 0.0), (came, 1.0)):  # a card is in exactly one of the two
+            for c in cards:
+                w = wbase[c]
+                for at in vis:
+                    cells[at + w] = in_view
+                for at in left:
+                    cells[at + w] = 1.0 - in_view
 
     def set_left(self, left_view) -> None:
         self.rows[:, self.left_at: self.disc_at] = left_features(left_view)
