@@ -12,8 +12,8 @@ which gives the very numbers a fresh completion of the smaller turn would.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import fields
 from functools import cache
 
 import numpy as np
@@ -21,9 +21,11 @@ import numpy as np
 from parlor.envs.ofc.rollouts import (
     BOTTOM,
     DISCARD,
+    FOUL_COST,
     MIDDLE,
     SAMPLES,
     TOP,
+    TurnPlans,
     TurnStats,
     fl_next,
     plans_of,
@@ -72,40 +74,81 @@ def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
 
 
 # ---------------------------------------------------------------- the outlook's turns
+OUTLOOK = 7                 # per action: available, foul, royalties, strength, Fantasyland, value, preference
+ROYALTY_SCALE, STRENGTH_SCALE = 25.0, 27.0
+VALUE_SCALE = 40.0          # planner values run from -FOUL_COST (a sure foul) to about +30
+PREF_TEMPERATURE = 2.0      # points: preference exp((value - best) / T)
+_SCALES = np.array([ROYALTY_SCALE, STRENGTH_SCALE, VALUE_SCALE, FOUL_COST, PREF_TEMPERATURE])
+
+
+class PrefixTree:
+    """The prefixes of a turn shape's candidates (the destinations taken so far) that
+    have a card left: ``ids`` numbers them (the empty prefix 0), ``actions[p]`` are the
+    next card's destinations some candidate takes after prefix p (ascending) and
+    ``parents`` [n, C] the id of each candidate's first k destinations."""
+
+    def __init__(self, plans: TurnPlans):
+        dests = plans.dests
+        n = plans.array.shape[1]
+        self.ids: dict[tuple[int, ...], int] = {}
+        self.parents = np.empty((n, len(dests)), dtype=np.int64)
+        following: list[set[int]] = []
+        for i, dest in enumerate(dests):
+            for k in range(n):
+                p = self.ids.setdefault(dest[:k], len(self.ids))
+                if p == len(following):
+                    following.append(set())
+                following[p].add(dest[k])
+                self.parents[k, i] = p
+        self.actions = tuple(tuple(sorted(a)) for a in following)
+        self.size = len(self.ids)
+        self.dests = plans.array.astype(np.int64)
+
+
+@cache
+def prefix_tree(plans: TurnPlans) -> PrefixTree:
+    """The :class:`PrefixTree` of ``plans`` (a cached :func:`turn_plans`: one per turn shape)."""
+    return PrefixTree(plans)
+
+
 class CompletedTurn:
     """A turn completed at its first card with the outlook's samples: its later cards
     (the same seen cards, so the same pool and samples, and the same free slots once
     the turn is placed) are the candidates that begin with the destinations taken so
-    far, completed to the very same boards."""
+    far, completed to the very same boards. Every number comes from one compiled pass
+    (:mod:`envs.ofc.turn_kernel`): each candidate's statistics, the best candidate per
+    prefix and next action, and the feature block's outlook per prefix."""
 
-    def __init__(self, view: OFCView, key: int, unseen: list[int]):
+    def __init__(self, view: OFCView, key: int, seen: tuple[int, ...]):
         self.board, self.pending, self.owed = view.own_rows, view.pending, view.discards_owed
         self.plans = plans_of(view)
-        table = self.plans.complete(self.board, self.pending, outlook_future(key, unseen, self.plans.free))
-        self.table, self.fl_next = table, fl_next(view)
-        stats = table.rows().stats(self.fl_next)
-        # tuples, not lists: the garbage collector stops tracking tuples of numbers
-        self.columns = tuple(tuple(getattr(stats, f.name).tolist()) for f in fields(TurnStats))
-        self.values = self.columns[-1]   # what the plans are chosen by
-        # per destinations taken: the candidates that begin with them, and the best per next action
+        self.tree = prefix_tree(self.plans)
+        self.fl_next = fl_next(view)
+        board = self.board
+        fixed = np.array((*self.pending, *board[TOP], *board[MIDDLE], *board[BOTTOM]), dtype=np.int64)
+        if not 0 <= min(fixed) <= max(fixed) < 52:
+            raise ValueError(f"card ids must lie in 0..51, got pending {self.pending} and board {board}")
+        # stats [5, C]: TurnStats columns; best [P, 4]: candidate per prefix and action; outlooks [P, 28]
+        self.array, self._best_array, self._outlooks = kernel().turn_stats(
+            _noise_order(key % NOISE_TABLES), np.array(seen, dtype=np.int64), fixed, self.plans, self.tree,
+            self.fl_next, _SCALES)
+        self.values = self.array[-1]   # what the plans are chosen by
         self._index: dict[tuple[int, ...], tuple[int, ...]] = {(): tuple(range(len(self.values)))}
-        self._best: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
 
     def stats(self, index: Sequence[int]) -> TurnStats:
-        """The :class:`TurnStats` of the candidates at ``index`` (the rows of a completion
-        of the whole turn: the same numbers, candidate by candidate)."""
-        return self.table.rows(np.asarray(index, dtype=np.intp)).stats(self.fl_next)
-
-    def stat_rows(self, index: Sequence[int]) -> list[tuple[float, ...]]:
-        """(foul, royalty, strength, fantasyland, value) of the candidates at ``index``."""
-        return [tuple(column[i] for column in self.columns) for i in index]
+        """The :class:`TurnStats` of the candidates at ``index`` (each candidate's numbers are
+        its own: those of a completion of the candidates at ``index`` alone)."""
+        return TurnStats(*self.array[:, np.asarray(index, dtype=np.intp)])
 
     def continued(self, view: OFCView) -> tuple[int, ...] | None:
         """The destinations this turn's cards took before ``view`` (None unless ``view``
         is this turn, further on)."""
-        done = len(self.pending) - len(view.pending)
-        if done < 0 or self.pending[done:] != view.pending:
+        pending = view.pending
+        done = len(self.pending) - len(pending)
+        if done < 0 or self.pending[done:] != pending:
             return None
+        if not done:
+            return () if view.own_rows == self.board and view.discards_owed == self.owed else None
         rows, placed, taken, owed = view.own_rows, ([], [], []), [], self.owed
         for c in self.pending[:done]:
             for r in (TOP, MIDDLE, BOTTOM):
@@ -133,19 +176,33 @@ class CompletedTurn:
     def best(self, taken: tuple[int, ...]) -> tuple[list[int], list[int]]:
         """Per action of the next card after ``taken``, the candidate of highest value that
         takes it (the first of equals, as ``argmax``): (actions, candidates)."""
-        known = self._best.get(taken)
-        if known is None:
-            k, dests, values = len(taken), self.plans.dests, self.values
-            best: dict[int, int] = {}
-            for i in self.index(taken):
-                a = dests[i][k]
-                if a not in best or values[i] > values[best[a]]:
-                    best[a] = i
-            actions = sorted(best)
-            known = self._best[taken] = (actions, [best[a] for a in actions])
-        return known
+        p = self.tree.ids[taken]
+        actions = self.tree.actions[p]
+        row = self._best_array[p]
+        return list(actions), [int(row[a]) for a in actions]
+
+    def outlook(self, taken: tuple[int, ...]) -> list[float]:
+        """The feature block's outlook after ``taken`` (:func:`envs.ofc.features.outlook`)."""
+        p = self.tree.ids[taken]
+        out = self._outlooks[p].tolist()
+        for a in self.tree.actions[p]:
+            out[a * OUTLOOK + 6] = math.exp(out[a * OUTLOOK + 6])
+        return out
 
 
+def kernel():
+    """The compiled turn completion (:mod:`envs.ofc.turn_kernel`), imported and loaded at
+    the first call: numba is imported only by code that uses the outlook."""
+    global _KERNEL
+    if _KERNEL is None:
+        from parlor.envs.ofc import turn_kernel
+
+        turn_kernel.warm_up()
+        _KERNEL = turn_kernel
+    return _KERNEL
+
+
+_KERNEL = None
 _TURNS: dict[tuple, CompletedTurn] = {}
 MAX_TURNS = 64  # turns kept: one per seat and noise key in play, with room for searches
 
@@ -159,8 +216,7 @@ def outlook_turn(view: OFCView, key: int, seen: tuple[int, ...] | None = None) -
     turn = _TURNS.get(memo)
     taken = turn.continued(view) if turn is not None else None
     if turn is None or taken is None:
-        known = set(seen)
-        turn, taken = CompletedTurn(view, key, [c for c in range(52) if c not in known]), ()
+        turn, taken = CompletedTurn(view, key, seen), ()
         if len(_TURNS) >= MAX_TURNS:
             del _TURNS[next(iter(_TURNS))]
         _TURNS[memo] = turn
