@@ -257,3 +257,36 @@ def features(view: OFCView) -> np.ndarray:
         out += opponent_block(view.rows[q] if not view.hidden[q] else ((), (), ()))
     out += outlook(view, seen)
     return np.asarray(out, dtype=np.float32)
+
+
+def observe(state, player: int, total: int) -> np.ndarray:
+    """``OFCGame.observe`` with the block: the seat's observation vector (kept up to date by
+    the State) followed by :func:`features` of its view, byte for byte; the board part
+    compiled from the vector (:mod:`envs.ofc.block_kernel`), the outlook read off the
+    turn's completion. ``total``: the observation's length."""
+    obs = state.obs[player]
+    out = np.empty(total, dtype=np.float32)
+    size = len(obs)
+    out[:size] = obs
+    seen = np.empty(52, dtype=np.int64)
+    count = kernels()[0].board_block(obs, out, size, state.layout, seen)
+    if player == state.current_player and not state.in_fl[player]:
+        out[total - 4 * OUTLOOK:] = outlook(state.view(player), tuple(seen[:count].tolist()))
+    else:
+        out[total - 4 * OUTLOOK:] = 0.0
+    return out
+
+
+def kernels():
+    """(:mod:`envs.ofc.block_kernel`, :mod:`envs.ofc.turn_kernel`), imported and loaded at the
+    first call (numba is imported only where the block is computed)."""
+    global _BLOCK_KERNEL
+    if _BLOCK_KERNEL is None:
+        from parlor.envs.ofc import block_kernel
+
+        block_kernel.warm_up()
+        _BLOCK_KERNEL = block_kernel
+    return _BLOCK_KERNEL, _outlook.kernel()
+
+
+_BLOCK_KERNEL = None
