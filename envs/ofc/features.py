@@ -45,7 +45,7 @@ import numpy as np
 
 from parlor.envs.engine.hands import category, rank3, rank5, rank_values
 from parlor.envs.ofc import outlook as _outlook
-from parlor.envs.ofc.outlook import OUTLOOK, outlook_turn
+from parlor.envs.ofc.outlook import OUTLOOK, TurnView, outlook_turn
 from parlor.envs.ofc.view import OFCView
 
 ROW_SIZES = (3, 5, 5)
@@ -68,7 +68,7 @@ def size(num_players: int) -> int:
     return 3 * OWN_ROW + ORDER + 3 * NEXT_ROW + CARD + (num_players - 1) * OPP + 4 * OUTLOOK
 
 
-def turn_key(view: OFCView, seen: tuple[int, ...] | None = None) -> int:
+def turn_key(view: OFCView | TurnView, seen: tuple[int, ...] | None = None) -> int:
     """Picks the outlook's sampling noise: a function of the cards this seat has seen
     (the same for every card of one turn: placing or discarding a pending card keeps
     it seen) and the hand; hashes of int tuples do not depend on the process.
@@ -271,7 +271,12 @@ def observe(state, player: int, total: int) -> np.ndarray:
     seen = np.empty(52, dtype=np.int64)
     count = kernels()[0].board_block(obs, out, size, state.layout, seen)
     if player == state.current_player and not state.in_fl[player]:
-        out[total - 4 * OUTLOOK:] = outlook(state.view(player), tuple(seen[:count].tolist()))
+        rows = state.rows[player]
+        view = TurnView(player, state.hand_index, state.num_hands, (tuple(rows[0]), tuple(rows[1]), tuple(rows[2])),
+                        tuple(state.pending[state.pend_pos:]), state.owed, tuple(state.discards[player]))
+        seen_cards = tuple(seen[:count].tolist())
+        turn, taken = outlook_turn(view, turn_key(view, seen_cards), seen_cards)
+        out[total - 4 * OUTLOOK:] = turn.outlook(taken)
     else:
         out[total - 4 * OUTLOOK:] = 0.0
     return out

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,18 +32,21 @@ from parlor.envs.ofc.rollouts import (
     plans_of,
     route_future,
 )
-from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc.view import Board, OFCView
 
 NOISE_TABLES = 256
 _NOISE = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # fixed: sampling is a pure function
 
 
-@cache
+# The 52 card ids by ascending noise, per table and sample (one argsort for all tables). A
+# row's noise values are distinct, so any pool's cards come in this order, as sorting the
+# pool's own noise (``completed_rows``) puts them.
+_ORDERS = np.argsort(_NOISE, axis=2)
+
+
 def _noise_order(table: int) -> np.ndarray:
-    """The 52 card ids by ascending noise, per sample of noise table ``table``. A row's
-    noise values are distinct, so any pool's cards come in this order, as sorting the
-    pool's own noise (``completed_rows``) puts them."""
-    return np.argsort(_NOISE[table], axis=1)
+    """The 52 card ids by ascending noise, per sample of noise table ``table``."""
+    return _ORDERS[table]
 
 
 def outlook_future(key: int, unseen: Sequence[int], free: int) -> np.ndarray:
@@ -74,6 +78,19 @@ def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
 
 
 # ---------------------------------------------------------------- the outlook's turns
+class TurnView(NamedTuple):
+    """What the outlook reads of a seat's :class:`OFCView` (the same fields): ``OFCGame.observe``
+    builds it straight from the State, a fraction of the cost of the whole view."""
+
+    player: int
+    hand_index: int
+    num_hands: int
+    own_rows: Board
+    pending: tuple[int, ...]
+    discards_owed: int
+    discards: tuple[int, ...]
+
+
 OUTLOOK = 7                 # per action: available, foul, royalties, strength, Fantasyland, value, preference
 ROYALTY_SCALE, STRENGTH_SCALE = 25.0, 27.0
 VALUE_SCALE = 40.0          # planner values run from -FOUL_COST (a sure foul) to about +30
@@ -119,19 +136,19 @@ class CompletedTurn:
     (:mod:`envs.ofc.turn_kernel`): each candidate's statistics, the best candidate per
     prefix and next action, and the feature block's outlook per prefix."""
 
-    def __init__(self, view: OFCView, key: int, seen: tuple[int, ...]):
+    def __init__(self, view: OFCView | TurnView, key: int, seen: tuple[int, ...]):
         self.board, self.pending, self.owed = view.own_rows, view.pending, view.discards_owed
         self.plans = plans_of(view)
         self.tree = prefix_tree(self.plans)
         self.fl_next = fl_next(view)
         board = self.board
-        fixed = np.array((*self.pending, *board[TOP], *board[MIDDLE], *board[BOTTOM]), dtype=np.int64)
+        fixed = (*self.pending, *board[TOP], *board[MIDDLE], *board[BOTTOM])
         if not 0 <= min(fixed) <= max(fixed) < 52:
             raise ValueError(f"card ids must lie in 0..51, got pending {self.pending} and board {board}")
         # stats [5, C]: TurnStats columns; best [P, 4]: candidate per prefix and action; outlooks [P, 28]
         self.array, self._best_array, self._outlooks = kernel().turn_stats(
-            _noise_order(key % NOISE_TABLES), np.array(seen, dtype=np.int64), fixed, self.plans, self.tree,
-            self.fl_next, _SCALES)
+            _noise_order(key % NOISE_TABLES), np.array(seen, dtype=np.int64), np.array(fixed, dtype=np.int64),
+            self.plans, self.tree, self.fl_next, _SCALES)
         self.values = self.array[-1]   # what the plans are chosen by
         self._index: dict[tuple[int, ...], tuple[int, ...]] = {(): tuple(range(len(self.values)))}
 
@@ -140,7 +157,7 @@ class CompletedTurn:
         its own: those of a completion of the candidates at ``index`` alone)."""
         return TurnStats(*self.array[:, np.asarray(index, dtype=np.intp)])
 
-    def continued(self, view: OFCView) -> tuple[int, ...] | None:
+    def continued(self, view: OFCView | TurnView) -> tuple[int, ...] | None:
         """The destinations this turn's cards took before ``view`` (None unless ``view``
         is this turn, further on)."""
         pending = view.pending
@@ -207,7 +224,7 @@ _TURNS: dict[tuple, CompletedTurn] = {}
 MAX_TURNS = 64  # turns kept: one per seat and noise key in play, with room for searches
 
 
-def outlook_turn(view: OFCView, key: int, seen: tuple[int, ...] | None = None) -> tuple[CompletedTurn, tuple[int, ...]]:
+def outlook_turn(view: OFCView | TurnView, key: int, seen: tuple[int, ...] | None = None) -> tuple[CompletedTurn, tuple[int, ...]]:
     """(the view's turn completed with the noise table of ``key``, the destinations its
     placed cards took): computed at the turn's first card, then read (``seen``: the
     view's seen cards in ascending order, when the caller has them)."""
