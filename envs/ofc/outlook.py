@@ -8,7 +8,10 @@ tables, picked by a key that stays the same for every card of one turn
 
 :func:`outlook_turn` completes a turn once, at its first card: the later cards of the turn
 (same seen cards, same samples) read their plans off that turn (:class:`CompletedTurn`),
-which gives the very numbers a fresh completion of the smaller turn would.
+which gives the very numbers a fresh completion of the smaller turn would. The completion
+runs compiled (:mod:`envs.ofc.turn_kernel`); :func:`outlook_future` with
+``TurnPlans.complete`` is the numpy statement of it that ``tests/ofc/test_kernels.py``
+holds the kernel to.
 """
 from __future__ import annotations
 
@@ -102,7 +105,8 @@ class PrefixTree:
     """The prefixes of a turn shape's candidates (the destinations taken so far) that
     have a card left: ``ids`` numbers them (the empty prefix 0), ``actions[p]`` are the
     next card's destinations some candidate takes after prefix p (ascending) and
-    ``parents`` [n, C] the id of each candidate's first k destinations."""
+    ``parents`` [n, C] the id of each candidate's first k destinations (``dests`` [C, n]:
+    the candidates' destinations, as the kernel reads them)."""
 
     def __init__(self, plans: TurnPlans):
         dests = plans.dests
