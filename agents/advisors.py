@@ -46,6 +46,12 @@ class Advisor(Protocol):
         """``mask`` (bool[num_actions]) without the actions ``guard`` finds too risky; the action
         of lowest risk always stays. ``observation`` and ``view`` are the acting seat's."""
 
+    def first_kept(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
+                   view: Any, order: Sequence[int]) -> int:
+        """The first action of ``order`` (legal actions, most preferred first) that
+        ``guarded_mask`` keeps, judging no more than that needs (a deterministic policy's
+        choice inside its guard)."""
+
     def stat_estimates(self, state: State, player: int,
                        names: Sequence[str] = ...) -> dict[str, float | None]:
         """Per name in ``names`` (from ``estimated_stats``), ``player``'s statistic as
@@ -60,6 +66,15 @@ class Advisor(Protocol):
 def solved_action(advisor: Advisor | None, view: Any) -> int | None:
     """``advisor``'s solved action for ``view`` (None without an advisor or a solution)."""
     return None if advisor is None else advisor.solved_action(view)
+
+
+def first_guarded(advisor: Advisor | None, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
+                  view: Any, order: Sequence[int]) -> int:
+    """The first action of ``order`` that :func:`guarded` keeps (the first legal one
+    without a guard)."""
+    if guard:
+        return advisor.first_kept(observation, mask, guard, view, order)
+    return next(a for a in order if mask[a])
 
 
 def advisor_for(env_name: str, game: Game) -> Advisor | None:

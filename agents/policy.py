@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from parlor.agents.advisors import advisor_for, check_guard, guarded, solved_action
+from parlor.agents.advisors import advisor_for, check_guard, first_guarded, guarded, solved_action
 from parlor.agents.policy_format import (
     ACTIVATIONS,
     HEADER,
@@ -323,9 +323,12 @@ class PolicyAgent:
     def probabilities(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> np.ndarray:
         """The policy's masked action probabilities (zero on illegal actions); ``view``
         (the seat's) for a guard that judges the board."""
+        mask = guarded(self.advisor, observation, np.asarray(action_mask, dtype=bool), self.guard, view)
+        return self._masked_probabilities(observation, mask)
+
+    def _masked_probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         import torch
 
-        mask = guarded(self.advisor, observation, np.asarray(action_mask, dtype=bool), self.guard, view)
         if not mask.any():
             raise ValueError(f"{self.name}: no legal action in the mask")
         obs, _ = self.policy.obs_to_tensor(np.asarray(observation, dtype=np.float32))
@@ -339,6 +342,12 @@ class PolicyAgent:
         solved = solved_action(self.advisor, view) if view is not None else None
         if solved is not None:
             return solved
+        if self.deterministic and self.guard:
+            # the best action the guard keeps: judge in the policy's order, not the whole mask
+            legal = np.asarray(action_mask, dtype=bool)
+            probs = self._masked_probabilities(observation, legal)
+            order = [int(a) for a in np.argsort(-probs, kind="stable") if legal[a]]
+            return first_guarded(self.advisor, observation, legal, self.guard, view, order)
         probs = self.probabilities(observation, action_mask, view)
         if self.deterministic:
             return int(np.argmax(probs))

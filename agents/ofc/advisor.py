@@ -53,6 +53,12 @@ class OFCAdvisor:
         ``view`` is the acting seat's (the endgame guards judge its board)."""
         return guards.guarded_mask(observation, mask, guard, view, self.num_players, self.judge)
 
+    def first_kept(self, observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float],
+                   view: OFCView | None, order: Sequence[int]) -> int:
+        """The first action of ``order`` that ``guarded_mask`` keeps, judging only what that
+        needs (:func:`agents.ofc.guards.first_kept`)."""
+        return guards.first_kept(observation, mask, guard, view, self.num_players, self.judge, order)
+
     def solved_action(self, view: OFCView) -> int | None:
         """The solver's action for a decision of the seat's Fantasyland hand, else None."""
         return self.fantasyland.action(view) if self.fantasyland.plays(view) else None

@@ -35,8 +35,16 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from parlor.agents.ofc.endgame import EndgameJudge, action_risks, midgame_action_risks
+from parlor.agents.ofc.endgame import (
+    MAX_FREE,
+    MIDGAME_FREE,
+    EndgameJudge,
+    action_risks,
+    free_after_turn,
+    midgame_action_risks,
+)
 from parlor.envs.ofc import features as _features
+from parlor.envs.ofc.rollouts import place, turn_candidates
 from parlor.envs.ofc.view import OFCView
 
 OUTLOOK_GUARDS = ("foul", "opening_foul", "foul_cap")   # read off the feature block
@@ -137,3 +145,57 @@ def drop_above(mask: np.ndarray, risks: dict[int, float] | None, ceiling: Callab
     mask = mask.copy()
     mask[risky] = False
     return mask
+
+
+# ---------------------------------------------------------------- judging only what a choice needs
+def first_kept(observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, float], view: OFCView | None,
+               num_players: int, judge: EndgameJudge, order: Sequence[int]) -> int:
+    """The first action of ``order`` that :func:`guarded_mask` keeps, the same action as
+    ``[a for a in order if guarded_mask(...)[a]][0]``, judging the board guards' actions
+    in that order and stopping as soon as the answer is certain: a deterministic policy
+    needs its best kept action, not the whole mask, and the other actions' searches are
+    most of a guarded hand's time (an action with no plan within the midgame cap is
+    judged over all its plans). Where the answer needs every action's risk, the full
+    mask decides. ``order``: the legal actions, most preferred first."""
+    if guard.keys() & set(OUTLOOK_GUARDS):
+        mask = outlook_guard(observation, mask, guard, num_players)
+    candidates = [a for a in order if mask[a]]
+    if not candidates:
+        raise ValueError("first_kept: no action of the order is legal")
+    left = None if view is None or not guard.keys() & set(BOARD_GUARDS) else free_after_turn(view)
+    if left is None or (left > MAX_FREE and left != MIDGAME_FREE):
+        return _first_of(guarded_mask(observation, mask, guard, view, num_players, judge), candidates)
+    key = _features.turn_key(view)
+    if "endgame_foul" in guard and left <= MAX_FREE:
+        # every risk is >= 0, so an action within the tolerance of 0 is within that of the lowest
+        if first_action_risk(view, key, judge, candidates[0], 1.0) <= guard["endgame_foul"]:
+            return candidates[0]
+    elif "midgame_foul" in guard and left == MIDGAME_FREE:
+        cap = guard["midgame_foul"]
+        for action in candidates:
+            p = first_action_risk(view, key, judge, action, cap)
+            if p <= cap:  # some action is within the cap: those outside it (the earlier ones) leave
+                return action
+            if p <= cap + 1e-12:  # kept or not as others fall: the full mask decides
+                break
+    return _first_of(guarded_mask(observation, mask, guard, view, num_players, judge), candidates)
+
+
+def first_action_risk(view: OFCView, key: int, judge: EndgameJudge, action: int, cap: float) -> float:
+    """The risk :func:`agents.ofc.endgame.action_risks` (``cap`` 1) or
+    :func:`~agents.ofc.endgame.midgame_action_risks` gives ``action``: the lowest of the
+    judge's risks over the turn's plans starting with it, in the same order; below
+    ``cap`` 1 the search ends at its first plan within the cap."""
+    board, unseen = view.own_rows, view.unseen_cards()
+    lowest = 1.0
+    for dest in turn_candidates(view):
+        if dest[0] != action:
+            continue
+        lowest = min(lowest, judge.risk(place(board, view.pending, dest), unseen, key, cap))
+        if cap < 1.0 and lowest <= cap:
+            break
+    return lowest
+
+
+def _first_of(mask: np.ndarray, candidates: Sequence[int]) -> int:
+    return next(a for a in candidates if mask[a])
