@@ -46,6 +46,7 @@ from functools import cache
 
 import numpy as np
 
+from parlor.agents.ofc.rank_classes import CLASSES, class_risks, rank_counts, rank_table
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
 from parlor.envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, assignments, place, room_of, turn_candidates
 from parlor.envs.ofc.scoring import evaluate_board
@@ -78,8 +79,20 @@ def foul_after_two(rows: Rows, unseen: np.ndarray, cache: RankCache | None = Non
     if n < 3:
         raise ValueError(f"foul_after_two needs at least 3 unseen cards, got {n}")
     cache = {} if cache is None else cache
+    counts = _counts(unseen, cache)
+    tables = [rank_table(r, tuple(sorted(rows[r]))) for r in range(3)]
+    if counts is not None and all(t is not None for t in tables):
+        return class_risks(tuple(room), [tables], [counts], n)[0]
     tables = [row_table(tuple(rows[r]), r, unseen, cache) for r in range(3)]
     return layout_risks(tuple(room), [tables], n)[0]
+
+
+def _counts(unseen: np.ndarray, cache: RankCache) -> np.ndarray | None:
+    """The unseen cards per rank (:func:`rank_counts`), kept in ``cache``."""
+    counts = cache.get(CLASSES, cache)
+    if counts is cache:
+        counts = cache[CLASSES] = rank_counts(unseen)
+    return counts
 
 
 class DrawLayout:
@@ -105,17 +118,49 @@ class DrawLayout:
               caches: Sequence[RankCache]) -> list[list[float]]:
         """:func:`foul_after_two` of every plan's board for each draw: the draw's cards placed
         on ``rows``, judged against its ``rests`` (the same number of cards for every draw),
-        all draws in one pass per layout."""
-        tables = [[row_table(rows[r] + tuple(cards[j] for j in idx), r, rest, cache) for r, idx in self.parts]
-                  for cards, rest, cache in zip(draws, rests, caches)]
+        all draws in one pass per layout: over ranks (:mod:`agents.ofc.rank_classes`) where
+        the suits cannot matter, else over the unseen cards."""
+        n = len(rests[0])
+        judged = [_DrawParts(rows, self.parts, cards, rest, cache) for cards, rest, cache in zip(draws, rests, caches)]
         out = [[0.0] * len(self.plans) for _ in draws]
         for left, members, plan_parts in self.groups:
-            values = iter(layout_risks(left, [[t[k] for k in ids] for t in tables for ids in plan_parts],
-                                       len(rests[0])))
-            for row in out:
-                for i in members:
-                    row[i] = next(values)
+            ranked: list[list] = []
+            counts: list[np.ndarray] = []
+            ranked_at: list[tuple[int, int]] = []
+            carded: list[list] = []
+            carded_at: list[tuple[int, int]] = []
+            for d, parts in enumerate(judged):
+                for i, ids in zip(members, plan_parts):
+                    tables = [parts.ranked[k] for k in ids]
+                    if parts.counts is not None and all(t is not None for t in tables):
+                        ranked.append(tables)
+                        counts.append(parts.counts)
+                        ranked_at.append((d, i))
+                    else:
+                        carded.append([parts.carded(k) for k in ids])
+                        carded_at.append((d, i))
+            if ranked:
+                for (d, i), p in zip(ranked_at, class_risks(left, ranked, counts, n)):
+                    out[d][i] = p
+            if carded:
+                for (d, i), p in zip(carded_at, layout_risks(left, carded, n)):
+                    out[d][i] = p
         return out
+
+
+class _DrawParts:
+    """The rows a drawn turn's placements make on a board, as rank tables (None where the
+    suits matter) and, on demand, as tables over the unseen cards the draw leaves."""
+
+    def __init__(self, rows: tuple[tuple[int, ...], ...], parts: tuple, cards: Sequence[int], rest: np.ndarray,
+                 cache: RankCache):
+        self.rest, self.cache, self.parts = rest, cache, parts
+        self.contents = [rows[r] + tuple(cards[j] for j in idx) for r, idx in parts]
+        self.ranked = [rank_table(r, tuple(sorted(c))) for (r, _), c in zip(parts, self.contents)]
+        self.counts = _counts(rest, cache)
+
+    def carded(self, k: int):
+        return row_table(self.contents[k], self.parts[k][0], self.rest, self.cache)
 
 
 @cache
