@@ -42,13 +42,13 @@ for training and play (``agents.ofc.advisor``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
 
 import numpy as np
 
-from parlor.agents.ofc.rank_classes import CLASSES, class_risks, rank_counts, rank_table
+from parlor.agents.ofc.draw_layout import draw_layout
+from parlor.agents.ofc.rank_classes import cached_counts, class_risks, rank_table
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
-from parlor.envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, assignments, place, room_of, turn_candidates
+from parlor.envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, place, room_of, turn_candidates
 from parlor.envs.ofc.scoring import evaluate_board
 from parlor.envs.ofc.view import OFCView
 
@@ -79,93 +79,12 @@ def foul_after_two(rows: Rows, unseen: np.ndarray, cache: RankCache | None = Non
     if n < 3:
         raise ValueError(f"foul_after_two needs at least 3 unseen cards, got {n}")
     cache = {} if cache is None else cache
-    counts = _counts(unseen, cache)
+    counts = cached_counts(unseen, cache)
     tables = [rank_table(r, tuple(sorted(rows[r]))) for r in range(3)]
     if counts is not None and all(t is not None for t in tables):
         return class_risks(tuple(room), [tables], [counts], n)[0]
     tables = [row_table(tuple(rows[r]), r, unseen, cache) for r in range(3)]
     return layout_risks(tuple(room), [tables], n)[0]
-
-
-def _counts(unseen: np.ndarray, cache: RankCache) -> np.ndarray | None:
-    """The unseen cards per rank (:func:`rank_counts`), kept in ``cache``."""
-    counts = cache.get(CLASSES, cache)
-    if counts is cache:
-        counts = cache[CLASSES] = rank_counts(unseen)
-    return counts
-
-
-class DrawLayout:
-    """The placements of a drawn turn's three cards on a board with ``room`` (four free
-    slots): ``plans`` (:func:`assignments` order), the distinct (row, card positions) they
-    fill, and the plans grouped by the free slots they leave, for :func:`layout_risks`."""
-
-    def __init__(self, room: tuple[int, int, int]):
-        self.plans = tuple(tuple(d) for d in assignments([0, 1, 2], list(room), 1))
-        parts: dict[tuple[int, tuple[int, ...]], int] = {}
-        groups: dict[tuple[int, int, int], tuple[list[int], list[tuple[int, int, int]]]] = {}
-        for i, dest in enumerate(self.plans):
-            ids = tuple(parts.setdefault((r, tuple(j for j, d in enumerate(dest) if d == r)), len(parts))
-                        for r in range(3))
-            left = tuple(room[r] - dest.count(r) for r in range(3))
-            members, plan_parts = groups.setdefault(left, ([], []))
-            members.append(i)
-            plan_parts.append(ids)
-        self.parts = tuple(parts)
-        self.groups = tuple((left, tuple(m), tuple(p)) for left, (m, p) in groups.items())
-
-    def risks(self, rows: tuple[tuple[int, ...], ...], draws: Sequence[Sequence[int]], rests: Sequence[np.ndarray],
-              caches: Sequence[RankCache]) -> list[list[float]]:
-        """:func:`foul_after_two` of every plan's board for each draw: the draw's cards placed
-        on ``rows``, judged against its ``rests`` (the same number of cards for every draw),
-        all draws in one pass per layout: over ranks (:mod:`agents.ofc.rank_classes`) where
-        the suits cannot matter, else over the unseen cards."""
-        n = len(rests[0])
-        judged = [_DrawParts(rows, self.parts, cards, rest, cache) for cards, rest, cache in zip(draws, rests, caches)]
-        out = [[0.0] * len(self.plans) for _ in draws]
-        for left, members, plan_parts in self.groups:
-            ranked: list[list] = []
-            counts: list[np.ndarray] = []
-            ranked_at: list[tuple[int, int]] = []
-            carded: list[list] = []
-            carded_at: list[tuple[int, int]] = []
-            for d, parts in enumerate(judged):
-                for i, ids in zip(members, plan_parts):
-                    tables = [parts.ranked[k] for k in ids]
-                    if parts.counts is not None and all(t is not None for t in tables):
-                        ranked.append(tables)
-                        counts.append(parts.counts)
-                        ranked_at.append((d, i))
-                    else:
-                        carded.append([parts.carded(k) for k in ids])
-                        carded_at.append((d, i))
-            if ranked:
-                for (d, i), p in zip(ranked_at, class_risks(left, ranked, counts, n)):
-                    out[d][i] = p
-            if carded:
-                for (d, i), p in zip(carded_at, layout_risks(left, carded, n)):
-                    out[d][i] = p
-        return out
-
-
-class _DrawParts:
-    """The rows a drawn turn's placements make on a board, as rank tables (None where the
-    suits matter) and, on demand, as tables over the unseen cards the draw leaves."""
-
-    def __init__(self, rows: tuple[tuple[int, ...], ...], parts: tuple, cards: Sequence[int], rest: np.ndarray,
-                 cache: RankCache):
-        self.rest, self.cache, self.parts = rest, cache, parts
-        self.contents = [rows[r] + tuple(cards[j] for j in idx) for r, idx in parts]
-        self.ranked = [rank_table(r, tuple(sorted(c))) for (r, _), c in zip(parts, self.contents)]
-        self.counts = _counts(rest, cache)
-
-    def carded(self, k: int):
-        return row_table(self.contents[k], self.parts[k][0], self.rest, self.cache)
-
-
-@cache
-def draw_layout(room: tuple[int, int, int]) -> DrawLayout:
-    return DrawLayout(room)
 
 
 def _rest(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> np.ndarray:
@@ -195,20 +114,11 @@ def foul_after_four(rows: Rows, unseen: np.ndarray, draws: np.ndarray,
     layout = draw_layout(tuple(room))
     board = tuple(tuple(r) for r in rows)
 
-    def risks(picked: range) -> list[list[float]]:
-        return layout.risks(board, [[int(c) for c in unseen[draws[d]]] for d in picked],
-                            [_rest(unseen, draws[d], caches[d]) for d in picked], [caches[d] for d in picked])
-
-    if bound >= 1.0 and enough <= 0.0:  # every draw is judged in full: all in one pass
-        every = risks(range(len(draws)))
-        return _best_placement_mean(len(layout.plans), draws, bound, lambda d, draw: lambda i, best: every[d][i])
-
-    def risk_of(d: int, draw: np.ndarray) -> Callable[[int, float], float]:
-        # every placement of the draw at once; the search below reads them in its order
-        row = risks(range(d, d + 1))[0]
-        return lambda i, best: row[i]
-
-    return _best_placement_mean(len(layout.plans), draws, bound, risk_of, enough)
+    # every draw's placements in one batch (far cheaper than a batch per draw, even when the
+    # search below stops before the last draw); the search reads them in its order
+    every = layout.risks(board, [[int(c) for c in unseen[d]] for d in draws],
+                         [_rest(unseen, d, c) for d, c in zip(draws, caches)], caches)
+    return _best_placement_mean(len(layout.plans), draws, bound, lambda d, draw: lambda i, best: every[d][i], enough)
 
 
 def foul_after_six(rows: Rows, unseen: np.ndarray, draws: np.ndarray, next_draws: np.ndarray,

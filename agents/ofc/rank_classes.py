@@ -28,8 +28,10 @@ from parlor.envs.engine.hands import CARD_KEY, TOP_ROWS, rank3, rank5, rank_from
 from parlor.envs.ofc.rollouts import ROW_SIZES, TOP
 
 RANKS = 13
+_ONES = np.ones(13, dtype=np.float32)
 CLASSES = "classes"   # key of the unseen cards' count per rank in a RankCache (None with a joker)
 MAX_TABLES = 200_000  # rank tables kept before the memo starts afresh (they depend on the row alone)
+POOL_LIMIT = 1 << 15  # 13x13 grids (22 MB) kept before the pool starts afresh
 
 # A card of each rank (suit 0), and a second one of another suit (1) for the pairs: only
 # the rank part of their keys matters in a row that cannot make a flush.
@@ -79,6 +81,66 @@ def rank_counts(unseen: np.ndarray) -> np.ndarray | None:
     return np.bincount((unseen % 52) // 4, minlength=RANKS).astype(np.float64)
 
 
+class GridPool:
+    """Every row's :func:`rank_table` spread over a 13x13 grid of (first free slot's card
+    rank, second's), all in one growing array so that a batch of boards gathers its rows
+    by index (:func:`rank_graph_risks`): a full row's rank everywhere, a pair table as it
+    is, a one-slot table as the first card's (form 0) or the second's (form 1)."""
+
+    def __init__(self, limit: int = POOL_LIMIT):
+        self.limit = limit
+        self.grids = np.empty((1024, RANKS, RANKS), dtype=np.int32)
+        self.size = 0
+        self.ids: dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None] = {}
+
+    def make_room(self, grids: int) -> None:
+        """Room for ``grids`` more grids. Past the limit the pool starts afresh: ids handed
+        out before are void, so a batch makes its room before it asks for any."""
+        if self.size + grids > self.limit:
+            self.ids.clear()
+            self.size = 0
+        if self.size + grids > len(self.grids):
+            bigger = np.empty((max(self.size + grids, 2 * len(self.grids)), RANKS, RANKS), dtype=np.int32)
+            bigger[:self.size] = self.grids[:self.size]
+            self.grids = bigger
+
+    def forms(self, row: int, cards: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The ids of the row's grid forms (cards sorted); None when the suits matter. At most
+        two new grids per call: :meth:`make_room` first."""
+        key = (row, cards)
+        ids = self.ids.get(key, self.ids)
+        if ids is self.ids:
+            ids = self.ids[key] = self._add(rank_table(row, cards))
+        return ids
+
+    def _add(self, table) -> tuple[int, ...] | None:
+        if table is None:
+            return None
+        at = self.size
+        if isinstance(table, int):
+            self.grids[at] = table
+        elif table.ndim == 1:
+            self.grids[at] = table[:, None]
+            self.grids[at + 1] = table[None, :]
+            self.size += 2
+            return at, at + 1
+        else:
+            self.grids[at] = table
+        self.size += 1
+        return (at,)
+
+
+POOL = GridPool()
+
+
+def cached_counts(unseen: np.ndarray, cache: dict) -> np.ndarray | None:
+    """:func:`rank_counts` of ``unseen``, kept in ``cache`` (a RankCache of those cards)."""
+    counts = cache.get(CLASSES, cache)
+    if counts is cache:
+        counts = cache[CLASSES] = rank_counts(unseen)
+    return counts
+
+
 def class_risks(room: tuple[int, int, int], tables: Sequence[Sequence], counts: Sequence[np.ndarray],
                 n: int) -> list[float]:
     """Foul probabilities of boards whose free slots are ``room`` (two in all), each given by
@@ -96,15 +158,22 @@ def class_risks(room: tuple[int, int, int], tables: Sequence[Sequence], counts: 
     for r in range(3):
         if ranks[r] is None:
             ranks[r] = np.array([t[r] for t in tables], dtype=np.int64)[:, None, None]
-    fouled = (ranks[TOP] > ranks[1]) | (ranks[1] > ranks[2])
-    if slots[0] != slots[1]:
-        fouled &= fouled.transpose(0, 2, 1)   # a pair fouls both ways round
-    h = fouled.astype(np.float64)
-    c = np.array(counts)
-    hc = h * c[:, None, :]
-    # every term an integer below n**3: exact in float64 in any order of summation
-    triangles = ((hc @ hc) * hc.transpose(0, 2, 1)).sum(axis=(1, 2))
-    diagonal = h.diagonal(axis1=1, axis2=2)
-    counted = triangles - (c * diagonal * (3.0 * hc.sum(axis=2) - 2.0)).sum(axis=1)
+    return rank_graph_risks(ranks[TOP], ranks[1], ranks[2], np.array(counts), n)
+
+
+def rank_graph_risks(top: np.ndarray, middle: np.ndarray, bottom: np.ndarray, counts: np.ndarray,
+                     n: int) -> list[float]:
+    """Foul probabilities of boards from their rows' ranks over the 13x13 grid of the two
+    free slots' card ranks (arrays broadcasting to [B, 13, 13]) and the unseen cards per
+    rank ([B, 13]) of ``n`` unseen cards."""
+    fouled = (top > middle) | (middle > bottom)
+    fouled &= fouled.transpose(0, 2, 1)   # a pair fouls both ways round (a pair table is symmetric already)
+    h = fouled.astype(np.float32)
+    hc = h * counts[:, None, :].astype(np.float32)
+    # every term an integer below n**3 < 2**24: exact in float32 in any order of summation
+    # (sums along the last axis by matmul and einsum: a reduce over 13 is slower)
+    triangles = np.einsum("bij,bji->b", np.matmul(hc, hc), hc)
+    degrees = np.matmul(hc, _ONES)   # (H c)_k
+    counted = triangles - np.einsum("bk,bk->b", counts * h.diagonal(axis1=1, axis2=2), 3.0 * degrees - 2.0)
     deals = n * (n - 1) * (n - 2) / 6.0
     return [(t / 6.0) / deals for t in counted.tolist()]
