@@ -26,9 +26,10 @@ from parlor.envs.ofc.rollouts import assignments
 
 class DrawLayout:
     """The placements of a drawn turn's three cards on a board with ``room`` (four free
-    slots): ``plans`` (:func:`assignments` order), the distinct (row, card positions) they
-    fill, the plans grouped by the free slots they leave (for :func:`layout_risks`), and
-    which grid form (:class:`agents.ofc.rank_classes.GridPool`) of which of those rows each plan reads per row."""
+    slots): ``plans`` (:func:`assignments` order), the distinct (row, card positions)
+    ``parts`` they fill, the plans grouped by the free slots they leave (for
+    :func:`layout_risks`), and which grid form (:class:`agents.ofc.rank_classes.GridPool`)
+    of which part each plan reads per row."""
 
     def __init__(self, room: tuple[int, int, int]):
         self.plans = tuple(tuple(d) for d in assignments([0, 1, 2], list(room), 1))
@@ -51,51 +52,54 @@ class DrawLayout:
         self.groups = tuple((left, tuple(m), tuple(p)) for left, (m, p) in groups.items())
         self.forms = tuple(forms)
         self.picks = np.array(picks, dtype=np.intp)   # [3, plans]
+        self.plan_parts = tuple(tuple(self.parts.index(p) for p in _plan_parts(dest)) for dest in self.plans)
         self._at: dict[int, np.ndarray] = {}
-        self._moved = tuple(k for k, (_, idx) in enumerate(self.parts) if idx)   # rows a draw's cards change
+        # the rows a draw's cards change: (part, row, first card position, second or -1)
+        self._moved = tuple((k, r, idx[0], idx[1] if len(idx) > 1 else -1)
+                            for k, (r, idx) in enumerate(self.parts) if idx)
+        self._kept = tuple((k, r) for k, (r, idx) in enumerate(self.parts) if not idx)
 
     def risks(self, rows: tuple[tuple[int, ...], ...], draws: Sequence[Sequence[int]], rests: Sequence[np.ndarray],
               caches: Sequence[RankCache]) -> list[list[float]]:
         """:func:`agents.ofc.endgame.foul_after_two` of every plan's board for each draw: the
-        draw's cards placed on ``rows``, judged against its ``rests`` (the same number of
-        cards for every draw)."""
-        ranked = self._ranked(rows, draws, rests, caches)
-        if ranked is not None:
-            return ranked
-        return self._by_group(rows, draws, rests, caches)
-
-    def _ranked(self, rows: tuple[tuple[int, ...], ...], draws: Sequence[Sequence[int]],
-                rests: Sequence[np.ndarray], caches: Sequence[RankCache]) -> list[list[float]] | None:
-        """The batch over card ranks; None when some board's suits matter (or a joker is unseen)."""
+        draw's cards placed on ``rows`` (each row sorted), judged against its ``rests`` (the
+        same number of cards for every draw): over card ranks where the suits cannot
+        matter, the other boards over the unseen cards."""
+        counts = [cached_counts(rest, ranks) for rest, ranks in zip(rests, caches)]
+        if any(c is None for c in counts):   # a joker unseen: every board over the cards
+            return self._by_group(rows, draws, rests, caches, [range(len(self.plans))] * len(draws))
         pool = POOL
         pool.make_room(2 * len(self.parts) * len(draws))
-        kept = {k: pool.forms(self.parts[k][0], tuple(sorted(rows[self.parts[k][0]])))
-                for k in range(len(self.parts)) if k not in self._moved}
-        if any(f is None for f in kept.values()):
-            return None
+        made: list = [None] * len(self.parts)
+        for k, r in self._kept:
+            made[k] = pool.forms(r, rows[r])
         ids: list[int] = []
-        counts: list[np.ndarray] = []
-        for cards, rest, ranks in zip(draws, rests, caches):
-            c = cached_counts(rest, ranks)
-            if c is None:
-                return None
-            made = dict(kept)
-            for k in self._moved:
-                r, idx = self.parts[k]
-                made[k] = forms = pool.forms(r, tuple(sorted(rows[r] + tuple(cards[j] for j in idx))))
-                if forms is None:
-                    return None
-            ids.extend(made[k][form] for k, form in self.forms)
-            counts.append(c)
+        suited: list[list[int]] = []   # per draw, the plans whose suits matter
+        for cards in draws:
+            for k, r, j, j2 in self._moved:
+                made[k] = pool.forms(r, tuple(sorted(rows[r] + ((cards[j],) if j2 < 0 else (cards[j], cards[j2])))))
+            if None in made:
+                bad = {k for k, f in enumerate(made) if f is None}
+                suited.append([i for i, ks in enumerate(self.plan_parts) if not bad.isdisjoint(ks)])
+                # any grid for those plans' rows: they are judged below
+                ids.extend([0 if made[k] is None else made[k][form] for k, form in self.forms])
+            else:
+                suited.append([])
+                ids.extend([made[k][form] for k, form in self.forms])
         at = np.array(ids).take(self._offsets(len(draws)))
         plans = len(self.plans)
         grids = pool.grids
         values = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]],
                                   np.repeat(np.array(counts), plans, axis=0), len(rests[0]))
-        return [values[d * plans:(d + 1) * plans] for d in range(len(draws))]
+        out = [values[d * plans:(d + 1) * plans] for d in range(len(draws))]
+        if any(suited):
+            for d, row in enumerate(self._by_group(rows, draws, rests, caches, suited)):
+                for i in suited[d]:
+                    out[d][i] = row[i]
+        return out
 
     def _offsets(self, draws: int) -> np.ndarray:
-        """Per row, the grid of each (draw, plan) board among the draws' stacked grids: [3, draws * plans]."""
+        """Per row, the grid of each (draw, plan) board among the draws' grids: [3, draws * plans]."""
         at = self._at.get(draws)
         if at is None:
             at = self._at[draws] = (np.arange(draws)[None, :, None] * len(self.forms)
@@ -103,8 +107,10 @@ class DrawLayout:
         return at
 
     def _by_group(self, rows: tuple[tuple[int, ...], ...], draws: Sequence[Sequence[int]],
-                  rests: Sequence[np.ndarray], caches: Sequence[RankCache]) -> list[list[float]]:
-        """The batches per shape of free slots: over ranks where the board allows, else over cards."""
+                  rests: Sequence[np.ndarray], caches: Sequence[RankCache],
+                  picked: Sequence[Sequence[int]]) -> list[list[float]]:
+        """The ``picked`` plans of each draw (others left 0), in batches per shape of free
+        slots: over ranks where the board allows, else over cards."""
         n = len(rests[0])
         judged = [_DrawParts(rows, self.parts, cards, rest, cache) for cards, rest, cache in zip(draws, rests, caches)]
         out = [[0.0] * len(self.plans) for _ in draws]
@@ -116,6 +122,8 @@ class DrawLayout:
             carded_at: list[tuple[int, int]] = []
             for d, parts in enumerate(judged):
                 for i, ids in zip(members, plan_parts):
+                    if i not in picked[d]:
+                        continue
                     tables = [parts.ranked[k] for k in ids]
                     if parts.counts is not None and all(t is not None for t in tables):
                         ranked.append(tables)
@@ -131,6 +139,11 @@ class DrawLayout:
                 for (d, i), p in zip(carded_at, layout_risks(left, carded, n)):
                     out[d][i] = p
         return out
+
+
+def _plan_parts(dest: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The (row, card positions) a plan fills, per row."""
+    return tuple((r, tuple(j for j, d in enumerate(dest) if d == r)) for r in range(3))
 
 
 class _DrawParts:

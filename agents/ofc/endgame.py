@@ -60,6 +60,8 @@ MIDGAME_FREE = 6
 
 Rows = Sequence[Sequence[int]]
 REST = "rest"   # key of the unseen cards a draw leaves, in that draw's RankCache
+CARDS = "cards"  # key of the draw's cards, likewise
+FOUR = "four"   # with a board, the key of its placements' risks per draw in the first draw's RankCache
 
 
 def free_slots(rows: Rows) -> list[int]:
@@ -95,6 +97,14 @@ def _rest(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> np.ndarray:
     return rest
 
 
+def _cards(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> list[int]:
+    """The cards of ``draw`` (kept in the draw's cache)."""
+    cards = cache.get(CARDS)
+    if cards is None:
+        cards = cache[CARDS] = unseen[draw].tolist()
+    return cards
+
+
 def next_turn_draws(n: int, key: int, samples: int = ENDGAME_SAMPLES) -> np.ndarray:
     """``samples`` draws of 3 distinct indices into ``n`` unseen cards, fixed by ``key``."""
     rng = np.random.default_rng(key)
@@ -112,12 +122,16 @@ def foul_after_four(rows: Rows, unseen: np.ndarray, draws: np.ndarray,
     room = _room_with(rows, 4, "foul_after_four")
     caches = [{} for _ in draws] if caches is None else caches
     layout = draw_layout(tuple(room))
-    board = tuple(tuple(r) for r in rows)
-
     # every draw's placements in one batch (far cheaper than a batch per draw, even when the
-    # search below stops before the last draw); the search reads them in its order
-    every = layout.risks(board, [[int(c) for c in unseen[d]] for d in draws],
-                         [_rest(unseen, d, c) for d, c in zip(draws, caches)], caches)
+    # search below stops before the last draw), kept for the boards judged again (the
+    # midgame's quick and full passes, a guard's second look without its cap); the search
+    # reads them in its order
+    board = tuple(tuple(sorted(r)) for r in rows)
+    memo = caches[0] if len(caches) else {}
+    every = memo.get((FOUR, board))
+    if every is None:
+        every = memo[(FOUR, board)] = layout.risks(board, [_cards(unseen, d, c) for d, c in zip(draws, caches)],
+                                                   [_rest(unseen, d, c) for d, c in zip(draws, caches)], caches)
     return _best_placement_mean(len(layout.plans), draws, bound, lambda d, draw: lambda i, best: every[d][i], enough)
 
 
