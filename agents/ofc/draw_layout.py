@@ -19,7 +19,15 @@ from functools import cache
 
 import numpy as np
 
-from parlor.agents.ofc.rank_classes import POOL, cached_counts, class_risks, rank_graph_risks, rank_table
+from parlor.agents.ofc.rank_classes import (
+    POOL,
+    ROW_KEY,
+    cached_counts,
+    class_risks,
+    rank_graph_risks,
+    rank_table,
+    row_key,
+)
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
 from parlor.envs.ofc.rollouts import assignments
 
@@ -70,14 +78,20 @@ class DrawLayout:
             return self._by_group(rows, draws, rests, caches, [range(len(self.plans))] * len(draws))
         pool = POOL
         pool.make_room(2 * len(self.parts) * len(draws))
+        known, missing = pool.ids, pool.ids   # missing: a sentinel no id tuple equals
         made: list = [None] * len(self.parts)
         for k, r in self._kept:
             made[k] = pool.forms(r, rows[r])
+        base = [row_key(r, rows[r]) for r in range(3)]
         ids: list[int] = []
         suited: list[list[int]] = []   # per draw, the plans whose suits matter
         for cards in draws:
-            for k, r, j, j2 in self._moved:
-                made[k] = pool.forms(r, tuple(sorted(rows[r] + ((cards[j],) if j2 < 0 else (cards[j], cards[j2])))))
+            add = [ROW_KEY[c] for c in cards]
+            for k, r, j, j2 in self._moved:   # the row's key with the card(s) added
+                forms = known.get(base[r] + add[j] + (add[j2] if j2 >= 0 else 0), missing)
+                if forms is missing:
+                    forms = pool.add(r, rows[r] + ((cards[j],) if j2 < 0 else (cards[j], cards[j2])))
+                made[k] = forms
             if None in made:
                 bad = {k for k, f in enumerate(made) if f is None}
                 suited.append([i for i, ks in enumerate(self.plan_parts) if not bad.isdisjoint(ks)])

@@ -38,6 +38,7 @@ POOL_LIMIT = 1 << 15  # 13x13 grids (22 MB) kept before the pool starts afresh
 _ONE = CARD_KEY.take(np.arange(RANKS) * 4).astype(np.int64)
 _PAIR = _ONE[:, None] + CARD_KEY.take(np.arange(RANKS) * 4 + 1).astype(np.int64)[None, :]
 _TABLES: dict[tuple[int, tuple[int, ...]], object] = {}
+ROW_KEY: tuple[int, ...] = tuple((CARD_KEY.astype(np.int64) << 2).tolist())   # per card id, for row_key
 
 
 def suits_matter(row: int, cards: Sequence[int]) -> bool:
@@ -81,6 +82,14 @@ def rank_counts(unseen: np.ndarray) -> np.ndarray | None:
     return np.bincount((unseen % 52) // 4, minlength=RANKS).astype(np.float64)
 
 
+def row_key(row: int, cards: Sequence[int]) -> int:
+    """A number that tells the row and its cards' ranks and suit counts, all its
+    :func:`rank_table` depends on: the sum of their evaluator keys (``CARD_KEY``; unique per
+    rank multiset and suit counts: the evaluator looks hands up by it), times 4, plus the
+    row. Adding :data:`ROW_KEY` of a card gives the key of the row with the card added."""
+    return sum(ROW_KEY[c] for c in cards) + row
+
+
 class GridPool:
     """Every row's :func:`rank_table` spread over a 13x13 grid of (first free slot's card
     rank, second's), all in one growing array so that a batch of boards gathers its rows
@@ -91,26 +100,41 @@ class GridPool:
         self.limit = limit
         self.grids = np.empty((1024, RANKS, RANKS), dtype=np.int32)
         self.size = 0
-        self.ids: dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None] = {}
+        self.ids: dict[int, tuple[int, ...] | None] = {}   # row_key -> the ids of its forms
+        self.by_ranks: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}   # (row, ranks) -> likewise
 
     def make_room(self, grids: int) -> None:
         """Room for ``grids`` more grids. Past the limit the pool starts afresh: ids handed
         out before are void, so a batch makes its room before it asks for any."""
         if self.size + grids > self.limit:
             self.ids.clear()
+            self.by_ranks.clear()
             self.size = 0
         if self.size + grids > len(self.grids):
             bigger = np.empty((max(self.size + grids, 2 * len(self.grids)), RANKS, RANKS), dtype=np.int32)
             bigger[:self.size] = self.grids[:self.size]
             self.grids = bigger
 
-    def forms(self, row: int, cards: tuple[int, ...]) -> tuple[int, ...] | None:
-        """The ids of the row's grid forms (cards sorted); None when the suits matter. At most
-        two new grids per call: :meth:`make_room` first."""
-        key = (row, cards)
-        ids = self.ids.get(key, self.ids)
-        if ids is self.ids:
-            ids = self.ids[key] = self._add(rank_table(row, cards))
+    def forms(self, row: int, cards: Sequence[int]) -> tuple[int, ...] | None:
+        """The ids of the row's grid forms; None when the suits matter. At most two new
+        grids per call: :meth:`make_room` first."""
+        ids = self.ids.get(row_key(row, cards), self.ids)
+        return self.add(row, cards) if ids is self.ids else ids
+
+    def add(self, row: int, cards: Sequence[int]) -> tuple[int, ...] | None:
+        """:meth:`forms` of a row not in the pool yet: those of a row with free slots and the
+        same ranks if one is (where the suits cannot matter, the ranks are all its tables
+        depend on)."""
+        if suits_matter(row, cards):
+            ids = None
+        elif len(cards) == ROW_SIZES[row]:   # a full row: its own suits may make a flush
+            ids = self._add(_build(row, tuple(cards)))
+        else:
+            ranks = (row, tuple(sorted((c % 52) // 4 for c in cards)))
+            ids = self.by_ranks.get(ranks)
+            if ids is None:
+                ids = self.by_ranks[ranks] = self._add(_build(row, tuple(cards)))
+        self.ids[row_key(row, cards)] = ids
         return ids
 
     def _add(self, table) -> tuple[int, ...] | None:

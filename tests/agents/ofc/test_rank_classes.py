@@ -125,8 +125,20 @@ def test_the_grid_pool_starts_afresh_past_its_limit() -> None:
     assert np.array_equal(pool.grids[first[1]][0], rank_table(1, (0, 5, 10, 17)))
     assert pool.forms(1, (0, 5, 10, 17)) == first
     pool.make_room(6)   # past the limit: the ids handed out are void
-    assert pool.size == 0 and not pool.ids
+    assert pool.size == 0 and not pool.ids and not pool.by_ranks
     assert pool.forms(2, (1, 2, 6, 7, 11)) == (0,)
     assert (pool.grids[0] == rank_table(2, (1, 2, 6, 7, 11))).all()
     assert pool.forms(2, (0, 4, 8)) is None   # a flush draw: the suits matter
     assert rank_classes.POOL.limit == rank_classes.POOL_LIMIT
+
+
+def test_rows_of_the_same_ranks_share_grids_unless_their_suits_count() -> None:
+    pool = GridPool()
+    pool.make_room(20)
+    # middle 2c 7d 9h Ks + one slot, and the same ranks in other suits: the same tables
+    first = pool.forms(1, (0, 21, 30, 44))
+    assert pool.forms(1, (1, 22, 31, 47)) == first
+    # a full bottom of the same ranks, a flush (clubs) and not: different ranks, different grids
+    flush, plain = pool.forms(2, (0, 8, 20, 28, 44)), pool.forms(2, (1, 8, 20, 28, 44))
+    assert flush != plain and pool.grids[flush[0]][0, 0] > pool.grids[plain[0]][0, 0]
+    assert pool.forms(2, (0, 8, 20, 28)) is None   # four clubs and a slot: a flush draw
