@@ -21,7 +21,8 @@ import numpy as np
 
 from parlor.agents.ofc.rank_classes import (
     POOL,
-    ROW_KEY,
+    ROW_KEY_ARRAY,
+    SUITED,
     cached_counts,
     class_risks,
     rank_graph_risks,
@@ -62,10 +63,12 @@ class DrawLayout:
         self.picks = np.array(picks, dtype=np.intp)   # [3, plans]
         self.plan_parts = tuple(tuple(self.parts.index(p) for p in _plan_parts(dest)) for dest in self.plans)
         self._at: dict[int, np.ndarray] = {}
-        # the rows a draw's cards change: (part, row, first card position, second or -1)
-        self._moved = tuple((k, r, idx[0], idx[1] if len(idx) > 1 else -1)
-                            for k, (r, idx) in enumerate(self.parts) if idx)
-        self._kept = tuple((k, r) for k, (r, idx) in enumerate(self.parts) if not idx)
+        self._part_rows = np.array([r for r, _ in self.parts], dtype=np.intp)
+        self._part_cards = np.array([(idx + (3, 3))[:2] for _, idx in self.parts], dtype=np.intp).T  # 3: no card
+        self._form_parts = np.array([k for k, _ in self.forms], dtype=np.intp)
+        self._form_offsets = np.array([f for _, f in self.forms], dtype=np.int64)
+        self._plans_with = tuple(tuple(i for i, ks in enumerate(self.plan_parts) if k in ks)
+                                 for k in range(len(self.parts)))
 
     def risks(self, rows: tuple[tuple[int, ...], ...], draws: Sequence[Sequence[int]], rests: Sequence[np.ndarray],
               caches: Sequence[RankCache]) -> list[list[float]]:
@@ -78,29 +81,30 @@ class DrawLayout:
             return self._by_group(rows, draws, rests, caches, [range(len(self.plans))] * len(draws))
         pool = POOL
         pool.make_room(2 * len(self.parts) * len(draws))
-        known, missing = pool.ids, pool.ids   # missing: a sentinel no id tuple equals
-        made: list = [None] * len(self.parts)
-        for k, r in self._kept:
-            made[k] = pool.forms(r, rows[r])
-        base = [row_key(r, rows[r]) for r in range(3)]
-        ids: list[int] = []
-        suited: list[list[int]] = []   # per draw, the plans whose suits matter
-        for cards in draws:
-            add = [ROW_KEY[c] for c in cards]
-            for k, r, j, j2 in self._moved:   # the row's key with the card(s) added
-                forms = known.get(base[r] + add[j] + (add[j2] if j2 >= 0 else 0), missing)
-                if forms is missing:
-                    forms = pool.add(r, rows[r] + ((cards[j],) if j2 < 0 else (cards[j], cards[j2])))
-                made[k] = forms
-            if None in made:
-                bad = {k for k, f in enumerate(made) if f is None}
-                suited.append([i for i, ks in enumerate(self.plan_parts) if not bad.isdisjoint(ks)])
-                # any grid for those plans' rows: they are judged below
-                ids.extend([0 if made[k] is None else made[k][form] for k, form in self.forms])
-            else:
-                suited.append([])
-                ids.extend([made[k][form] for k, form in self.forms])
-        at = np.array(ids).take(self._offsets(len(draws)))
+        # every (draw, part) row's key: the board row's plus the draw's cards it takes
+        added = np.zeros((len(draws), 4), dtype=np.int64)   # column 3: no card
+        added[:, :3] = ROW_KEY_ARRAY.take(np.array(draws))
+        keys = (np.array([row_key(r, rows[r]) for r in range(3)]).take(self._part_rows)
+                + added[:, self._part_cards[0]] + added[:, self._part_cards[1]])
+        known = pool.ids.get
+        flat = keys.ravel().tolist()
+        found = [known(k) for k in flat]
+        if None in found:   # rows new to the pool (the same row may come twice)
+            for at, got in enumerate(found):
+                if got is None:
+                    got = known(flat[at])
+                    if got is None:
+                        d, k = divmod(at, len(self.parts))
+                        r, idx = self.parts[k]
+                        got = pool.add(r, rows[r] + tuple(draws[d][j] for j in idx))
+                    found[at] = got
+        grid = np.array(found).reshape(len(draws), len(self.parts))
+        ids = grid[:, self._form_parts] + self._form_offsets   # [draws, forms]
+        suited: list[list[int]] = [[] for _ in draws]   # per draw, the plans whose suits matter
+        if SUITED in found:   # their grids are any: those plans are judged below
+            for d, k in zip(*np.nonzero(grid == SUITED)):
+                suited[d] = sorted(set(suited[d]) | set(self._plans_with[k]))
+        at = ids.ravel().take(self._offsets(len(draws)))
         plans = len(self.plans)
         grids = pool.grids
         values = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]],

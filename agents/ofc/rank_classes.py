@@ -32,13 +32,15 @@ _ONES = np.ones(13, dtype=np.float32)
 CLASSES = "classes"   # key of the unseen cards' count per rank in a RankCache (None with a joker)
 MAX_TABLES = 200_000  # rank tables kept before the memo starts afresh (they depend on the row alone)
 POOL_LIMIT = 1 << 15  # 13x13 grids (22 MB) kept before the pool starts afresh
+SUITED = -1           # the grid id of a row whose suits matter
 
 # A card of each rank (suit 0), and a second one of another suit (1) for the pairs: only
 # the rank part of their keys matters in a row that cannot make a flush.
 _ONE = CARD_KEY.take(np.arange(RANKS) * 4).astype(np.int64)
 _PAIR = _ONE[:, None] + CARD_KEY.take(np.arange(RANKS) * 4 + 1).astype(np.int64)[None, :]
 _TABLES: dict[tuple[int, tuple[int, ...]], object] = {}
-ROW_KEY: tuple[int, ...] = tuple((CARD_KEY.astype(np.int64) << 2).tolist())   # per card id, for row_key
+ROW_KEY_ARRAY = CARD_KEY.astype(np.int64) << 2   # per card id, for row_key
+ROW_KEY: tuple[int, ...] = tuple(ROW_KEY_ARRAY.tolist())
 
 
 def suits_matter(row: int, cards: Sequence[int]) -> bool:
@@ -76,10 +78,10 @@ def _build(row: int, cards: tuple[int, ...]):
 
 
 def rank_counts(unseen: np.ndarray) -> np.ndarray | None:
-    """Unseen cards per rank ([13] float64), or None when a joker is among them."""
+    """Unseen cards per rank ([13] float32), or None when a joker is among them."""
     if len(unseen) and int(unseen.max()) >= JOKER_BASE:
         return None
-    return np.bincount((unseen % 52) // 4, minlength=RANKS).astype(np.float64)
+    return np.bincount((unseen % 52) // 4, minlength=RANKS).astype(np.float32)
 
 
 def row_key(row: int, cards: Sequence[int]) -> int:
@@ -94,14 +96,15 @@ class GridPool:
     """Every row's :func:`rank_table` spread over a 13x13 grid of (first free slot's card
     rank, second's), all in one growing array so that a batch of boards gathers its rows
     by index (:func:`rank_graph_risks`): a full row's rank everywhere, a pair table as it
-    is, a one-slot table as the first card's (form 0) or the second's (form 1)."""
+    is, a one-slot table as the first card's (form 0) or, on the next id, the second's
+    (form 1). A row's id is that of its form 0, or :data:`SUITED` when the suits matter."""
 
     def __init__(self, limit: int = POOL_LIMIT):
         self.limit = limit
         self.grids = np.empty((1024, RANKS, RANKS), dtype=np.int32)
         self.size = 0
-        self.ids: dict[int, tuple[int, ...] | None] = {}   # row_key -> the ids of its forms
-        self.by_ranks: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}   # (row, ranks) -> likewise
+        self.ids: dict[int, int] = {}   # row_key -> the row's id
+        self.by_ranks: dict[tuple[int, tuple[int, ...]], int] = {}   # (row, ranks) -> likewise
 
     def make_room(self, grids: int) -> None:
         """Room for ``grids`` more grids. Past the limit the pool starts afresh: ids handed
@@ -115,43 +118,39 @@ class GridPool:
             bigger[:self.size] = self.grids[:self.size]
             self.grids = bigger
 
-    def forms(self, row: int, cards: Sequence[int]) -> tuple[int, ...] | None:
-        """The ids of the row's grid forms; None when the suits matter. At most two new
-        grids per call: :meth:`make_room` first."""
-        ids = self.ids.get(row_key(row, cards), self.ids)
-        return self.add(row, cards) if ids is self.ids else ids
+    def find(self, row: int, cards: Sequence[int]) -> int:
+        """The row's id. At most two new grids per call: :meth:`make_room` first."""
+        at = self.ids.get(row_key(row, cards))
+        return self.add(row, cards) if at is None else at
 
-    def add(self, row: int, cards: Sequence[int]) -> tuple[int, ...] | None:
-        """:meth:`forms` of a row not in the pool yet: those of a row with free slots and the
-        same ranks if one is (where the suits cannot matter, the ranks are all its tables
-        depend on)."""
+    def add(self, row: int, cards: Sequence[int]) -> int:
+        """:meth:`find` of a row not in the pool yet: the id of a row with free slots and
+        the same ranks if one is (where the suits cannot matter, the ranks are all its
+        tables depend on)."""
         if suits_matter(row, cards):
-            ids = None
+            at = SUITED
         elif len(cards) == ROW_SIZES[row]:   # a full row: its own suits may make a flush
-            ids = self._add(_build(row, tuple(cards)))
+            at = self._add(_build(row, tuple(cards)))
         else:
             ranks = (row, tuple(sorted((c % 52) // 4 for c in cards)))
-            ids = self.by_ranks.get(ranks)
-            if ids is None:
-                ids = self.by_ranks[ranks] = self._add(_build(row, tuple(cards)))
-        self.ids[row_key(row, cards)] = ids
-        return ids
+            at = self.by_ranks.get(ranks)
+            if at is None:
+                at = self.by_ranks[ranks] = self._add(_build(row, tuple(cards)))
+        self.ids[row_key(row, cards)] = at
+        return at
 
-    def _add(self, table) -> tuple[int, ...] | None:
-        if table is None:
-            return None
+    def _add(self, table) -> int:
         at = self.size
         if isinstance(table, int):
             self.grids[at] = table
         elif table.ndim == 1:
             self.grids[at] = table[:, None]
             self.grids[at + 1] = table[None, :]
-            self.size += 2
-            return at, at + 1
+            self.size += 1
         else:
             self.grids[at] = table
         self.size += 1
-        return (at,)
+        return at
 
 
 POOL = GridPool()
@@ -192,12 +191,11 @@ def rank_graph_risks(top: np.ndarray, middle: np.ndarray, bottom: np.ndarray, co
     rank ([B, 13]) of ``n`` unseen cards."""
     fouled = (top > middle) | (middle > bottom)
     fouled &= fouled.transpose(0, 2, 1)   # a pair fouls both ways round (a pair table is symmetric already)
-    h = fouled.astype(np.float32)
-    hc = h * counts[:, None, :].astype(np.float32)
-    # every term an integer below n**3 < 2**24: exact in float32 in any order of summation
-    # (sums along the last axis by matmul and einsum: a reduce over 13 is slower)
-    triangles = np.einsum("bij,bji->b", np.matmul(hc, hc), hc)
-    degrees = np.matmul(hc, _ONES)   # (H c)_k
-    counted = triangles - np.einsum("bk,bk->b", counts * h.diagonal(axis1=1, axis2=2), 3.0 * degrees - 2.0)
+    a = np.multiply(fouled, counts[:, None, :], dtype=np.float32)   # A = H C
+    # trace(A^3) - 3 sum_k c_k H_kk (H c)_k + 2 sum_k c_k H_kk, with c_k H_kk = A_kk and
+    # (H c)_k = (A 1)_k; every term an integer below n**3 < 2**24: exact in float32 in any
+    # order of summation (the sums along an axis by matmul and einsum: a reduce over 13 is slower)
+    counted = (np.einsum("bij,bji->b", np.matmul(a, a), a)
+               + np.einsum("bk,bk->b", a.diagonal(axis1=1, axis2=2), 2.0 - 3.0 * np.matmul(a, _ONES)))
     deals = n * (n - 1) * (n - 2) / 6.0
-    return [(t / 6.0) / deals for t in counted.tolist()]
+    return ((counted.astype(np.float64) / 6.0) / deals).tolist()   # as the card-level count divides

@@ -8,7 +8,7 @@ import numpy as np
 from parlor.agents.ofc import rank_classes
 from parlor.agents.ofc.draw_layout import draw_layout
 from parlor.agents.ofc.endgame import foul_after_two, next_turn_draws
-from parlor.agents.ofc.rank_classes import GridPool, class_risks, rank_counts, rank_table, suits_matter
+from parlor.agents.ofc.rank_classes import SUITED, GridPool, class_risks, rank_counts, rank_table, suits_matter
 from parlor.agents.ofc.two_slots import layout_risks, row_table
 from parlor.envs.engine.cards import JOKER_BASE
 from parlor.envs.ofc.rollouts import ROW_SIZES, place, room_of
@@ -119,16 +119,15 @@ def test_a_joker_unseen_takes_the_card_level_count() -> None:
 def test_the_grid_pool_starts_afresh_past_its_limit() -> None:
     pool = GridPool(limit=6)
     pool.make_room(4)
-    first = pool.forms(1, (0, 5, 10, 17))   # one free slot: two forms
-    assert first is not None and len(first) == 2
-    assert np.array_equal(pool.grids[first[0]][:, 0], rank_table(1, (0, 5, 10, 17)))
-    assert np.array_equal(pool.grids[first[1]][0], rank_table(1, (0, 5, 10, 17)))
-    assert pool.forms(1, (0, 5, 10, 17)) == first
+    first = pool.find(1, (0, 5, 10, 17))   # one free slot: two forms
+    assert np.array_equal(pool.grids[first][:, 0], rank_table(1, (0, 5, 10, 17)))
+    assert np.array_equal(pool.grids[first + 1][0], rank_table(1, (0, 5, 10, 17)))
+    assert pool.find(1, (17, 10, 5, 0)) == first and pool.size == 2
     pool.make_room(6)   # past the limit: the ids handed out are void
     assert pool.size == 0 and not pool.ids and not pool.by_ranks
-    assert pool.forms(2, (1, 2, 6, 7, 11)) == (0,)
+    assert pool.find(2, (1, 2, 6, 7, 11)) == 0
     assert (pool.grids[0] == rank_table(2, (1, 2, 6, 7, 11))).all()
-    assert pool.forms(2, (0, 4, 8)) is None   # a flush draw: the suits matter
+    assert pool.find(2, (0, 4, 8)) == SUITED   # a flush draw: the suits matter
     assert rank_classes.POOL.limit == rank_classes.POOL_LIMIT
 
 
@@ -136,9 +135,9 @@ def test_rows_of_the_same_ranks_share_grids_unless_their_suits_count() -> None:
     pool = GridPool()
     pool.make_room(20)
     # middle 2c 7d 9h Ks + one slot, and the same ranks in other suits: the same tables
-    first = pool.forms(1, (0, 21, 30, 44))
-    assert pool.forms(1, (1, 22, 31, 47)) == first
+    first = pool.find(1, (0, 21, 30, 44))
+    assert pool.find(1, (1, 22, 31, 47)) == first
     # a full bottom of the same ranks, a flush (clubs) and not: different ranks, different grids
-    flush, plain = pool.forms(2, (0, 8, 20, 28, 44)), pool.forms(2, (1, 8, 20, 28, 44))
-    assert flush != plain and pool.grids[flush[0]][0, 0] > pool.grids[plain[0]][0, 0]
-    assert pool.forms(2, (0, 8, 20, 28)) is None   # four clubs and a slot: a flush draw
+    flush, plain = pool.find(2, (0, 8, 20, 28, 44)), pool.find(2, (1, 8, 20, 28, 44))
+    assert flush != plain and pool.grids[flush][0, 0] > pool.grids[plain][0, 0]
+    assert pool.find(2, (0, 8, 20, 28)) == SUITED   # four clubs and a slot: a flush draw
