@@ -24,13 +24,12 @@ from parlor.agents.ofc.rank_classes import (
     ROW_KEY_ARRAY,
     SUITED,
     cached_counts,
-    class_risks,
+    full_row_grids,
     rank_graph_risks,
-    rank_table,
     row_key,
 )
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
-from parlor.envs.ofc.rollouts import assignments
+from parlor.envs.ofc.rollouts import TOP, assignments
 
 
 class DrawLayout:
@@ -67,6 +66,10 @@ class DrawLayout:
         self._part_cards = np.array([(idx + (3, 3))[:2] for _, idx in self.parts], dtype=np.intp).T  # 3: no card
         self._form_parts = np.array([k for k, _ in self.forms], dtype=np.intp)
         self._form_offsets = np.array([f for _, f in self.forms], dtype=np.int64)
+        full = [len(idx) == room[r] for r, idx in self.parts]   # rows the plan fills
+        self._full = np.flatnonzero(full)
+        self._free = np.flatnonzero(~np.array(full))
+        self._full_top = self._part_rows[self._full] == TOP
         self._plans_with = tuple(tuple(i for i, ks in enumerate(self.plan_parts) if k in ks)
                                  for k in range(len(self.parts)))
 
@@ -86,22 +89,24 @@ class DrawLayout:
         added[:, :3] = ROW_KEY_ARRAY.take(np.array(draws))
         keys = (np.array([row_key(r, rows[r]) for r in range(3)]).take(self._part_rows)
                 + added[:, self._part_cards[0]] + added[:, self._part_cards[1]])
+        grid = np.empty(keys.shape, dtype=np.int64)
+        grid[:, self._full] = full_row_grids(keys[:, self._full], self._full_top)
         known = pool.ids.get
-        flat = keys.ravel().tolist()
+        flat = keys[:, self._free].ravel().tolist()
         found = [known(k) for k in flat]
         if None in found:   # rows new to the pool (the same row may come twice)
             for at, got in enumerate(found):
                 if got is None:
                     got = known(flat[at])
                     if got is None:
-                        d, k = divmod(at, len(self.parts))
-                        r, idx = self.parts[k]
+                        d, k = divmod(at, len(self._free))
+                        r, idx = self.parts[self._free[k]]
                         got = pool.add(r, rows[r] + tuple(draws[d][j] for j in idx))
                     found[at] = got
-        grid = np.array(found).reshape(len(draws), len(self.parts))
+        grid[:, self._free] = np.array(found).reshape(len(draws), len(self._free))
         ids = grid[:, self._form_parts] + self._form_offsets   # [draws, forms]
         suited: list[list[int]] = [[] for _ in draws]   # per draw, the plans whose suits matter
-        if SUITED in found:   # their grids are any: those plans are judged below
+        if SUITED in found:   # their grids are any: those plans are judged below (full rows are never)
             for d, k in zip(*np.nonzero(grid == SUITED)):
                 suited[d] = sorted(set(suited[d]) | set(self._plans_with[k]))
         at = ids.ravel().take(self._offsets(len(draws)))
@@ -127,34 +132,24 @@ class DrawLayout:
     def _by_group(self, rows: tuple[tuple[int, ...], ...], draws: Sequence[Sequence[int]],
                   rests: Sequence[np.ndarray], caches: Sequence[RankCache],
                   picked: Sequence[Sequence[int]]) -> list[list[float]]:
-        """The ``picked`` plans of each draw (others left 0), in batches per shape of free
-        slots: over ranks where the board allows, else over cards."""
-        n = len(rests[0])
-        judged = [_DrawParts(rows, self.parts, cards, rest, cache) for cards, rest, cache in zip(draws, rests, caches)]
+        """The ``picked`` plans of each draw (others left 0) over the unseen cards (the boards
+        whose suits matter, or every board when a joker is unseen), in batches per shape of
+        free slots."""
         out = [[0.0] * len(self.plans) for _ in draws]
         for left, members, plan_parts in self.groups:
-            ranked: list[list] = []
-            counts: list[np.ndarray] = []
-            ranked_at: list[tuple[int, int]] = []
-            carded: list[list] = []
-            carded_at: list[tuple[int, int]] = []
-            for d, parts in enumerate(judged):
+            tables: list[list] = []
+            at: list[tuple[int, int]] = []
+            for d, plans in enumerate(picked):
+                if not plans:
+                    continue
+                cards, rest, cache = draws[d], rests[d], caches[d]
                 for i, ids in zip(members, plan_parts):
-                    if i not in picked[d]:
-                        continue
-                    tables = [parts.ranked[k] for k in ids]
-                    if parts.counts is not None and all(t is not None for t in tables):
-                        ranked.append(tables)
-                        counts.append(parts.counts)
-                        ranked_at.append((d, i))
-                    else:
-                        carded.append([parts.carded(k) for k in ids])
-                        carded_at.append((d, i))
-            if ranked:
-                for (d, i), p in zip(ranked_at, class_risks(left, ranked, counts, n)):
-                    out[d][i] = p
-            if carded:
-                for (d, i), p in zip(carded_at, layout_risks(left, carded, n)):
+                    if i in plans:
+                        tables.append([row_table(rows[r] + tuple(cards[j] for j in idx), r, rest, cache)
+                                       for r, idx in (self.parts[k] for k in ids)])
+                        at.append((d, i))
+            if tables:
+                for (d, i), p in zip(at, layout_risks(left, tables, len(rests[0]))):
                     out[d][i] = p
         return out
 
@@ -162,21 +157,6 @@ class DrawLayout:
 def _plan_parts(dest: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The (row, card positions) a plan fills, per row."""
     return tuple((r, tuple(j for j, d in enumerate(dest) if d == r)) for r in range(3))
-
-
-class _DrawParts:
-    """The rows a drawn turn's placements make on a board, as rank tables (None where the
-    suits matter) and, on demand, as tables over the unseen cards the draw leaves."""
-
-    def __init__(self, rows: tuple[tuple[int, ...], ...], parts: tuple, cards: Sequence[int], rest: np.ndarray,
-                 cache: RankCache):
-        self.rest, self.cache, self.parts = rest, cache, parts
-        self.contents = [rows[r] + tuple(cards[j] for j in idx) for r, idx in parts]
-        self.ranked = [rank_table(r, tuple(sorted(c))) for (r, _), c in zip(parts, self.contents)]
-        self.counts = cached_counts(rest, cache)
-
-    def carded(self, k: int):
-        return row_table(self.contents[k], self.parts[k][0], self.rest, self.cache)
 
 
 @cache

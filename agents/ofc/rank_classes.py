@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from parlor.envs.engine.cards import JOKER_BASE
-from parlor.envs.engine.hands import CARD_KEY, TOP_ROWS, rank3, rank5, rank_from_keys
+from parlor.envs.engine.hands import CARD_KEY, ROW_TABLE, TOP_ROWS, rank3, rank5, rank_from_keys
 from parlor.envs.ofc.rollouts import ROW_SIZES, TOP
 
 RANKS = 13
@@ -40,6 +40,10 @@ _ONE = CARD_KEY.take(np.arange(RANKS) * 4).astype(np.int64)
 _PAIR = _ONE[:, None] + CARD_KEY.take(np.arange(RANKS) * 4 + 1).astype(np.int64)[None, :]
 _TABLES: dict[tuple[int, tuple[int, ...]], object] = {}
 ROW_KEY_ARRAY = CARD_KEY.astype(np.int64) << 2   # per card id, for row_key
+# Every rank a row can have, ascending: the grids hold a rank's place here (only the order
+# of ranks matters to a foul), and the first ids of the pool are the constant grids of a
+# full row of each rank.
+RANK_VALUES = np.unique(ROW_TABLE[ROW_TABLE >= 0])
 ROW_KEY: tuple[int, ...] = tuple(ROW_KEY_ARRAY.tolist())
 
 
@@ -92,58 +96,71 @@ def row_key(row: int, cards: Sequence[int]) -> int:
     return sum(ROW_KEY[c] for c in cards) + row
 
 
+def dense_ranks(raw):
+    """Ranks as their places in :data:`RANK_VALUES` (the same order, small numbers)."""
+    return np.searchsorted(RANK_VALUES, raw)
+
+
+def full_row_grids(keys: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """The :class:`GridPool` ids of full rows given by their :func:`row_key` (any shape;
+    ``top`` broadcasting against it, True for top rows): their ranks' constant grids."""
+    return dense_ranks(rank_from_keys(keys >> 2, np.where(top, TOP_ROWS, 0)))
+
+
 class GridPool:
-    """Every row's :func:`rank_table` spread over a 13x13 grid of (first free slot's card
-    rank, second's), all in one growing array so that a batch of boards gathers its rows
-    by index (:func:`rank_graph_risks`): a full row's rank everywhere, a pair table as it
-    is, a one-slot table as the first card's (form 0) or, on the next id, the second's
-    (form 1). A row's id is that of its form 0, or :data:`SUITED` when the suits matter."""
+    """Every row's :func:`rank_table`, its ranks as places in :data:`RANK_VALUES`, spread
+    over a 13x13 grid of (first free slot's card rank, second's), all in one array so
+    that a batch of boards gathers its rows by id (:func:`rank_graph_risks`): a full row's
+    rank everywhere (the first ids, one per rank, made once), a pair table as it is, a
+    one-slot table as the first card's (form 0) or, on the next id, the second's (form 1).
+    A row's id is that of its form 0, or :data:`SUITED` when the suits matter."""
 
     def __init__(self, limit: int = POOL_LIMIT):
-        self.limit = limit
-        self.grids = np.empty((1024, RANKS, RANKS), dtype=np.int32)
-        self.size = 0
-        self.ids: dict[int, int] = {}   # row_key -> the row's id
+        self.fixed = len(RANK_VALUES)
+        self.limit = self.fixed + limit
+        self.grids = np.empty((self.fixed + 1024, RANKS, RANKS), dtype=np.int16)
+        self.grids[:self.fixed] = np.arange(self.fixed, dtype=np.int16)[:, None, None]
+        self.size = self.fixed
+        self.ids: dict[int, int] = {}   # row_key -> the row's id (rows with a free slot)
         self.by_ranks: dict[tuple[int, tuple[int, ...]], int] = {}   # (row, ranks) -> likewise
 
     def make_room(self, grids: int) -> None:
-        """Room for ``grids`` more grids. Past the limit the pool starts afresh: ids handed
-        out before are void, so a batch makes its room before it asks for any."""
+        """Room for ``grids`` more grids. Past the limit the pool starts afresh: ids of rows
+        with free slots handed out before are void, so a batch makes its room before it
+        asks for any."""
         if self.size + grids > self.limit:
             self.ids.clear()
             self.by_ranks.clear()
-            self.size = 0
+            self.size = self.fixed
         if self.size + grids > len(self.grids):
-            bigger = np.empty((max(self.size + grids, 2 * len(self.grids)), RANKS, RANKS), dtype=np.int32)
+            bigger = np.empty((max(self.size + grids, 2 * len(self.grids)), RANKS, RANKS), dtype=np.int16)
             bigger[:self.size] = self.grids[:self.size]
             self.grids = bigger
 
     def find(self, row: int, cards: Sequence[int]) -> int:
         """The row's id. At most two new grids per call: :meth:`make_room` first."""
+        if len(cards) == ROW_SIZES[row]:
+            return int(full_row_grids(np.array(row_key(row, cards)), np.array(row == TOP)))
         at = self.ids.get(row_key(row, cards))
         return self.add(row, cards) if at is None else at
 
     def add(self, row: int, cards: Sequence[int]) -> int:
-        """:meth:`find` of a row not in the pool yet: the id of a row with free slots and
-        the same ranks if one is (where the suits cannot matter, the ranks are all its
-        tables depend on)."""
+        """:meth:`find` of a row with free slots not in the pool yet: the id of a row with the
+        same ranks if one is (where the suits cannot matter, the ranks are all its tables
+        depend on)."""
         if suits_matter(row, cards):
             at = SUITED
-        elif len(cards) == ROW_SIZES[row]:   # a full row: its own suits may make a flush
-            at = self._add(_build(row, tuple(cards)))
         else:
             ranks = (row, tuple(sorted((c % 52) // 4 for c in cards)))
             at = self.by_ranks.get(ranks)
             if at is None:
-                at = self.by_ranks[ranks] = self._add(_build(row, tuple(cards)))
+                at = self.by_ranks[ranks] = self._add(dense_ranks(_build(row, tuple(cards))))
         self.ids[row_key(row, cards)] = at
         return at
 
-    def _add(self, table) -> int:
+    def _add(self, table: np.ndarray) -> int:
         at = self.size
-        if isinstance(table, int):
-            self.grids[at] = table
-        elif table.ndim == 1:
+        if table.ndim == 1:
             self.grids[at] = table[:, None]
             self.grids[at + 1] = table[None, :]
             self.size += 1

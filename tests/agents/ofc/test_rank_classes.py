@@ -8,7 +8,16 @@ import numpy as np
 from parlor.agents.ofc import rank_classes
 from parlor.agents.ofc.draw_layout import draw_layout
 from parlor.agents.ofc.endgame import foul_after_two, next_turn_draws
-from parlor.agents.ofc.rank_classes import SUITED, GridPool, class_risks, rank_counts, rank_table, suits_matter
+from parlor.agents.ofc.rank_classes import (
+    RANK_VALUES,
+    SUITED,
+    GridPool,
+    class_risks,
+    dense_ranks,
+    rank_counts,
+    rank_table,
+    suits_matter,
+)
 from parlor.agents.ofc.two_slots import layout_risks, row_table
 from parlor.envs.engine.cards import JOKER_BASE
 from parlor.envs.ofc.rollouts import ROW_SIZES, place, room_of
@@ -117,18 +126,25 @@ def test_a_joker_unseen_takes_the_card_level_count() -> None:
 
 
 def test_the_grid_pool_starts_afresh_past_its_limit() -> None:
-    pool = GridPool(limit=6)
+    pool = GridPool(limit=4)
     pool.make_room(4)
     first = pool.find(1, (0, 5, 10, 17))   # one free slot: two forms
-    assert np.array_equal(pool.grids[first][:, 0], rank_table(1, (0, 5, 10, 17)))
-    assert np.array_equal(pool.grids[first + 1][0], rank_table(1, (0, 5, 10, 17)))
-    assert pool.find(1, (17, 10, 5, 0)) == first and pool.size == 2
-    pool.make_room(6)   # past the limit: the ids handed out are void
-    assert pool.size == 0 and not pool.ids and not pool.by_ranks
-    assert pool.find(2, (1, 2, 6, 7, 11)) == 0
-    assert (pool.grids[0] == rank_table(2, (1, 2, 6, 7, 11))).all()
+    table = dense_ranks(rank_table(1, (0, 5, 10, 17)))
+    assert np.array_equal(pool.grids[first][:, 0], table) and np.array_equal(pool.grids[first + 1][0], table)
+    assert pool.find(1, (17, 10, 5, 0)) == first and pool.size == pool.fixed + 2
+    pool.make_room(4)   # past the limit: the ids handed out are void
+    assert pool.size == pool.fixed and not pool.ids and not pool.by_ranks
     assert pool.find(2, (0, 4, 8)) == SUITED   # a flush draw: the suits matter
-    assert rank_classes.POOL.limit == rank_classes.POOL_LIMIT
+    assert rank_classes.POOL.limit == rank_classes.POOL.fixed + rank_classes.POOL_LIMIT
+
+
+def test_full_rows_read_the_constant_grid_of_their_rank() -> None:
+    pool = GridPool()
+    for row, cards in ((2, (1, 2, 6, 7, 11)), (0, (4, 5, 51)), (1, (0, 8, 20, 28, 44))):
+        at = pool.find(row, cards)
+        assert at < pool.fixed and (pool.grids[at] == at).all()
+        assert RANK_VALUES[at] == rank_table(row, tuple(sorted(cards)))
+    assert pool.size == pool.fixed
 
 
 def test_rows_of_the_same_ranks_share_grids_unless_their_suits_count() -> None:
@@ -139,5 +155,5 @@ def test_rows_of_the_same_ranks_share_grids_unless_their_suits_count() -> None:
     assert pool.find(1, (1, 22, 31, 47)) == first
     # a full bottom of the same ranks, a flush (clubs) and not: different ranks, different grids
     flush, plain = pool.find(2, (0, 8, 20, 28, 44)), pool.find(2, (1, 8, 20, 28, 44))
-    assert flush != plain and pool.grids[flush][0, 0] > pool.grids[plain][0, 0]
+    assert flush > plain
     assert pool.find(2, (0, 8, 20, 28)) == SUITED   # four clubs and a slot: a flush draw
