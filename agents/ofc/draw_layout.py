@@ -24,12 +24,11 @@ from parlor.agents.ofc.rank_classes import (
     ROW_KEY_ARRAY,
     SUITED,
     cached_counts,
-    full_row_grids,
     rank_graph_risks,
     row_key,
 )
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
-from parlor.envs.ofc.rollouts import TOP, assignments
+from parlor.envs.ofc.rollouts import assignments
 
 
 class DrawLayout:
@@ -66,10 +65,6 @@ class DrawLayout:
         self._part_cards = np.array([(idx + (3, 3))[:2] for _, idx in self.parts], dtype=np.intp).T  # 3: no card
         self._form_parts = np.array([k for k, _ in self.forms], dtype=np.intp)
         self._form_offsets = np.array([f for _, f in self.forms], dtype=np.int64)
-        full = [len(idx) == room[r] for r, idx in self.parts]   # rows the plan fills
-        self._full = np.flatnonzero(full)
-        self._free = np.flatnonzero(~np.array(full))
-        self._full_top = self._part_rows[self._full] == TOP
         self._plans_with = tuple(tuple(i for i, ks in enumerate(self.plan_parts) if k in ks)
                                  for k in range(len(self.parts)))
 
@@ -89,24 +84,22 @@ class DrawLayout:
         added[:, :3] = ROW_KEY_ARRAY.take(np.array(draws))
         keys = (np.array([row_key(r, rows[r]) for r in range(3)]).take(self._part_rows)
                 + added[:, self._part_cards[0]] + added[:, self._part_cards[1]])
-        grid = np.empty(keys.shape, dtype=np.int64)
-        grid[:, self._full] = full_row_grids(keys[:, self._full], self._full_top)
         known = pool.ids.get
-        flat = keys[:, self._free].ravel().tolist()
+        flat = keys.ravel().tolist()
         found = [known(k) for k in flat]
         if None in found:   # rows new to the pool (the same row may come twice)
             for at, got in enumerate(found):
                 if got is None:
                     got = known(flat[at])
                     if got is None:
-                        d, k = divmod(at, len(self._free))
-                        r, idx = self.parts[self._free[k]]
+                        d, k = divmod(at, len(self.parts))
+                        r, idx = self.parts[k]
                         got = pool.add(r, rows[r] + tuple(draws[d][j] for j in idx))
                     found[at] = got
-        grid[:, self._free] = np.array(found).reshape(len(draws), len(self._free))
+        grid = np.array(found).reshape(len(draws), len(self.parts))
         ids = grid[:, self._form_parts] + self._form_offsets   # [draws, forms]
         suited: list[list[int]] = [[] for _ in draws]   # per draw, the plans whose suits matter
-        if SUITED in found:   # their grids are any: those plans are judged below (full rows are never)
+        if SUITED in found:   # their grids are any: those plans are judged below
             for d, k in zip(*np.nonzero(grid == SUITED)):
                 suited[d] = sorted(set(suited[d]) | set(self._plans_with[k]))
         at = ids.ravel().take(self._offsets(len(draws)))

@@ -44,6 +44,7 @@ ROW_KEY_ARRAY = CARD_KEY.astype(np.int64) << 2   # per card id, for row_key
 # of ranks matters to a foul), and the first ids of the pool are the constant grids of a
 # full row of each rank.
 RANK_VALUES = np.unique(ROW_TABLE[ROW_TABLE >= 0])
+_PLACE: dict[int, int] = {v: i for i, v in enumerate(RANK_VALUES.tolist())}
 ROW_KEY: tuple[int, ...] = tuple(ROW_KEY_ARRAY.tolist())
 
 
@@ -101,12 +102,6 @@ def dense_ranks(raw):
     return np.searchsorted(RANK_VALUES, raw)
 
 
-def full_row_grids(keys: np.ndarray, top: np.ndarray) -> np.ndarray:
-    """The :class:`GridPool` ids of full rows given by their :func:`row_key` (any shape;
-    ``top`` broadcasting against it, True for top rows): their ranks' constant grids."""
-    return dense_ranks(rank_from_keys(keys >> 2, np.where(top, TOP_ROWS, 0)))
-
-
 class GridPool:
     """Every row's :func:`rank_table`, its ranks as places in :data:`RANK_VALUES`, spread
     over a 13x13 grid of (first free slot's card rank, second's), all in one array so
@@ -121,7 +116,7 @@ class GridPool:
         self.grids = np.empty((self.fixed + 1024, RANKS, RANKS), dtype=np.int16)
         self.grids[:self.fixed] = np.arange(self.fixed, dtype=np.int16)[:, None, None]
         self.size = self.fixed
-        self.ids: dict[int, int] = {}   # row_key -> the row's id (rows with a free slot)
+        self.ids: dict[int, int] = {}   # row_key -> the row's id
         self.by_ranks: dict[tuple[int, tuple[int, ...]], int] = {}   # (row, ranks) -> likewise
 
     def make_room(self, grids: int) -> None:
@@ -139,16 +134,16 @@ class GridPool:
 
     def find(self, row: int, cards: Sequence[int]) -> int:
         """The row's id. At most two new grids per call: :meth:`make_room` first."""
-        if len(cards) == ROW_SIZES[row]:
-            return int(full_row_grids(np.array(row_key(row, cards)), np.array(row == TOP)))
         at = self.ids.get(row_key(row, cards))
         return self.add(row, cards) if at is None else at
 
     def add(self, row: int, cards: Sequence[int]) -> int:
-        """:meth:`find` of a row with free slots not in the pool yet: the id of a row with the
-        same ranks if one is (where the suits cannot matter, the ranks are all its tables
-        depend on)."""
-        if suits_matter(row, cards):
+        """:meth:`find` of a row not in the pool yet: a full row's rank's, else the id of a
+        row with the same ranks if one is (where the suits cannot matter, the ranks are all
+        its tables depend on)."""
+        if len(cards) == ROW_SIZES[row]:
+            at = _PLACE[rank3(cards) if row == TOP else rank5(cards)]
+        elif suits_matter(row, cards):
             at = SUITED
         else:
             ranks = (row, tuple(sorted((c % 52) // 4 for c in cards)))
