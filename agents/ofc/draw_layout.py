@@ -23,7 +23,6 @@ from parlor.agents.ofc.rank_classes import (
     POOL,
     ROW_KEY_ARRAY,
     SUITED,
-    GridPool,
     cached_counts,
     rank_graph_risks,
     row_key,
@@ -75,12 +74,11 @@ class DrawLayout:
         draw's cards placed on ``rows`` (each row sorted), judged against its ``rests`` (the
         same number of cards for every draw): over card ranks where the suits cannot
         matter, the other boards over the unseen cards."""
-        return judge_layouts([(self, rows, draws, rests, caches)])[0]
-
-    def _grids(self, rows: tuple[tuple[int, ...], ...], draws: Sequence[Sequence[int]],
-               pool: GridPool) -> tuple[np.ndarray, list[list[int]]]:
-        """Per row, the grid id of each (draw, plan) board ([3, draws * plans]), and per
-        draw the plans whose suits matter (their ids are any)."""
+        counts = [cached_counts(rest, ranks) for rest, ranks in zip(rests, caches)]
+        if any(c is None for c in counts):   # a joker unseen: every board over the cards
+            return self._by_group(rows, draws, rests, caches, [range(len(self.plans))] * len(draws))
+        pool = POOL
+        pool.make_room(2 * len(self.parts) * len(draws))
         # every (draw, part) row's key: the board row's plus the draw's cards it takes
         added = np.zeros((len(draws), 4), dtype=np.int64)   # column 3: no card
         added[:, :3] = ROW_KEY_ARRAY.take(np.array(draws))
@@ -100,11 +98,21 @@ class DrawLayout:
                     found[at] = got
         grid = np.array(found).reshape(len(draws), len(self.parts))
         ids = grid[:, self._form_parts] + self._form_offsets   # [draws, forms]
-        suited: list[list[int]] = [[] for _ in draws]
-        if SUITED in found:
+        suited: list[list[int]] = [[] for _ in draws]   # per draw, the plans whose suits matter
+        if SUITED in found:   # their grids are any: those plans are judged below
             for d, k in zip(*np.nonzero(grid == SUITED)):
                 suited[d] = sorted(set(suited[d]) | set(self._plans_with[k]))
-        return ids.ravel().take(self._offsets(len(draws))), suited
+        at = ids.ravel().take(self._offsets(len(draws)))
+        plans = len(self.plans)
+        grids = pool.grids
+        values = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]],
+                                  np.repeat(np.array(counts), plans, axis=0), len(rests[0]))
+        out = [values[d * plans:(d + 1) * plans] for d in range(len(draws))]
+        if any(suited):
+            for d, row in enumerate(self._by_group(rows, draws, rests, caches, suited)):
+                for i in suited[d]:
+                    out[d][i] = row[i]
+        return out
 
     def _offsets(self, draws: int) -> np.ndarray:
         """Per row, the grid of each (draw, plan) board among the draws' grids: [3, draws * plans]."""
@@ -137,45 +145,6 @@ class DrawLayout:
                 for (d, i), p in zip(at, layout_risks(left, tables, len(rests[0]))):
                     out[d][i] = p
         return out
-
-
-Batch = tuple  # (DrawLayout, rows, draws, rests, caches): the arguments of DrawLayout.risks
-
-
-def judge_layouts(batches: Sequence[Batch]) -> list[list[list[float]]]:
-    """:meth:`DrawLayout.risks` of each batch, the boards of all of them counted over ranks
-    in one pass (fewer, larger array operations; the numbers are each board's own)."""
-    pool = POOL
-    pool.make_room(sum(2 * len(layout.parts) * len(draws) for layout, _, draws, _, _ in batches))
-    out: list = [None] * len(batches)
-    picks, counts, sizes, suits = [], [], [], []
-    for b, (layout, rows, draws, rests, caches) in enumerate(batches):
-        seen = [cached_counts(rest, ranks) for rest, ranks in zip(rests, caches)]
-        if any(c is None for c in seen):   # a joker unseen: every board over the cards
-            out[b] = layout._by_group(rows, draws, rests, caches, [range(len(layout.plans))] * len(draws))
-            continue
-        at, suited = layout._grids(rows, draws, pool)
-        picks.append(at)
-        counts.append(np.repeat(np.array(seen), len(layout.plans), axis=0))
-        sizes.append((b, len(layout.plans), len(draws), len(rests[0])))
-        suits.append(suited)
-    if not picks:
-        return out
-    at = np.concatenate(picks, axis=1) if len(picks) > 1 else picks[0]
-    n = np.repeat([size[3] for size in sizes], [plans * draws for _, plans, draws, _ in sizes])
-    grids = pool.grids
-    values = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]],
-                              np.concatenate(counts) if len(counts) > 1 else counts[0], n)
-    start = 0
-    for (b, plans, draws, _), suited in zip(sizes, suits):
-        out[b] = [values[start + d * plans:start + (d + 1) * plans] for d in range(draws)]
-        start += plans * draws
-        if any(suited):
-            layout, rows, draws_b, rests, caches = batches[b]
-            for d, row in enumerate(layout._by_group(rows, draws_b, rests, caches, suited)):
-                for i in suited[d]:
-                    out[b][d][i] = row[i]
-    return out
 
 
 def _plan_parts(dest: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:

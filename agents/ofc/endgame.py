@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from parlor.agents.ofc.draw_layout import draw_layout, judge_layouts
+from parlor.agents.ofc.draw_layout import draw_layout
 from parlor.agents.ofc.rank_classes import cached_counts, class_risks, rank_table
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
 from parlor.envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, place, room_of, turn_candidates
@@ -61,7 +61,6 @@ MIDGAME_FREE = 6
 Rows = Sequence[Sequence[int]]
 REST = "rest"   # key of the unseen cards a draw leaves, in that draw's RankCache
 CARDS = "cards"  # key of the draw's cards, likewise
-SPECULATE = 4   # draws of a six-free-slot estimate whose likely next boards are judged in one batch
 FOUR = "four"   # with a board, the key of its placements' risks per draw in the first draw's RankCache
 
 
@@ -147,56 +146,21 @@ def foul_after_six(rows: Rows, unseen: np.ndarray, draws: np.ndarray, next_draws
     room = _room_with(rows, 6, "foul_after_six")
     caches = [[{} for _ in next_draws] for _ in draws] if caches is None else caches
     plans = draw_layout(tuple(room)).plans
-    drawn: dict[int, tuple[list[int], np.ndarray]] = {}   # draw -> its cards and the cards it leaves
 
-    def cards_of(d: int) -> tuple[list[int], np.ndarray]:
-        got = drawn.get(d)
-        if got is None:
-            got = drawn[d] = (unseen[draws[d]].tolist(), np.delete(unseen, draws[d]))
-        return got
-
-    def ahead(d: int, i: int) -> None:
-        """Judge at once the four-free-slot boards the search is about to ask for (see
-        below), those not judged yet, in one batch (:func:`agents.ofc.draw_layout.judge_layouts`)."""
-        wanted = [(e, i) for e in range(d, min(d + SPECULATE, len(draws)))] if i >= 0 else \
-            [(d, j) for j in range(len(plans))]
-        batches, memos = [], []
-        for e, j in wanted:
-            cards, rest = cards_of(e)
-            board = tuple(tuple(sorted(r)) for r in place(rows, cards, plans[j]))
-            memo = caches[e][0]
-            if (FOUR, board) not in memo:
-                batches.append((draw_layout(tuple(room_of(board))), board,
-                                [_cards(rest, n, c) for n, c in zip(next_draws, caches[e])],
-                                [_rest(rest, n, c) for n, c in zip(next_draws, caches[e])], caches[e]))
-                memos.append((memo, board))
-        for (memo, board), every in zip(memos, judge_layouts(batches)):
-            memo[(FOUR, board)] = every
-
-    def placements(four: Callable[[Rows, np.ndarray, list[RankCache], float], float], quick: bool):
+    def placements(four: Callable[[Rows, np.ndarray, list[RankCache], float], float]):
         def risk_of(d: int, draw: np.ndarray) -> Callable[[int, float], float]:
-            cards, rest = cards_of(d)
-            asked = []
-
-            def risk(i: int, best: float) -> float:
-                # The search's next asks, judged in one batch with this one: the quick pass
-                # tries first the plan that served the last draw, and if it serves again the
-                # next draws start with it too; the full pass tries every plan of a draw
-                # (unless one is clean)
-                if not asked and len(next_draws):
-                    ahead(d, i if quick else -1)
-                asked.append(i)
-                return four(place(rows, cards, plans[i]), rest, caches[d], best)
-            return risk
+            cards = [int(c) for c in unseen[draw]]
+            rest = np.delete(unseen, draw)
+            return lambda i, best: four(place(rows, cards, plans[i]), rest, caches[d], best)
         return risk_of
 
     if cap < 1.0:  # first try to prove the board within the cap by any good-enough plans
         quick = _best_placement_mean(len(plans), draws, cap, placements(
-            lambda board, rest, cache, best: foul_after_four(board, rest, next_draws, cache, best, cap), True), cap)
+            lambda board, rest, cache, best: foul_after_four(board, rest, next_draws, cache, best, cap)), cap)
         if quick <= cap:
             return quick
     return _best_placement_mean(len(plans), draws, cap, placements(
-        lambda board, rest, cache, best: foul_after_four(board, rest, next_draws, cache, bound=best), False))
+        lambda board, rest, cache, best: foul_after_four(board, rest, next_draws, cache, bound=best)))
 
 
 def _room_with(rows: Rows, free: int, judge: str) -> list[int]:
