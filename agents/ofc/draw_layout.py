@@ -30,6 +30,8 @@ from parlor.agents.ofc.rank_classes import (
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
 from parlor.envs.ofc.rollouts import assignments
 
+DRAWN = "drawn"   # key of _drawn's numbers in the first draw's RankCache
+
 
 class DrawLayout:
     """The placements of a drawn turn's three cards on a board with ``room`` (four free
@@ -74,14 +76,12 @@ class DrawLayout:
         draw's cards placed on ``rows`` (each row sorted), judged against its ``rests`` (the
         same number of cards for every draw): over card ranks where the suits cannot
         matter, the other boards over the unseen cards."""
-        counts = [cached_counts(rest, ranks) for rest, ranks in zip(rests, caches)]
-        if any(c is None for c in counts):   # a joker unseen: every board over the cards
+        counts, added, repeated = _drawn(draws, rests, caches)
+        if added is None:   # a joker unseen: every board over the cards
             return self._by_group(rows, draws, rests, caches, [range(len(self.plans))] * len(draws))
         pool = POOL
         pool.make_room(2 * len(self.parts) * len(draws))
         # every (draw, part) row's key: the board row's plus the draw's cards it takes
-        added = np.zeros((len(draws), 4), dtype=np.int64)   # column 3: no card
-        added[:, :3] = ROW_KEY_ARRAY.take(np.array(draws))
         keys = (np.array([row_key(r, rows[r]) for r in range(3)]).take(self._part_rows)
                 + added[:, self._part_cards[0]] + added[:, self._part_cards[1]])
         known = pool.ids.get
@@ -105,8 +105,10 @@ class DrawLayout:
         at = ids.ravel().take(self._offsets(len(draws)))
         plans = len(self.plans)
         grids = pool.grids
-        values = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]],
-                                  np.repeat(np.array(counts), plans, axis=0), len(rests[0]))
+        per_board = repeated.get(plans)
+        if per_board is None:
+            per_board = repeated[plans] = np.repeat(np.array(counts), plans, axis=0)
+        values = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]], per_board, len(rests[0]))
         out = [values[d * plans:(d + 1) * plans] for d in range(len(draws))]
         if any(suited):
             for d, row in enumerate(self._by_group(rows, draws, rests, caches, suited)):
@@ -150,6 +152,24 @@ class DrawLayout:
 def _plan_parts(dest: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The (row, card positions) a plan fills, per row."""
     return tuple((r, tuple(j for j, d in enumerate(dest) if d == r)) for r in range(3))
+
+
+def _drawn(draws: Sequence[Sequence[int]], rests: Sequence[np.ndarray],
+           caches: Sequence[RankCache]) -> tuple[list, np.ndarray | None, dict[int, np.ndarray]]:
+    """What a batch needs of its draws alone, kept in the first draw's cache for the boards
+    judged against the same draws: the unseen cards per rank each leaves, the :data:`ROW_KEY`
+    of each drawn card ([draws, 4], the last column 0 for no card; None with a joker
+    unseen) and, per number of plans, the counts repeated per board."""
+    shared = caches[0] if len(caches) else {}
+    drawn = shared.get(DRAWN)
+    if drawn is None:
+        counts = [cached_counts(rest, ranks) for rest, ranks in zip(rests, caches)]
+        added = None
+        if all(c is not None for c in counts):
+            added = np.zeros((len(draws), 4), dtype=np.int64)
+            added[:, :3] = ROW_KEY_ARRAY.take(np.array(draws))
+        drawn = shared[DRAWN] = (counts, added, {})
+    return drawn
 
 
 @cache
