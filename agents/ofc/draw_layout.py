@@ -90,11 +90,12 @@ class DrawLayout:
         if None in found:   # rows new to the pool (the same row may come twice)
             for at, got in enumerate(found):
                 if got is None:
-                    got = known(flat[at])
+                    key = flat[at]
+                    got = known(key)
                     if got is None:
                         d, k = divmod(at, len(self.parts))
                         r, idx = self.parts[k]
-                        got = pool.add(r, rows[r] + tuple(draws[d][j] for j in idx))
+                        got = pool.add(r, rows[r] + tuple(draws[d][j] for j in idx), key)
                     found[at] = got
         grid = np.array(found).reshape(len(draws), len(self.parts))
         ids = grid[:, self._form_parts] + self._form_offsets   # [draws, forms]

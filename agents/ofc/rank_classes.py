@@ -137,10 +137,10 @@ class GridPool:
         at = self.ids.get(row_key(row, cards))
         return self.add(row, cards) if at is None else at
 
-    def add(self, row: int, cards: Sequence[int]) -> int:
-        """:meth:`find` of a row not in the pool yet: a full row's rank's, else the id of a
-        row with the same ranks if one is (where the suits cannot matter, the ranks are all
-        its tables depend on)."""
+    def add(self, row: int, cards: Sequence[int], key: int | None = None) -> int:
+        """:meth:`find` of a row not in the pool yet (``key`` its :func:`row_key` if known): a
+        full row's rank's, else the id of a row with the same ranks if one is (where the
+        suits cannot matter, the ranks are all its tables depend on)."""
         if len(cards) == ROW_SIZES[row]:
             at = _PLACE[rank3(cards) if row == TOP else rank5(cards)]
         elif suits_matter(row, cards):
@@ -150,7 +150,7 @@ class GridPool:
             at = self.by_ranks.get(ranks)
             if at is None:
                 at = self.by_ranks[ranks] = self._add(dense_ranks(_build(row, tuple(cards))))
-        self.ids[row_key(row, cards)] = at
+        self.ids[row_key(row, cards) if key is None else key] = at
         return at
 
     def _add(self, table: np.ndarray) -> int:
@@ -205,9 +205,11 @@ def rank_graph_risks(top: np.ndarray, middle: np.ndarray, bottom: np.ndarray, co
     fouled &= fouled.transpose(0, 2, 1)   # a pair fouls both ways round (a pair table is symmetric already)
     a = np.multiply(fouled, counts[:, None, :], dtype=np.float32)   # A = H C
     # trace(A^3) - 3 sum_k c_k H_kk (H c)_k + 2 sum_k c_k H_kk, with c_k H_kk = A_kk and
-    # (H c)_k = (A 1)_k; every term an integer below n**3 < 2**24: exact in float32 in any
-    # order of summation (the sums along an axis by matmul and einsum: a reduce over 13 is slower)
-    counted = (np.einsum("bij,bji->b", np.matmul(a, a), a)
-               + np.einsum("bk,bk->b", a.diagonal(axis1=1, axis2=2), 2.0 - 3.0 * np.matmul(a, _ONES)))
+    # (H c)_k = (A 1)_k; every entry of A, A^2, A^3 and every sum an integer below 2**24
+    # (A^3's trace is at most n**3): exact in float32 in any order of summation (the sums
+    # along an axis by matmul and einsum: a reduce over 13 is slower)
+    degrees = np.matmul(a.reshape(-1, RANKS), _ONES).reshape(len(a), RANKS)   # (A 1)_k, one matrix-vector product
+    counted = (np.einsum("bii->b", np.matmul(np.matmul(a, a), a))
+               + np.einsum("bk,bk->b", a.diagonal(axis1=1, axis2=2), 2.0 - 3.0 * degrees))
     deals = n * (n - 1) * (n - 2) / 6.0
     return ((counted.astype(np.float64) / 6.0) / deals).tolist()   # as the card-level count divides
