@@ -20,10 +20,10 @@ from functools import cache
 import numpy as np
 
 from parlor.agents.ofc.rank_classes import (
-    POOL,
     ROW_KEY_ARRAY,
     SUITED,
     cached_counts,
+    grid_pool,
     rank_graph_risks,
     row_key,
 )
@@ -79,7 +79,7 @@ class DrawLayout:
         counts, added, repeated = _drawn(draws, rests, caches)
         if added is None:   # a joker unseen: every board over the cards
             return self._by_group(rows, draws, rests, caches, [range(len(self.plans))] * len(draws))
-        pool = POOL
+        pool = grid_pool()
         pool.make_room(2 * len(self.parts) * len(draws))
         # every (draw, part) row's key: the board row's plus the draw's cards it takes
         keys = (np.array([row_key(r, rows[r]) for r in range(3)]).take(self._part_rows)

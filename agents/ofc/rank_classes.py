@@ -19,6 +19,7 @@ in forty in play) keep the card-level count.
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,7 +32,7 @@ RANKS = 13
 _ONES = np.ones(13, dtype=np.float32)
 CLASSES = "classes"   # key of the unseen cards' count per rank in a RankCache (None with a joker)
 MAX_TABLES = 200_000  # rank tables kept before the memo starts afresh (they depend on the row alone)
-POOL_LIMIT = 1 << 15  # 13x13 grids (22 MB) kept before the pool starts afresh
+POOL_LIMIT = 1 << 15  # 13x13 grids (11 MB) kept before the pool starts afresh
 SUITED = -1           # the grid id of a row whose suits matter
 
 # A card of each rank (suit 0), and a second one of another suit (1) for the pairs: only
@@ -165,7 +166,16 @@ class GridPool:
         return at
 
 
-POOL = GridPool()
+_THREAD = threading.local()
+
+
+def grid_pool() -> GridPool:
+    """This thread's :class:`GridPool` (a batch's ids hold only while no other batch can
+    start the pool afresh: one pool per thread)."""
+    pool = getattr(_THREAD, "pool", None)
+    if pool is None:
+        pool = _THREAD.pool = GridPool()
+    return pool
 
 
 def cached_counts(unseen: np.ndarray, cache: dict) -> np.ndarray | None:

@@ -135,7 +135,8 @@ def test_the_grid_pool_starts_afresh_past_its_limit() -> None:
     pool.make_room(4)   # past the limit: the ids handed out are void
     assert pool.size == pool.fixed and not pool.ids and not pool.by_ranks
     assert pool.find(2, (0, 4, 8)) == SUITED   # a flush draw: the suits matter
-    assert rank_classes.POOL.limit == rank_classes.POOL.fixed + rank_classes.POOL_LIMIT
+    assert rank_classes.grid_pool() is rank_classes.grid_pool()
+    assert rank_classes.grid_pool().limit == rank_classes.grid_pool().fixed + rank_classes.POOL_LIMIT
 
 
 def test_full_rows_read_the_constant_grid_of_their_rank() -> None:
