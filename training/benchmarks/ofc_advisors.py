@@ -238,13 +238,13 @@ def verdict(row: Row) -> str:
 
 
 def report(rows: list[Row]) -> list[str]:
-    lines = [f"{'OFC advisors':20s} {'unit':>8s} {'reference':>10s} {'this code':>10s} {'speed-up':>9s} "
+    lines = [f"{'OFC advisors':23s} {'unit':>8s} {'reference':>10s} {'this code':>10s} {'speed-up':>9s} "
              f"{'same':>5s}  target"]
     for r in rows:
         ref = f"{r.reference:10,.1f}" if r.reference is not None else f"{'-':>10s}"
         up = f"{r.speedup:8.1f}x" if r.speedup is not None else f"{'-':>9s}"
         same = "-" if r.same is None else ("yes" if r.same else "NO")
-        lines.append(f"{r.workload:20s} {WORKLOADS[r.workload][0]:>8s} {ref} {r.ours:10,.1f} {up} {same:>5s}  "
+        lines.append(f"{r.workload:23s} {WORKLOADS[r.workload][0]:>8s} {ref} {r.ours:10,.1f} {up} {same:>5s}  "
                      f"{verdict(r)}".rstrip())
     return lines
 
