@@ -132,17 +132,22 @@ class DrawLayout:
         whose suits matter, or every board when a joker is unseen), in batches per shape of
         free slots."""
         out = [[0.0] * len(self.plans) for _ in draws]
+        made: list[dict[int, object]] = [{} for _ in draws]   # per draw, the tables of the parts judged
+
+        def table(d: int, k: int):
+            got = made[d].get(k)
+            if got is None:
+                r, idx = self.parts[k]
+                got = made[d][k] = row_table(rows[r] + tuple(draws[d][j] for j in idx), r, rests[d], caches[d])
+            return got
+
         for left, members, plan_parts in self.groups:
             tables: list[list] = []
             at: list[tuple[int, int]] = []
             for d, plans in enumerate(picked):
-                if not plans:
-                    continue
-                cards, rest, cache = draws[d], rests[d], caches[d]
                 for i, ids in zip(members, plan_parts):
                     if i in plans:
-                        tables.append([row_table(rows[r] + tuple(cards[j] for j in idx), r, rest, cache)
-                                       for r, idx in (self.parts[k] for k in ids)])
+                        tables.append([table(d, k) for k in ids])
                         at.append((d, i))
             if tables:
                 for (d, i), p in zip(at, layout_risks(left, tables, len(rests[0]))):
