@@ -10,11 +10,15 @@ careful play that follows can be computed instead of guessed:
   ``F[i, j]`` "the board fouls with card i in the first slot and j in the second",
   a deal {i, j, k} fouls when every ordered pair of it does, i.e. when i, j, k
   form a triangle of the graph ``G = F & F.T``: the probability is the triangle
-  count ``trace(G^3) / 6`` over ``C(n, 3)``. Exact.
+  count ``trace(G^3) / 6`` over ``C(n, 3)``. Exact. Counted over the 13 card
+  ranks where the suits cannot matter (:mod:`agents.ofc.rank_classes`), else over
+  the unseen cards (:mod:`agents.ofc.two_slots`): the same integer either way.
 - 4 free slots (:func:`foul_after_four`): the next turn's three cards are drawn
   ``samples`` times from the unseen cards (the same draws for every board of
   the turn: common random numbers), the seat places the two that leave the
-  smallest exact :func:`foul_after_two`, the average is the estimate.
+  smallest exact :func:`foul_after_two`, the average is the estimate. Every
+  draw's placements are counted in one batch (:mod:`agents.ofc.draw_layout`),
+  kept per board for the turn; the searches below read them.
 
 - 6 free slots (:func:`foul_after_six`): the same one turn further back: over
   ``MIDGAME_SAMPLES`` draws of the next turn's cards, the best placement's
