@@ -37,7 +37,6 @@ cards; the plain card one-hots stay in the observation in front of the block.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
@@ -45,8 +44,8 @@ from typing import NamedTuple
 import numpy as np
 
 from parlor.envs.engine.hands import category, rank3, rank5, rank_values
-from parlor.envs.ofc.outlook import outlook_turn
-from parlor.envs.ofc.rollouts import FOUL_COST
+from parlor.envs.ofc import outlook as _outlook
+from parlor.envs.ofc.outlook import OUTLOOK, TurnView, outlook_turn
 from parlor.envs.ofc.view import OFCView
 
 ROW_SIZES = (3, 5, 5)
@@ -57,10 +56,9 @@ NEXT_ROW = 7                # features per row for the next card
 CARD = 3                    # next card rank, unseen copies, own free slots
 OPP_ROW = 3
 OPP = 3 * OPP_ROW + 2       # per opponent: rows + out-of-order flags
-OUTLOOK = 7                 # per action: available, foul, royalties, strength, Fantasyland, value, preference
-ROYALTY_SCALE, STRENGTH_SCALE = 25.0, 27.0
-VALUE_SCALE = 40.0          # planner values run from -FOUL_COST (a sure foul) to about +30
-PREF_TEMPERATURE = 2.0      # points: preference exp((value - best) / T)
+# the outlook's scales (defined with the outlook, which computes that part of the block)
+ROYALTY_SCALE, STRENGTH_SCALE = _outlook.ROYALTY_SCALE, _outlook.STRENGTH_SCALE
+VALUE_SCALE, PREF_TEMPERATURE = _outlook.VALUE_SCALE, _outlook.PREF_TEMPERATURE
 FREE_SLOTS = 3 * OWN_ROW + ORDER + 3 * NEXT_ROW + 2   # index of own free slots / 13 in the block
 FEATURES_VERSION = 2        # bump when the block changes (part of a trained policy's signature)
 
@@ -70,7 +68,7 @@ def size(num_players: int) -> int:
     return 3 * OWN_ROW + ORDER + 3 * NEXT_ROW + CARD + (num_players - 1) * OPP + 4 * OUTLOOK
 
 
-def turn_key(view: OFCView, seen: tuple[int, ...] | None = None) -> int:
+def turn_key(view: OFCView | TurnView, seen: tuple[int, ...] | None = None) -> int:
     """Picks the outlook's sampling noise: a function of the cards this seat has seen
     (the same for every card of one turn: placing or discarding a pending card keeps
     it seen) and the hand; hashes of int tuples do not depend on the process.
@@ -82,22 +80,13 @@ def turn_key(view: OFCView, seen: tuple[int, ...] | None = None) -> int:
 def outlook(view: OFCView, seen: tuple[int, ...] | None = None) -> list[float]:
     """Per action of the next card: [available, foul, royalties, strength, Fantasyland,
     value, preference] of the best turn plan starting with it
-    (:func:`envs.ofc.outlook.evaluate_turn_plans`, read off the turn's completion);
-    ``seen`` as for :func:`turn_key`."""
-    out = [0.0] * (4 * OUTLOOK)
+    (:func:`envs.ofc.outlook.evaluate_turn_plans`, read off the turn's completion,
+    :meth:`envs.ofc.outlook.CompletedTurn.outlook`); ``seen`` as for :func:`turn_key`."""
     if not view.pending or view.fantasyland[view.player]:
-        return out
+        return [0.0] * (4 * OUTLOOK)
     seen = tuple(sorted(view.seen_cards())) if seen is None else seen
     turn, taken = outlook_turn(view, turn_key(view, seen), seen)
-    actions, plans = turn.best(taken)
-    rows = turn.stat_rows(plans)
-    best = max(row[4] for row in rows)
-    for a, (foul, royalty, strength, fantasyland, value) in zip(actions, rows):
-        out[a * OUTLOOK:(a + 1) * OUTLOOK] = [
-            1.0, foul, min(1.0, royalty / ROYALTY_SCALE), min(1.0, strength / STRENGTH_SCALE), fantasyland,
-            min(1.0, max(0.0, (value + FOUL_COST) / VALUE_SCALE)), math.exp((value - best) / PREF_TEMPERATURE),
-        ]
-    return out
+    return turn.outlook(taken)
 
 
 def block_of(observation: Sequence[float], num_players: int) -> Sequence[float]:
@@ -268,3 +257,41 @@ def features(view: OFCView) -> np.ndarray:
         out += opponent_block(view.rows[q] if not view.hidden[q] else ((), (), ()))
     out += outlook(view, seen)
     return np.asarray(out, dtype=np.float32)
+
+
+def observe(state, player: int, total: int) -> np.ndarray:
+    """``OFCGame.observe`` with the block: the seat's observation vector (kept up to date by
+    the State) followed by :func:`features` of its view, byte for byte; the board part
+    compiled from the vector (:mod:`envs.ofc.block_kernel`), the outlook read off the
+    turn's completion. ``total``: the observation's length."""
+    obs = state.obs[player]
+    out = np.empty(total, dtype=np.float32)
+    size = len(obs)
+    out[:size] = obs
+    seen = np.empty(52, dtype=np.int64)
+    count = kernels()[0].board_block(obs, out, size, state.layout, seen)
+    if player == state.current_player and not state.in_fl[player]:
+        rows = state.rows[player]
+        view = TurnView(player, state.hand_index, state.num_hands, (tuple(rows[0]), tuple(rows[1]), tuple(rows[2])),
+                        tuple(state.pending[state.pend_pos:]), state.owed, tuple(state.discards[player]))
+        seen_cards = tuple(seen[:count].tolist())
+        turn, taken = outlook_turn(view, turn_key(view, seen_cards), seen_cards)
+        out[total - 4 * OUTLOOK:] = turn.outlook(taken)
+    else:
+        out[total - 4 * OUTLOOK:] = 0.0
+    return out
+
+
+def kernels():
+    """(:mod:`envs.ofc.block_kernel`, :mod:`envs.ofc.turn_kernel`), imported and loaded at the
+    first call (numba is imported only where the block is computed)."""
+    global _BLOCK_KERNEL
+    if _BLOCK_KERNEL is None:
+        from parlor.envs.ofc import block_kernel
+
+        block_kernel.warm_up()
+        _BLOCK_KERNEL = block_kernel
+    return _BLOCK_KERNEL, _outlook.kernel()
+
+
+_BLOCK_KERNEL = None

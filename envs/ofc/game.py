@@ -71,6 +71,8 @@ class OFCGame(Serializable):
         self.features = config.features
         # part of a trained policy's signature (parlor.agents.policy.layout_version)
         self.observation_version = _features.FEATURES_VERSION if config.features else None
+        if config.features:   # load the block's compiled kernels now, not at the first observation
+            _features.kernels()
         self.max_deals = config.num_hands
         self.stat_ratios = MULTI_HAND_RATIOS if config.num_hands > 1 else {}
         self.observation_shape = (self.layout.size + (_features.size(config.num_players) if config.features else 0),)
@@ -125,7 +127,7 @@ class OFCGame(Serializable):
     def observe(self, state: OFCState, player: int) -> np.ndarray:
         """Fast path: equals ``encode(state.view(player))`` (kept up to date incrementally)."""
         if self.features:
-            return np.concatenate((state.obs[player], _features.features(state.view(player))))
+            return _features.observe(state, player, self.observation_shape[0])
         return state.obs[player].copy()
 
     def render(self, view: OFCView) -> str:

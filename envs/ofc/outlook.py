@@ -8,39 +8,48 @@ tables, picked by a key that stays the same for every card of one turn
 
 :func:`outlook_turn` completes a turn once, at its first card: the later cards of the turn
 (same seen cards, same samples) read their plans off that turn (:class:`CompletedTurn`),
-which gives the very numbers a fresh completion of the smaller turn would.
+which gives the very numbers a fresh completion of the smaller turn would. The completion
+runs compiled (:mod:`envs.ofc.turn_kernel`); :func:`outlook_future` with
+``TurnPlans.complete`` is the numpy statement of it that ``tests/ofc/test_kernels.py``
+holds the kernel to.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import fields
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
 from parlor.envs.ofc.rollouts import (
     BOTTOM,
     DISCARD,
+    FOUL_COST,
     MIDDLE,
     SAMPLES,
     TOP,
+    TurnPlans,
     TurnStats,
     fl_next,
     plans_of,
     route_future,
 )
-from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc.view import Board, OFCView
 
 NOISE_TABLES = 256
 _NOISE = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # fixed: sampling is a pure function
 
 
-@cache
+# The 52 card ids by ascending noise, per table and sample (one argsort for all tables). A
+# row's noise values are distinct, so any pool's cards come in this order, as sorting the
+# pool's own noise (``completed_rows``) puts them.
+_ORDERS = np.argsort(_NOISE, axis=2)
+
+
 def _noise_order(table: int) -> np.ndarray:
-    """The 52 card ids by ascending noise, per sample of noise table ``table``. A row's
-    noise values are distinct, so any pool's cards come in this order, as sorting the
-    pool's own noise (``completed_rows``) puts them."""
-    return np.argsort(_NOISE[table], axis=1)
+    """The 52 card ids by ascending noise, per sample of noise table ``table``."""
+    return _ORDERS[table]
 
 
 def outlook_future(key: int, unseen: Sequence[int], free: int) -> np.ndarray:
@@ -72,40 +81,95 @@ def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
 
 
 # ---------------------------------------------------------------- the outlook's turns
+class TurnView(NamedTuple):
+    """What the outlook reads of a seat's :class:`OFCView` (the same fields): ``OFCGame.observe``
+    builds it straight from the State, a fraction of the cost of the whole view."""
+
+    player: int
+    hand_index: int
+    num_hands: int
+    own_rows: Board
+    pending: tuple[int, ...]
+    discards_owed: int
+    discards: tuple[int, ...]
+
+
+OUTLOOK = 7                 # per action: available, foul, royalties, strength, Fantasyland, value, preference
+ROYALTY_SCALE, STRENGTH_SCALE = 25.0, 27.0
+VALUE_SCALE = 40.0          # planner values run from -FOUL_COST (a sure foul) to about +30
+PREF_TEMPERATURE = 2.0      # points: preference exp((value - best) / T)
+_SCALES = np.array([ROYALTY_SCALE, STRENGTH_SCALE, VALUE_SCALE, FOUL_COST, PREF_TEMPERATURE])
+
+
+class PrefixTree:
+    """The prefixes of a turn shape's candidates (the destinations taken so far) that
+    have a card left: ``ids`` numbers them (the empty prefix 0), ``actions[p]`` are the
+    next card's destinations some candidate takes after prefix p (ascending) and
+    ``parents`` [n, C] the id of each candidate's first k destinations (``dests`` [C, n]:
+    the candidates' destinations, as the kernel reads them)."""
+
+    def __init__(self, plans: TurnPlans):
+        dests = plans.dests
+        n = plans.array.shape[1]
+        self.ids: dict[tuple[int, ...], int] = {}
+        self.parents = np.empty((n, len(dests)), dtype=np.int64)
+        following: list[set[int]] = []
+        for i, dest in enumerate(dests):
+            for k in range(n):
+                p = self.ids.setdefault(dest[:k], len(self.ids))
+                if p == len(following):
+                    following.append(set())
+                following[p].add(dest[k])
+                self.parents[k, i] = p
+        self.actions = tuple(tuple(sorted(a)) for a in following)
+        self.size = len(self.ids)
+        self.dests = plans.array.astype(np.int64)
+
+
+@cache
+def prefix_tree(plans: TurnPlans) -> PrefixTree:
+    """The :class:`PrefixTree` of ``plans`` (a cached :func:`turn_plans`: one per turn shape)."""
+    return PrefixTree(plans)
+
+
 class CompletedTurn:
     """A turn completed at its first card with the outlook's samples: its later cards
     (the same seen cards, so the same pool and samples, and the same free slots once
     the turn is placed) are the candidates that begin with the destinations taken so
-    far, completed to the very same boards."""
+    far, completed to the very same boards. Every number comes from one compiled pass
+    (:mod:`envs.ofc.turn_kernel`): each candidate's statistics, the best candidate per
+    prefix and next action, and the feature block's outlook per prefix."""
 
-    def __init__(self, view: OFCView, key: int, unseen: list[int]):
+    def __init__(self, view: OFCView | TurnView, key: int, seen: tuple[int, ...]):
         self.board, self.pending, self.owed = view.own_rows, view.pending, view.discards_owed
         self.plans = plans_of(view)
-        table = self.plans.complete(self.board, self.pending, outlook_future(key, unseen, self.plans.free))
-        self.table, self.fl_next = table, fl_next(view)
-        stats = table.rows().stats(self.fl_next)
-        # tuples, not lists: the garbage collector stops tracking tuples of numbers
-        self.columns = tuple(tuple(getattr(stats, f.name).tolist()) for f in fields(TurnStats))
-        self.values = self.columns[-1]   # what the plans are chosen by
-        # per destinations taken: the candidates that begin with them, and the best per next action
+        self.tree = prefix_tree(self.plans)
+        self.fl_next = fl_next(view)
+        board = self.board
+        fixed = (*self.pending, *board[TOP], *board[MIDDLE], *board[BOTTOM])
+        if not 0 <= min(fixed) <= max(fixed) < 52:
+            raise ValueError(f"card ids must lie in 0..51, got pending {self.pending} and board {board}")
+        # stats [5, C]: TurnStats columns; best [P, 4]: candidate per prefix and action; outlooks [P, 28]
+        self.array, self._best_array, self._outlooks = kernel().turn_stats(
+            _noise_order(key % NOISE_TABLES), np.array(seen, dtype=np.int64), np.array(fixed, dtype=np.int64),
+            self.plans, self.tree, self.fl_next, _SCALES)
+        self.values = self.array[-1]   # what the plans are chosen by
         self._index: dict[tuple[int, ...], tuple[int, ...]] = {(): tuple(range(len(self.values)))}
-        self._best: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
 
     def stats(self, index: Sequence[int]) -> TurnStats:
-        """The :class:`TurnStats` of the candidates at ``index`` (the rows of a completion
-        of the whole turn: the same numbers, candidate by candidate)."""
-        return self.table.rows(np.asarray(index, dtype=np.intp)).stats(self.fl_next)
+        """The :class:`TurnStats` of the candidates at ``index`` (each candidate's numbers are
+        its own: those of a completion of the candidates at ``index`` alone)."""
+        return TurnStats(*self.array[:, np.asarray(index, dtype=np.intp)])
 
-    def stat_rows(self, index: Sequence[int]) -> list[tuple[float, ...]]:
-        """(foul, royalty, strength, fantasyland, value) of the candidates at ``index``."""
-        return [tuple(column[i] for column in self.columns) for i in index]
-
-    def continued(self, view: OFCView) -> tuple[int, ...] | None:
+    def continued(self, view: OFCView | TurnView) -> tuple[int, ...] | None:
         """The destinations this turn's cards took before ``view`` (None unless ``view``
         is this turn, further on)."""
-        done = len(self.pending) - len(view.pending)
-        if done < 0 or self.pending[done:] != view.pending:
+        pending = view.pending
+        done = len(self.pending) - len(pending)
+        if done < 0 or self.pending[done:] != pending:
             return None
+        if not done:
+            return () if view.own_rows == self.board and view.discards_owed == self.owed else None
         rows, placed, taken, owed = view.own_rows, ([], [], []), [], self.owed
         for c in self.pending[:done]:
             for r in (TOP, MIDDLE, BOTTOM):
@@ -133,24 +197,38 @@ class CompletedTurn:
     def best(self, taken: tuple[int, ...]) -> tuple[list[int], list[int]]:
         """Per action of the next card after ``taken``, the candidate of highest value that
         takes it (the first of equals, as ``argmax``): (actions, candidates)."""
-        known = self._best.get(taken)
-        if known is None:
-            k, dests, values = len(taken), self.plans.dests, self.values
-            best: dict[int, int] = {}
-            for i in self.index(taken):
-                a = dests[i][k]
-                if a not in best or values[i] > values[best[a]]:
-                    best[a] = i
-            actions = sorted(best)
-            known = self._best[taken] = (actions, [best[a] for a in actions])
-        return known
+        p = self.tree.ids[taken]
+        actions = self.tree.actions[p]
+        row = self._best_array[p]
+        return list(actions), [int(row[a]) for a in actions]
+
+    def outlook(self, taken: tuple[int, ...]) -> list[float]:
+        """The feature block's outlook after ``taken`` (:func:`envs.ofc.features.outlook`)."""
+        p = self.tree.ids[taken]
+        out = self._outlooks[p].tolist()
+        for a in self.tree.actions[p]:
+            out[a * OUTLOOK + 6] = math.exp(out[a * OUTLOOK + 6])
+        return out
 
 
+def kernel():
+    """The compiled turn completion (:mod:`envs.ofc.turn_kernel`), imported and loaded at
+    the first call: numba is imported only by code that uses the outlook."""
+    global _KERNEL
+    if _KERNEL is None:
+        from parlor.envs.ofc import turn_kernel
+
+        turn_kernel.warm_up()
+        _KERNEL = turn_kernel
+    return _KERNEL
+
+
+_KERNEL = None
 _TURNS: dict[tuple, CompletedTurn] = {}
 MAX_TURNS = 64  # turns kept: one per seat and noise key in play, with room for searches
 
 
-def outlook_turn(view: OFCView, key: int, seen: tuple[int, ...] | None = None) -> tuple[CompletedTurn, tuple[int, ...]]:
+def outlook_turn(view: OFCView | TurnView, key: int, seen: tuple[int, ...] | None = None) -> tuple[CompletedTurn, tuple[int, ...]]:
     """(the view's turn completed with the noise table of ``key``, the destinations its
     placed cards took): computed at the turn's first card, then read (``seen``: the
     view's seen cards in ascending order, when the caller has them)."""
@@ -159,8 +237,7 @@ def outlook_turn(view: OFCView, key: int, seen: tuple[int, ...] | None = None) -
     turn = _TURNS.get(memo)
     taken = turn.continued(view) if turn is not None else None
     if turn is None or taken is None:
-        known = set(seen)
-        turn, taken = CompletedTurn(view, key, [c for c in range(52) if c not in known]), ()
+        turn, taken = CompletedTurn(view, key, seen), ()
         if len(_TURNS) >= MAX_TURNS:
             del _TURNS[next(iter(_TURNS))]
         _TURNS[memo] = turn

@@ -246,6 +246,7 @@ class TurnPlans:
         roles = [TOP] * self.num_top + [MIDDLE] * num_mid + [BOTTOM] * len(rows[BOTTOM])
         self.table = np.where(np.array(roles) == TOP, TOP_ROWS, 0).reshape(-1, 1)
         self.lead_base = (np.array(roles, dtype=np.int64) * leads).reshape(-1, 1)
+        self.table_flat, self.lead_base_flat = self.table.ravel().astype(np.int64), self.lead_base.ravel()   # the compiled outlook's
         # per candidate: its top, middle and bottom row in the table (tops, then middles, then bottoms)
         self.rows = index + np.array([[0], [self.num_top], [self.num_top + num_mid]])
 
