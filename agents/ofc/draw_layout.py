@@ -7,8 +7,8 @@ turn's cards, the exact two-slot foul probability of every placement of the draw
 the cost is the overhead of a dozen small array operations per call; here the
 boards of all the draws are judged at once. Where no free row can make a flush (all
 but a few in forty boards), over the card ranks (:mod:`agents.ofc.rank_classes`):
-each row a 13x13 grid of ranks picked from the rows the placements make, in one
-gather per row; else over the unseen cards (:mod:`agents.ofc.two_slots`), the
+each row a 13x13 grid of ranks in a pool, picked by id, the boards counted by a
+compiled kernel (:mod:`agents.ofc.count_kernel`); else over the unseen cards (:mod:`agents.ofc.two_slots`), the
 boards of one shape of free slots together. Either way the numbers are the exact
 counts, the same whatever boards share a batch.
 """
@@ -24,7 +24,7 @@ from parlor.agents.ofc.rank_classes import (
     SUITED,
     cached_counts,
     grid_pool,
-    rank_graph_risks,
+    rank_risks,
     row_key,
 )
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
@@ -105,11 +105,10 @@ class DrawLayout:
                 suited[d] = sorted(set(suited[d]) | set(self._plans_with[k]))
         at = ids.ravel().take(self._offsets(len(draws)))
         plans = len(self.plans)
-        grids = pool.grids
         per_board = repeated.get(plans)
         if per_board is None:
             per_board = repeated[plans] = np.repeat(np.array(counts), plans, axis=0)
-        values = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]], per_board, len(rests[0]))
+        values = rank_risks(pool.grids, at, per_board, len(rests[0]))
         out = [values[d * plans:(d + 1) * plans] for d in range(len(draws))]
         if any(suited):
             for d, row in enumerate(self._by_group(rows, draws, rests, caches, suited)):

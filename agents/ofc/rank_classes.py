@@ -14,7 +14,9 @@ graph on the ranks, and with ``C = diag(c)`` the unseen cards per rank::
 (expand ``trace((M - E)^3)`` with ``M = P H P^T`` and ``E`` the diagonal ``H_kk`` of
 each card's rank). The same integer as the card-level count, from 13x13 arrays in
 place of ``n x n`` ones: every probability is bit for bit the one
-:func:`agents.ofc.two_slots.layout_risks` gives. Boards whose suits matter (about one
+:func:`agents.ofc.two_slots.layout_risks` gives. :func:`rank_risks` counts a batch in
+compiled code (:mod:`agents.ofc.count_kernel`), :func:`rank_graph_risks` in arrays: the
+same integers. Boards whose suits matter (about one
 in forty in play) keep the card-level count.
 """
 from __future__ import annotations
@@ -221,5 +223,23 @@ def rank_graph_risks(top: np.ndarray, middle: np.ndarray, bottom: np.ndarray, co
     degrees = np.matmul(a.reshape(-1, RANKS), _ONES).reshape(len(a), RANKS)   # (A 1)_k, one matrix-vector product
     counted = (np.einsum("bii->b", np.matmul(np.matmul(a, a), a))
                + np.einsum("bk,bk->b", a.diagonal(axis1=1, axis2=2), 2.0 - 3.0 * degrees))
+    deals = n * (n - 1) * (n - 2) / 6.0
+    return ((counted.astype(np.float64) / 6.0) / deals).tolist()   # as the card-level count divides
+
+
+_KERNEL = None
+
+
+def rank_risks(grids: np.ndarray, at: np.ndarray, counts: np.ndarray, n: int) -> list[float]:
+    """:func:`rank_graph_risks` of the boards whose rows are the grids ``at`` ([3, B] ids into
+    ``grids``): counted by the compiled kernel (:mod:`agents.ofc.count_kernel`, imported at
+    the first call: numba only for code that judges boards), the same integers."""
+    global _KERNEL
+    if _KERNEL is None:
+        from parlor.agents.ofc import count_kernel
+        _KERNEL = count_kernel
+    if counts.max(initial=0) >= 1 << _KERNEL.PLANES:   # more cards of a rank than the kernel's bits
+        return rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]], counts, n)
+    counted = _KERNEL.graph_counts(grids, at[0], at[1], at[2], counts, _KERNEL.POPCOUNT)
     deals = n * (n - 1) * (n - 2) / 6.0
     return ((counted.astype(np.float64) / 6.0) / deals).tolist()   # as the card-level count divides

@@ -15,6 +15,8 @@ from parlor.agents.ofc.rank_classes import (
     class_risks,
     dense_ranks,
     rank_counts,
+    rank_graph_risks,
+    rank_risks,
     rank_table,
     suits_matter,
 )
@@ -158,3 +160,16 @@ def test_rows_of_the_same_ranks_share_grids_unless_their_suits_count() -> None:
     flush, plain = pool.find(2, (0, 8, 20, 28, 44)), pool.find(2, (1, 8, 20, 28, 44))
     assert flush > plain
     assert pool.find(2, (0, 8, 20, 28)) == SUITED   # four clubs and a slot: a flush draw
+
+
+def test_the_compiled_count_is_the_array_count() -> None:
+    rng = np.random.default_rng(8)
+    grids = rng.integers(0, 30, (300, 13, 13)).astype(np.int16)
+    grids[:150] = np.minimum(grids[:150], grids[:150].transpose(0, 2, 1))   # pair tables are symmetric
+    at = rng.integers(0, 300, (3, 400))
+    for most in (2, 5, 9, 17):   # 17 and more cards of a rank: past the kernel's bits, the array count
+        counts = rng.integers(0, most, (400, 13)).astype(np.float32)
+        n = 40
+        expected = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]], counts, n)
+        assert rank_risks(grids, at, counts, n) == expected
+        assert len(set(expected)) > 50   # the boards differ
