@@ -10,11 +10,15 @@ careful play that follows can be computed instead of guessed:
   ``F[i, j]`` "the board fouls with card i in the first slot and j in the second",
   a deal {i, j, k} fouls when every ordered pair of it does, i.e. when i, j, k
   form a triangle of the graph ``G = F & F.T``: the probability is the triangle
-  count ``trace(G^3) / 6`` over ``C(n, 3)``. Exact.
+  count ``trace(G^3) / 6`` over ``C(n, 3)``. Exact. Counted over the 13 card
+  ranks where the suits cannot matter (:mod:`agents.ofc.rank_classes`), else over
+  the unseen cards (:mod:`agents.ofc.two_slots`): the same integer either way.
 - 4 free slots (:func:`foul_after_four`): the next turn's three cards are drawn
   ``samples`` times from the unseen cards (the same draws for every board of
   the turn: common random numbers), the seat places the two that leave the
-  smallest exact :func:`foul_after_two`, the average is the estimate.
+  smallest exact :func:`foul_after_two`, the average is the estimate. Every
+  draw's placements are counted in one batch (:mod:`agents.ofc.draw_layout`),
+  kept per board for the turn; the searches below read them.
 
 - 6 free slots (:func:`foul_after_six`): the same one turn further back: over
   ``MIDGAME_SAMPLES`` draws of the next turn's cards, the best placement's
@@ -42,12 +46,13 @@ for training and play (``agents.ofc.advisor``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
 
 import numpy as np
 
+from parlor.agents.ofc.draw_layout import draw_layout
+from parlor.agents.ofc.rank_classes import cached_counts, class_risks, rank_table
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
-from parlor.envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, assignments, place, room_of, turn_candidates
+from parlor.envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, place, room_of, turn_candidates
 from parlor.envs.ofc.scoring import evaluate_board
 from parlor.envs.ofc.view import OFCView
 
@@ -59,6 +64,8 @@ MIDGAME_FREE = 6
 
 Rows = Sequence[Sequence[int]]
 REST = "rest"   # key of the unseen cards a draw leaves, in that draw's RankCache
+CARDS = "cards"  # key of the draw's cards, likewise
+FOUR = "four"   # with a board, the key of its placements' risks per draw in the first draw's RankCache
 
 
 def free_slots(rows: Rows) -> list[int]:
@@ -78,49 +85,12 @@ def foul_after_two(rows: Rows, unseen: np.ndarray, cache: RankCache | None = Non
     if n < 3:
         raise ValueError(f"foul_after_two needs at least 3 unseen cards, got {n}")
     cache = {} if cache is None else cache
+    counts = cached_counts(unseen, cache)
+    tables = [rank_table(r, tuple(sorted(rows[r]))) for r in range(3)]
+    if counts is not None and all(t is not None for t in tables):
+        return class_risks(tuple(room), [tables], [counts], n)[0]
     tables = [row_table(tuple(rows[r]), r, unseen, cache) for r in range(3)]
     return layout_risks(tuple(room), [tables], n)[0]
-
-
-class DrawLayout:
-    """The placements of a drawn turn's three cards on a board with ``room`` (four free
-    slots): ``plans`` (:func:`assignments` order), the distinct (row, card positions) they
-    fill, and the plans grouped by the free slots they leave, for :func:`layout_risks`."""
-
-    def __init__(self, room: tuple[int, int, int]):
-        self.plans = tuple(tuple(d) for d in assignments([0, 1, 2], list(room), 1))
-        parts: dict[tuple[int, tuple[int, ...]], int] = {}
-        groups: dict[tuple[int, int, int], tuple[list[int], list[tuple[int, int, int]]]] = {}
-        for i, dest in enumerate(self.plans):
-            ids = tuple(parts.setdefault((r, tuple(j for j, d in enumerate(dest) if d == r)), len(parts))
-                        for r in range(3))
-            left = tuple(room[r] - dest.count(r) for r in range(3))
-            members, plan_parts = groups.setdefault(left, ([], []))
-            members.append(i)
-            plan_parts.append(ids)
-        self.parts = tuple(parts)
-        self.groups = tuple((left, tuple(m), tuple(p)) for left, (m, p) in groups.items())
-
-    def risks(self, rows: tuple[tuple[int, ...], ...], draws: Sequence[Sequence[int]], rests: Sequence[np.ndarray],
-              caches: Sequence[RankCache]) -> list[list[float]]:
-        """:func:`foul_after_two` of every plan's board for each draw: the draw's cards placed
-        on ``rows``, judged against its ``rests`` (the same number of cards for every draw),
-        all draws in one pass per layout."""
-        tables = [[row_table(rows[r] + tuple(cards[j] for j in idx), r, rest, cache) for r, idx in self.parts]
-                  for cards, rest, cache in zip(draws, rests, caches)]
-        out = [[0.0] * len(self.plans) for _ in draws]
-        for left, members, plan_parts in self.groups:
-            values = iter(layout_risks(left, [[t[k] for k in ids] for t in tables for ids in plan_parts],
-                                       len(rests[0])))
-            for row in out:
-                for i in members:
-                    row[i] = next(values)
-        return out
-
-
-@cache
-def draw_layout(room: tuple[int, int, int]) -> DrawLayout:
-    return DrawLayout(room)
 
 
 def _rest(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> np.ndarray:
@@ -129,6 +99,14 @@ def _rest(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> np.ndarray:
     if rest is None:
         rest = cache[REST] = np.delete(unseen, draw)
     return rest
+
+
+def _cards(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> list[int]:
+    """The cards of ``draw`` (kept in the draw's cache)."""
+    cards = cache.get(CARDS)
+    if cards is None:
+        cards = cache[CARDS] = unseen[draw].tolist()
+    return cards
 
 
 def next_turn_draws(n: int, key: int, samples: int = ENDGAME_SAMPLES) -> np.ndarray:
@@ -148,22 +126,17 @@ def foul_after_four(rows: Rows, unseen: np.ndarray, draws: np.ndarray,
     room = _room_with(rows, 4, "foul_after_four")
     caches = [{} for _ in draws] if caches is None else caches
     layout = draw_layout(tuple(room))
-    board = tuple(tuple(r) for r in rows)
-
-    def risks(picked: range) -> list[list[float]]:
-        return layout.risks(board, [[int(c) for c in unseen[draws[d]]] for d in picked],
-                            [_rest(unseen, draws[d], caches[d]) for d in picked], [caches[d] for d in picked])
-
-    if bound >= 1.0 and enough <= 0.0:  # every draw is judged in full: all in one pass
-        every = risks(range(len(draws)))
-        return _best_placement_mean(len(layout.plans), draws, bound, lambda d, draw: lambda i, best: every[d][i])
-
-    def risk_of(d: int, draw: np.ndarray) -> Callable[[int, float], float]:
-        # every placement of the draw at once; the search below reads them in its order
-        row = risks(range(d, d + 1))[0]
-        return lambda i, best: row[i]
-
-    return _best_placement_mean(len(layout.plans), draws, bound, risk_of, enough)
+    # every draw's placements in one batch (far cheaper than a batch per draw, even when the
+    # search below stops before the last draw), kept for the boards judged again (the
+    # midgame's quick and full passes, a guard's second look without its cap); the search
+    # reads them in its order
+    board = tuple(tuple(sorted(r)) for r in rows)
+    memo = caches[0] if len(caches) else {}
+    every = memo.get((FOUR, board))
+    if every is None:
+        every = memo[(FOUR, board)] = layout.risks(board, [_cards(unseen, d, c) for d, c in zip(draws, caches)],
+                                                   [_rest(unseen, d, c) for d, c in zip(draws, caches)], caches)
+    return _mean_of_best(every, bound, enough)
 
 
 def foul_after_six(rows: Rows, unseen: np.ndarray, draws: np.ndarray, next_draws: np.ndarray,
@@ -229,6 +202,34 @@ def _best_placement_mean(num_plans: int, draws: np.ndarray, bound: float,
         if total > limit:
             break
     return total / len(draws)
+
+
+def _mean_of_best(risks: list[list[float]], bound: float, enough: float) -> float:
+    """:func:`_best_placement_mean` of known risks (``risks[draw][plan]``), the same number
+    by the same steps without a call per placement: with ``enough`` 0 each draw's best is
+    its lowest, whatever order its placements are tried in."""
+    limit = bound * len(risks)
+    total = 0.0
+    if enough <= 0.0:
+        for row in risks:
+            total += min(row)
+            if total > limit:
+                break
+        return total / len(risks)
+    order = list(range(len(risks[0])))
+    for row in risks:
+        best, best_at = 1.0, 0
+        for at, i in enumerate(order):
+            p = row[i]
+            if p < best:
+                best, best_at = p, at
+            if best <= enough:
+                break
+        order.insert(0, order.pop(best_at))
+        total += best
+        if total > limit:
+            break
+    return total / len(risks)
 
 
 class EndgameJudge:

@@ -44,3 +44,12 @@ def test_bad_workloads_and_options_name_what_is_allowed(capsys) -> None:
         main(["bench", "--reference", "/tmp"])
     with pytest.raises(SystemExit, match="not a checkout of parlor"):
         main(["bench", "--ofc-advisors", "--reference", "/nonexistent-parlor-tree"])
+
+
+def test_a_policy_the_reference_does_not_ship_is_measured_on_this_code_only(tmp_path: Path) -> None:
+    root = Path(installed_root())
+    for package in ("envs", "agents", "training"):
+        shutil.copytree(root / package, tmp_path / package, ignore=shutil.ignore_patterns("*.zip", "__pycache__"))
+    [row] = compare(["ofc_pineapple_multihand"], str(tmp_path), rounds=1, scale=0.05)
+    assert row.reference is None and row.same is None and 0 < row.ours
+    assert report([row])[1].endswith(("<= 50 ms: ok", "<= 50 ms: MISSED")) and " - " in report([row])[1]
