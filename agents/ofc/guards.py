@@ -168,12 +168,13 @@ def first_kept(observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, fl
     key = _features.turn_key(view)
     if "endgame_foul" in guard and left <= MAX_FREE:
         # every risk is >= 0, so an action within the tolerance of 0 is within that of the lowest
-        if first_action_risk(view, key, judge, candidates[0], 1.0) <= guard["endgame_foul"]:
+        tolerance = guard["endgame_foul"]
+        if first_action_risk(view, key, judge, candidates[0], 1.0, within=tolerance) <= tolerance:
             return candidates[0]
     elif "midgame_foul" in guard and left == MIDGAME_FREE:
         cap = guard["midgame_foul"]
         for action in candidates:
-            p = first_action_risk(view, key, judge, action, cap)
+            p = first_action_risk(view, key, judge, action, cap, within=cap)
             if p <= cap:  # some action is within the cap: those outside it (the earlier ones) leave
                 return action
             if p <= cap + 1e-12:  # kept or not as others fall: the full mask decides
@@ -181,18 +182,19 @@ def first_kept(observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, fl
     return _first_of(guarded_mask(observation, mask, guard, view, num_players, judge), candidates)
 
 
-def first_action_risk(view: OFCView, key: int, judge: EndgameJudge, action: int, cap: float) -> float:
+def first_action_risk(view: OFCView, key: int, judge: EndgameJudge, action: int, cap: float,
+                      within: float) -> float:
     """The risk :func:`agents.ofc.endgame.action_risks` (``cap`` 1) or
     :func:`~agents.ofc.endgame.midgame_action_risks` gives ``action``: the lowest of the
-    judge's risks over the turn's plans starting with it, in the same order; below
-    ``cap`` 1 the search ends at its first plan within the cap."""
+    judge's risks over the turn's plans starting with it, in the same order, except that
+    the search ends at its first plan of risk ``within`` or less (then some such value)."""
     board, unseen = view.own_rows, view.unseen_cards()
     lowest = 1.0
     for dest in turn_candidates(view):
         if dest[0] != action:
             continue
         lowest = min(lowest, judge.risk(place(board, view.pending, dest), unseen, key, cap))
-        if cap < 1.0 and lowest <= cap:
+        if lowest <= within:
             break
     return lowest
 
