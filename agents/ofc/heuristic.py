@@ -12,9 +12,8 @@ How it plays (reads only the View):
   So it keeps the rows ordered, builds the bottom and middle and takes
   royalties when the foul risk allows. A Fantasyland hand was measured to be
   worth about 17 points (``agents.ofc.fantasyland.FANTASYLAND_VALUE``), but
-  with that bonus this planner lost to itself with 9: its completions, half of
-  them dealing the top random cards, over-rate the chance of pairing a high
-  card on top (docs/experiments/ofc_multihand.md).
+  this planner with a bonus of 17 did no better than with 9 in 4,000-match runs,
+  so it keeps 9 (docs/experiments/ofc_multihand.md).
 - Fantasyland: it plays the exact solver's board (``agents.ofc.fantasyland``):
   the most royalties plus ``FANTASYLAND_VALUE`` for staying when another hand
   follows (``stay_value``; the solver's choice is exact, so it gets the
