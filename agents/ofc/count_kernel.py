@@ -27,46 +27,51 @@ def graph_counts(grids: np.ndarray, top: np.ndarray, middle: np.ndarray, bottom:
     ordered triples of distinct unseen cards whose every pair fouls, as int64."""
     boards = top.shape[0]
     out = np.empty(boards, dtype=np.int64)
-    fouls = np.empty((RANKS, RANKS), dtype=np.bool_)
     masks = np.empty(RANKS, dtype=np.int64)
     planes = np.empty(PLANES, dtype=np.int64)
     c = np.empty(RANKS, dtype=np.int64)
     for b in range(boards):
         tb, mb, wb = top[b], middle[b], bottom[b]
+        used = 0   # the planes a count reaches (the rest are 0: skipped)
         for p in range(PLANES):
             planes[p] = 0
         for k in range(RANKS):
             c[k] = np.int64(counts[b, k])
+            masks[k] = 0
             for p in range(PLANES):
                 if (c[k] >> p) & 1:
                     planes[p] |= 1 << k
-        for k in range(RANKS):
-            for q in range(RANKS):
+                    if p >= used:
+                        used = p + 1
+        for k in range(RANKS):   # H: a pair of ranks fouls both ways round (one test per pair)
+            for q in range(k, RANKS):
                 mid = grids[mb, k, q]
-                fouls[k, q] = grids[tb, k, q] > mid or mid > grids[wb, k, q]
-        for k in range(RANKS):   # H: a pair of ranks fouls both ways round
-            mask = 0
-            for q in range(RANKS):
-                if fouls[k, q] and fouls[q, k]:
-                    mask |= 1 << q
-            masks[k] = mask
+                if not (grids[tb, k, q] > mid or mid > grids[wb, k, q]):
+                    continue
+                mid = grids[mb, q, k]
+                if grids[tb, q, k] > mid or mid > grids[wb, q, k]:
+                    masks[k] |= 1 << q
+                    masks[q] |= 1 << k
         total = 0
         for i in range(RANKS):
             if c[i] == 0:
                 continue
             row = masks[i]
-            for j in range(RANKS):
+            for j in range(i, RANKS):   # H symmetric: the pair (j, i) counts as (i, j)
                 if c[j] == 0 or not (row >> j) & 1:
                     continue
-                common = row & masks[j]   # ranks k with H_ik and H_jk (H symmetric)
+                common = row & masks[j]   # ranks k with H_ik and H_jk
                 weight = 0
-                for p in range(PLANES):
+                for p in range(used):
                     weight += popcount[common & planes[p]] << p
-                total += c[i] * c[j] * weight          # sum_k c_i H_ij c_j H_jk c_k H_ki
+                if j == i:
+                    total += c[i] * c[i] * weight
+                else:
+                    total += 2 * c[i] * c[j] * weight   # sum_k c_i H_ij c_j H_jk c_k H_ki
         for k in range(RANKS):   # the diagonal's corrections
             if (masks[k] >> k) & 1:
                 degree = 0
-                for p in range(PLANES):
+                for p in range(used):
                     degree += popcount[masks[k] & planes[p]] << p   # (H c)_k
                 total += c[k] * (2 - 3 * degree)
         out[b] = total
