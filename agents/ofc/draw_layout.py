@@ -86,7 +86,7 @@ class DrawLayout:
                 + added[:, self._part_cards[0]] + added[:, self._part_cards[1]])
         known = pool.ids.get
         flat = keys.ravel().tolist()
-        found = [known(k) for k in flat]
+        found = list(map(known, flat))
         if None in found:   # rows new to the pool (the same row may come twice)
             for at, got in enumerate(found):
                 if got is None:

@@ -63,8 +63,7 @@ MIDGAME_NEXT_SAMPLES = 4   # and of the turn after's behind each of its 4-free-s
 MIDGAME_FREE = 6
 
 Rows = Sequence[Sequence[int]]
-REST = "rest"   # key of the unseen cards a draw leaves, in that draw's RankCache
-CARDS = "cards"  # key of the draw's cards, likewise
+DRAWN_CARDS = "drawn cards"   # key of _drawn_cards's lists in the first draw's RankCache
 FOUR = "four"   # with a board, the key of its placements' risks per draw in the first draw's RankCache
 
 
@@ -93,20 +92,16 @@ def foul_after_two(rows: Rows, unseen: np.ndarray, cache: RankCache | None = Non
     return layout_risks(tuple(room), [tables], n)[0]
 
 
-def _rest(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> np.ndarray:
-    """The unseen cards ``draw`` leaves (kept in the draw's cache)."""
-    rest = cache.get(REST)
-    if rest is None:
-        rest = cache[REST] = np.delete(unseen, draw)
-    return rest
-
-
-def _cards(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> list[int]:
-    """The cards of ``draw`` (kept in the draw's cache)."""
-    cards = cache.get(CARDS)
-    if cards is None:
-        cards = cache[CARDS] = unseen[draw].tolist()
-    return cards
+def _drawn_cards(unseen: np.ndarray, draws: np.ndarray,
+                 caches: list[RankCache]) -> tuple[list[list[int]], list[np.ndarray]]:
+    """The cards of each draw and the unseen cards each leaves, kept in the first draw's
+    cache (every board judged against these caches has the same ``unseen`` and ``draws``):
+    made once, not per board."""
+    memo = caches[0] if len(caches) else {}
+    drawn = memo.get(DRAWN_CARDS)
+    if drawn is None:
+        drawn = memo[DRAWN_CARDS] = ([unseen[d].tolist() for d in draws], [np.delete(unseen, d) for d in draws])
+    return drawn
 
 
 def next_turn_draws(n: int, key: int, samples: int = ENDGAME_SAMPLES) -> np.ndarray:
@@ -134,8 +129,7 @@ def foul_after_four(rows: Rows, unseen: np.ndarray, draws: np.ndarray,
     memo = caches[0] if len(caches) else {}
     every = memo.get((FOUR, board))
     if every is None:
-        every = memo[(FOUR, board)] = layout.risks(board, [_cards(unseen, d, c) for d, c in zip(draws, caches)],
-                                                   [_rest(unseen, d, c) for d, c in zip(draws, caches)], caches)
+        every = memo[(FOUR, board)] = layout.risks(board, *_drawn_cards(unseen, draws, caches), caches)
     return _mean_of_best(every, bound, enough)
 
 
