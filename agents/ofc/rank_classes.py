@@ -230,16 +230,40 @@ def rank_graph_risks(top: np.ndarray, middle: np.ndarray, bottom: np.ndarray, co
 _KERNEL = None
 
 
-def rank_risks(grids: np.ndarray, at: np.ndarray, counts: np.ndarray, n: int) -> list[float]:
-    """:func:`rank_graph_risks` of the boards whose rows are the grids ``at`` ([3, B] ids into
-    ``grids``): counted by the compiled kernel (:mod:`agents.ofc.count_kernel`, imported at
-    the first call: numba only for code that judges boards), the same integers."""
+def _kernel():
+    """:mod:`agents.ofc.count_kernel`, imported at the first call: numba only for code that
+    judges boards."""
     global _KERNEL
     if _KERNEL is None:
         from parlor.agents.ofc import count_kernel
         _KERNEL = count_kernel
-    if counts.max(initial=0) >= 1 << _KERNEL.PLANES:   # more cards of a rank than the kernel's bits
+    return _KERNEL
+
+
+def rank_risks(grids: np.ndarray, at: np.ndarray, counts: np.ndarray, n: int) -> list[float]:
+    """:func:`rank_graph_risks` of the boards whose rows are the grids ``at`` ([3, B] ids into
+    ``grids``): counted by the compiled kernel (:mod:`agents.ofc.count_kernel`), the same
+    integers."""
+    kernel = _kernel()
+    if counts.max(initial=0) >= 1 << kernel.PLANES:   # more cards of a rank than the kernel's bits
         return rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]], counts, n)
-    counted = _KERNEL.graph_counts(grids, at[0], at[1], at[2], counts, _KERNEL.POPCOUNT)
+    counted = kernel.graph_counts(grids, at[0], at[1], at[2], counts, kernel.POPCOUNT)
     deals = n * (n - 1) * (n - 2) / 6.0
     return ((counted.astype(np.float64) / 6.0) / deals).tolist()   # as the card-level count divides
+
+
+def layout_rank_risks(grids: np.ndarray, parts: np.ndarray, form_parts: np.ndarray, form_offsets: np.ndarray,
+                      picks: np.ndarray, counts: np.ndarray, n: int) -> list[float]:
+    """:func:`rank_risks` of every (draw, plan) board of a draw layout, draw-major: plan ``i``
+    of draw ``d`` reads per row ``r`` the grid ``parts[d, form_parts[f]] + form_offsets[f]``
+    of its form ``f = picks[r, i]``, against ``counts[d]`` ([draws, 13]). Gathered and
+    counted in one compiled call (:func:`agents.ofc.count_kernel.plan_risks`); a board with
+    a :data:`SUITED` part gets 0 (the caller judges it over the cards), or any number when
+    a rank has more cards than the kernel's bits (then counted over arrays)."""
+    kernel = _kernel()
+    deals = n * (n - 1) * (n - 2) / 6.0
+    if counts.max(initial=0) >= 1 << kernel.PLANES:
+        at = (parts[:, form_parts] + form_offsets)[:, picks].transpose(1, 0, 2).reshape(3, -1)
+        return rank_risks(grids, at, np.repeat(counts, picks.shape[1], axis=0), n)
+    return kernel.plan_risks(grids, parts, form_parts, form_offsets, picks, counts, kernel.POPCOUNT,
+                             deals).tolist()
