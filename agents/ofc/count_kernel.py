@@ -20,21 +20,30 @@ POPCOUNT = np.array([bin(m).count("1") for m in range(1 << RANKS)], dtype=np.int
 
 
 @numba.njit(cache=True, nogil=True)
-def _board_count(grids: np.ndarray, tb: int, mb: int, wb: int, counts: np.ndarray, popcount: np.ndarray,
-                 masks: np.ndarray, planes: np.ndarray, c: np.ndarray) -> int:
-    """The ordered triples of one board (rows' grid ids ``tb``, ``mb``, ``wb``; ``counts``
-    its unseen cards per rank); ``masks``, ``planes``, ``c`` scratch space."""
-    used = 0   # the planes a count reaches (the rest are 0: skipped)
+def _count_planes(counts: np.ndarray, c: np.ndarray, planes: np.ndarray) -> int:
+    """``counts`` (unseen cards per rank) as int64 into ``c`` and as bit planes into
+    ``planes`` (bit ``k`` of plane ``p``: bit ``p`` of rank ``k``'s count); the number of
+    planes a count reaches (the rest are 0: skipped)."""
+    used = 0
     for p in range(PLANES):
         planes[p] = 0
     for k in range(RANKS):
         c[k] = np.int64(counts[k])
-        masks[k] = 0
         for p in range(PLANES):
             if (c[k] >> p) & 1:
                 planes[p] |= 1 << k
                 if p >= used:
                     used = p + 1
+    return used
+
+
+@numba.njit(cache=True, nogil=True)
+def _board_count(grids: np.ndarray, tb: int, mb: int, wb: int, c: np.ndarray, planes: np.ndarray, used: int,
+                 popcount: np.ndarray, masks: np.ndarray) -> int:
+    """The ordered triples of one board (rows' grid ids ``tb``, ``mb``, ``wb``; its unseen
+    cards per rank ``c`` and their bit planes, :func:`_count_planes`); ``masks`` scratch space."""
+    for k in range(RANKS):
+        masks[k] = 0
     for k in range(RANKS):   # H: a pair of ranks fouls both ways round (one test per pair)
         for q in range(k, RANKS):
             mid = grids[mb, k, q]
@@ -81,7 +90,8 @@ def graph_counts(grids: np.ndarray, top: np.ndarray, middle: np.ndarray, bottom:
     planes = np.empty(PLANES, dtype=np.int64)
     c = np.empty(RANKS, dtype=np.int64)
     for b in range(boards):
-        out[b] = _board_count(grids, top[b], middle[b], bottom[b], counts[b], popcount, masks, planes, c)
+        used = _count_planes(counts[b], c, planes)
+        out[b] = _board_count(grids, top[b], middle[b], bottom[b], c, planes, used, popcount, masks)
     return out
 
 
@@ -102,12 +112,13 @@ def plan_risks(grids: np.ndarray, parts: np.ndarray, form_parts: np.ndarray, for
     planes = np.empty(PLANES, dtype=np.int64)
     c = np.empty(RANKS, dtype=np.int64)
     for d in range(draws):
+        used = _count_planes(counts[d], c, planes)   # the same for every plan of the draw
         for i in range(plans):
             f0, f1, f2 = picks[0, i], picks[1, i], picks[2, i]
             g0, g1, g2 = parts[d, form_parts[f0]], parts[d, form_parts[f1]], parts[d, form_parts[f2]]
             if g0 < 0 or g1 < 0 or g2 < 0:
                 continue
             total = _board_count(grids, g0 + form_offsets[f0], g1 + form_offsets[f1], g2 + form_offsets[f2],
-                                 counts[d], popcount, masks, planes, c)
+                                 c, planes, used, popcount, masks)
             out[d * plans + i] = (np.float64(total) / 6.0) / deals
     return out
