@@ -25,6 +25,7 @@ from parlor.agents.ofc.rank_classes import (
     SUITED,
     cached_counts,
     grid_pool,
+    kernel_fits,
     layout_rank_risks,
     row_key,
 )
@@ -42,6 +43,7 @@ class DrawLayout:
     of which part each plan reads per row."""
 
     def __init__(self, room: tuple[int, int, int]):
+        self.room = room
         self.plans = tuple(tuple(d) for d in assignments([0, 1, 2], list(room), 1))
         parts: dict[tuple[int, tuple[int, ...]], int] = {}
         groups: dict[tuple[int, int, int], tuple[list[int], list[tuple[int, int, int]]]] = {}
@@ -76,14 +78,16 @@ class DrawLayout:
         draw's cards placed on ``rows`` (each row sorted), judged against its ``rests`` (the
         same number of cards for every draw): over card ranks where the suits cannot
         matter, the other boards over the unseen cards."""
-        counts, added = _drawn(draws, rests, caches)
+        counts, added, fits, taken = _drawn(draws, rests, caches)
         if added is None:   # a joker unseen: every board over the cards
             return self._by_group(rows, draws, rests, caches, [range(len(self.plans))] * len(draws))
         pool = grid_pool()
         pool.make_room(2 * len(self.parts) * len(draws))
         # every (draw, part) row's key: the board row's plus the draw's cards it takes
-        keys = (np.array([row_key(r, rows[r]) for r in range(3)]).take(self._part_rows)
-                + added[:, self._part_cards[0]] + added[:, self._part_cards[1]])
+        cards = taken.get(self.room)   # the draws' part: the same for every board of this room
+        if cards is None:
+            cards = taken[self.room] = added[:, self._part_cards[0]] + added[:, self._part_cards[1]]
+        keys = cards + np.array([row_key(r, rows[r]) for r in range(3)]).take(self._part_rows)
         known = pool.ids.get
         flat = keys.ravel().tolist()
         found = list(map(known, flat))
@@ -104,7 +108,7 @@ class DrawLayout:
                 suited[d] = sorted(set(suited[d]) | set(self._plans_with[k]))
         plans = len(self.plans)
         values = layout_rank_risks(pool.grids, grid, self._form_parts, self._form_offsets, self.picks, counts,
-                                   len(rests[0]))
+                                   len(rests[0]), fits)
         out = [values[d * plans:(d + 1) * plans] for d in range(len(draws))]
         if any(suited):
             for d, row in enumerate(self._by_group(rows, draws, rests, caches, suited)):
@@ -148,21 +152,25 @@ def _plan_parts(dest: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...
 
 
 def _drawn(draws: Sequence[Sequence[int]], rests: Sequence[np.ndarray],
-           caches: Sequence[RankCache]) -> tuple[np.ndarray | None, np.ndarray | None]:
+           caches: Sequence[RankCache]) -> tuple[np.ndarray | None, np.ndarray | None, bool, dict]:
     """What a batch needs of its draws alone, kept in the first draw's cache for the boards
-    judged against the same draws: the unseen cards per rank each leaves ([draws, 13]) and
-    the :data:`ROW_KEY` of each drawn card ([draws, 4], the last column 0 for no card); both
-    None with a joker unseen."""
+    judged against the same draws: the unseen cards per rank each leaves ([draws, 13]), the
+    :data:`ROW_KEY` of each drawn card ([draws, 4], the last column 0 for no card), both
+    None with a joker unseen; whether the counts fit the compiled count
+    (:func:`agents.ofc.rank_classes.kernel_fits`); and, per room, the keys the draws' cards
+    add to each part's row ([draws, parts], filled by :meth:`DrawLayout.risks`)."""
     shared = caches[0] if len(caches) else {}
     drawn = shared.get(DRAWN)
     if drawn is None:
         counts = [cached_counts(rest, ranks) for rest, ranks in zip(rests, caches)]
         stacked = added = None
+        fits = False
         if all(c is not None for c in counts):
             stacked = np.array(counts)
+            fits = kernel_fits(stacked)
             added = np.zeros((len(draws), 4), dtype=np.int64)
             added[:, :3] = ROW_KEY_ARRAY.take(np.array(draws))
-        drawn = shared[DRAWN] = (stacked, added)
+        drawn = shared[DRAWN] = (stacked, added, fits, {})
     return drawn
 
 

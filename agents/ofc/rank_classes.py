@@ -252,17 +252,23 @@ def rank_risks(grids: np.ndarray, at: np.ndarray, counts: np.ndarray, n: int) ->
     return ((counted.astype(np.float64) / 6.0) / deals).tolist()   # as the card-level count divides
 
 
+def kernel_fits(counts: np.ndarray) -> bool:
+    """Whether every count of unseen cards per rank fits the compiled count's bits."""
+    return bool(counts.max(initial=0) < 1 << _kernel().PLANES)
+
+
 def layout_rank_risks(grids: np.ndarray, parts: np.ndarray, form_parts: np.ndarray, form_offsets: np.ndarray,
-                      picks: np.ndarray, counts: np.ndarray, n: int) -> list[float]:
+                      picks: np.ndarray, counts: np.ndarray, n: int, fits: bool | None = None) -> list[float]:
     """:func:`rank_risks` of every (draw, plan) board of a draw layout, draw-major: plan ``i``
     of draw ``d`` reads per row ``r`` the grid ``parts[d, form_parts[f]] + form_offsets[f]``
-    of its form ``f = picks[r, i]``, against ``counts[d]`` ([draws, 13]). Gathered and
-    counted in one compiled call (:func:`agents.ofc.count_kernel.plan_risks`); a board with
-    a :data:`SUITED` part gets 0 (the caller judges it over the cards), or any number when
-    a rank has more cards than the kernel's bits (then counted over arrays)."""
+    of its form ``f = picks[r, i]``, against ``counts[d]`` ([draws, 13]; ``fits`` its
+    :func:`kernel_fits` if known). Gathered and counted in one compiled call
+    (:func:`agents.ofc.count_kernel.plan_risks`); a board with a :data:`SUITED` part gets 0
+    (the caller judges it over the cards), or any number when a rank has more cards than
+    the kernel's bits (then counted over arrays)."""
     kernel = _kernel()
     deals = n * (n - 1) * (n - 2) / 6.0
-    if counts.max(initial=0) >= 1 << kernel.PLANES:
+    if not (kernel_fits(counts) if fits is None else fits):
         at = (parts[:, form_parts] + form_offsets)[:, picks].transpose(1, 0, 2).reshape(3, -1)
         return rank_risks(grids, at, np.repeat(counts, picks.shape[1], axis=0), n)
     return kernel.plan_risks(grids, parts, form_parts, form_offsets, picks, counts, kernel.POPCOUNT,
