@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from parlor.envs.engine.cards import JOKER_BASE
-from parlor.envs.engine.hands import CARD_KEY, ROW_TABLE, TOP_ROWS, rank3, rank5, rank_from_keys
+from parlor.envs.engine.hands import CARD_KEY, RANK_KEYS, ROW_TABLE, TOP_ROWS, rank3, rank5, rank_from_keys
 from parlor.envs.ofc.rollouts import ROW_SIZES, TOP
 
 RANKS = 13
@@ -49,6 +49,9 @@ ROW_KEY_ARRAY = CARD_KEY.astype(np.int64) << 2   # per card id, for row_key
 RANK_VALUES = np.unique(ROW_TABLE[ROW_TABLE >= 0])
 _PLACE: dict[int, int] = {v: i for i, v in enumerate(RANK_VALUES.tolist())}
 ROW_KEY: tuple[int, ...] = tuple(ROW_KEY_ARRAY.tolist())
+# The bits of a row_key below its cards' suit counts: the row, and the sum of the cards' rank
+# keys (unique per multiset of at most five ranks, below the evaluator's suit counts)
+RANKS_OF_KEY = (1 << ((5 * RANK_KEYS[-1]).bit_length() + 2)) - 1
 
 
 def suits_matter(row: int, cards: Sequence[int]) -> bool:
@@ -120,7 +123,7 @@ class GridPool:
         self.grids[:self.fixed] = np.arange(self.fixed, dtype=np.int16)[:, None, None]
         self.size = self.fixed
         self.ids: dict[int, int] = {}   # row_key -> the row's id
-        self.by_ranks: dict[tuple[int, tuple[int, ...]], int] = {}   # (row, ranks) -> likewise
+        self.by_ranks: dict[int, int] = {}   # the rank part of a row_key (row and ranks) -> likewise
 
     def make_room(self, grids: int) -> None:
         """Room for ``grids`` more grids. Past the limit the pool starts afresh: ids of rows
@@ -144,16 +147,20 @@ class GridPool:
         """:meth:`find` of a row not in the pool yet (``key`` its :func:`row_key` if known): a
         full row's rank's, else the id of a row with the same ranks if one is (where the
         suits cannot matter, the ranks are all its tables depend on)."""
+        if key is None:
+            key = row_key(row, cards)
         if len(cards) == ROW_SIZES[row]:
             at = _PLACE[rank3(cards) if row == TOP else rank5(cards)]
         elif suits_matter(row, cards):
             at = SUITED
         else:
-            ranks = (row, tuple(sorted((c % 52) // 4 for c in cards)))
+            # the row and its ranks, read off the key: no joker here (its suits would
+            # matter), and the rank keys of at most five cards sum below the suit bits
+            ranks = key & RANKS_OF_KEY
             at = self.by_ranks.get(ranks)
             if at is None:
                 at = self.by_ranks[ranks] = self._add(dense_ranks(_build(row, tuple(cards))))
-        self.ids[row_key(row, cards) if key is None else key] = at
+        self.ids[key] = at
         return at
 
     def _add(self, table: np.ndarray) -> int:

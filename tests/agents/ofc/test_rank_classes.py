@@ -200,3 +200,16 @@ def test_the_compiled_layout_count_is_the_array_count_of_its_boards() -> None:
     parts[2, layout.plan_parts[4][0]] = SUITED   # a board whose suits matter: 0, judged over the cards
     counts = rng.integers(0, 4, (draws, 13)).astype(np.float32)
     assert layout_rank_risks(grids, parts, form_parts, form_offsets, layout.picks, counts, 40)[2 * plans + 4] == 0.0
+
+
+def test_the_rank_part_of_a_row_key_is_its_row_and_ranks() -> None:
+    """GridPool.add shares grids by the key's low bits: the same for rows of the same ranks
+    whatever their suits, different for any other ranks or row."""
+    rng = np.random.default_rng(10)
+    seen: dict[int, tuple[int, tuple[int, ...]]] = {}
+    for _ in range(3000):
+        row = int(rng.integers(0, 3))
+        cards = rng.choice(52, int(rng.integers(0, ROW_SIZES[row])), replace=False).tolist()
+        ranks = (row, tuple(sorted(c // 4 for c in cards)))
+        assert seen.setdefault(rank_classes.row_key(row, cards) & rank_classes.RANKS_OF_KEY, ranks) == ranks
+    assert len(seen) > 900
