@@ -7,7 +7,10 @@ distinct unseen cards every pair of which fouls, as ``trace((HC)^3) - 3 sum_k c_
 the same integer arithmetic in one pass: each row of ``H`` a 13-bit mask, the weighted
 common neighbours of two ranks summed over the bits of the counts (bit planes and a
 popcount table). Integers throughout: the very counts of the array version, which the
-tests hold it to. numba compiles it once and caches the machine code beside this file.
+tests hold it to. :func:`plan_risks` counts a draw layout's boards the same way, gathering
+each board's grids itself and dividing as :func:`agents.ofc.rank_classes.rank_risks` does
+(one call per batch of draws instead of a dozen array operations around the count). numba
+compiles them once and caches the machine code beside this file.
 """
 from __future__ import annotations
 
