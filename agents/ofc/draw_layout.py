@@ -7,8 +7,9 @@ turn's cards, the exact two-slot foul probability of every placement of the draw
 the cost is the overhead of a dozen small array operations per call; here the
 boards of all the draws are judged at once. Where no free row can make a flush (all
 but a few in forty boards), over the card ranks (:mod:`agents.ofc.rank_classes`):
-each row a 13x13 grid of ranks in a pool, picked by id, the boards counted by a
-compiled kernel (:mod:`agents.ofc.count_kernel`); else over the unseen cards (:mod:`agents.ofc.two_slots`), the
+each row a 13x13 grid of ranks in a pool, picked by id, every (draw, plan) board's
+grids gathered and counted in one call of a compiled kernel
+(:mod:`agents.ofc.count_kernel`); else over the unseen cards (:mod:`agents.ofc.two_slots`), the
 boards of one shape of free slots together. Either way the numbers are the exact
 counts, the same whatever boards share a batch.
 """
@@ -24,7 +25,8 @@ from parlor.agents.ofc.rank_classes import (
     SUITED,
     cached_counts,
     grid_pool,
-    rank_risks,
+    kernel_fits,
+    layout_rank_risks,
     row_key,
 )
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
@@ -41,6 +43,7 @@ class DrawLayout:
     of which part each plan reads per row."""
 
     def __init__(self, room: tuple[int, int, int]):
+        self.room = room
         self.plans = tuple(tuple(d) for d in assignments([0, 1, 2], list(room), 1))
         parts: dict[tuple[int, tuple[int, ...]], int] = {}
         groups: dict[tuple[int, int, int], tuple[list[int], list[tuple[int, int, int]]]] = {}
@@ -62,7 +65,6 @@ class DrawLayout:
         self.forms = tuple(forms)
         self.picks = np.array(picks, dtype=np.intp)   # [3, plans]
         self.plan_parts = tuple(tuple(self.parts.index(p) for p in _plan_parts(dest)) for dest in self.plans)
-        self._at: dict[int, np.ndarray] = {}
         self._part_rows = np.array([r for r, _ in self.parts], dtype=np.intp)
         self._part_cards = np.array([(idx + (3, 3))[:2] for _, idx in self.parts], dtype=np.intp).T  # 3: no card
         self._form_parts = np.array([k for k, _ in self.forms], dtype=np.intp)
@@ -76,17 +78,19 @@ class DrawLayout:
         draw's cards placed on ``rows`` (each row sorted), judged against its ``rests`` (the
         same number of cards for every draw): over card ranks where the suits cannot
         matter, the other boards over the unseen cards."""
-        counts, added, repeated = _drawn(draws, rests, caches)
+        counts, added, fits, taken = _drawn(draws, rests, caches)
         if added is None:   # a joker unseen: every board over the cards
             return self._by_group(rows, draws, rests, caches, [range(len(self.plans))] * len(draws))
         pool = grid_pool()
         pool.make_room(2 * len(self.parts) * len(draws))
         # every (draw, part) row's key: the board row's plus the draw's cards it takes
-        keys = (np.array([row_key(r, rows[r]) for r in range(3)]).take(self._part_rows)
-                + added[:, self._part_cards[0]] + added[:, self._part_cards[1]])
+        cards = taken.get(self.room)   # the draws' part: the same for every board of this room
+        if cards is None:
+            cards = taken[self.room] = added[:, self._part_cards[0]] + added[:, self._part_cards[1]]
+        keys = cards + np.array([row_key(r, rows[r]) for r in range(3)]).take(self._part_rows)
         known = pool.ids.get
         flat = keys.ravel().tolist()
-        found = [known(k) for k in flat]
+        found = list(map(known, flat))
         if None in found:   # rows new to the pool (the same row may come twice)
             for at, got in enumerate(found):
                 if got is None:
@@ -98,31 +102,19 @@ class DrawLayout:
                         got = pool.add(r, rows[r] + tuple(draws[d][j] for j in idx), key)
                     found[at] = got
         grid = np.array(found).reshape(len(draws), len(self.parts))
-        ids = grid[:, self._form_parts] + self._form_offsets   # [draws, forms]
         suited: list[list[int]] = [[] for _ in draws]   # per draw, the plans whose suits matter
         if SUITED in found:   # their grids are any: those plans are judged below
             for d, k in zip(*np.nonzero(grid == SUITED)):
                 suited[d] = sorted(set(suited[d]) | set(self._plans_with[k]))
-        at = ids.ravel().take(self._offsets(len(draws)))
         plans = len(self.plans)
-        per_board = repeated.get(plans)
-        if per_board is None:
-            per_board = repeated[plans] = np.repeat(np.array(counts), plans, axis=0)
-        values = rank_risks(pool.grids, at, per_board, len(rests[0]))
+        values = layout_rank_risks(pool.grids, grid, self._form_parts, self._form_offsets, self.picks, counts,
+                                   len(rests[0]), fits)
         out = [values[d * plans:(d + 1) * plans] for d in range(len(draws))]
         if any(suited):
             for d, row in enumerate(self._by_group(rows, draws, rests, caches, suited)):
                 for i in suited[d]:
                     out[d][i] = row[i]
         return out
-
-    def _offsets(self, draws: int) -> np.ndarray:
-        """Per row, the grid of each (draw, plan) board among the draws' grids: [3, draws * plans]."""
-        at = self._at.get(draws)
-        if at is None:
-            at = self._at[draws] = (np.arange(draws)[None, :, None] * len(self.forms)
-                                    + self.picks[:, None, :]).reshape(3, -1)
-        return at
 
     def _by_group(self, rows: tuple[tuple[int, ...], ...], draws: Sequence[Sequence[int]],
                   rests: Sequence[np.ndarray], caches: Sequence[RankCache],
@@ -160,20 +152,25 @@ def _plan_parts(dest: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...
 
 
 def _drawn(draws: Sequence[Sequence[int]], rests: Sequence[np.ndarray],
-           caches: Sequence[RankCache]) -> tuple[list, np.ndarray | None, dict[int, np.ndarray]]:
+           caches: Sequence[RankCache]) -> tuple[np.ndarray | None, np.ndarray | None, bool, dict]:
     """What a batch needs of its draws alone, kept in the first draw's cache for the boards
-    judged against the same draws: the unseen cards per rank each leaves, the :data:`ROW_KEY`
-    of each drawn card ([draws, 4], the last column 0 for no card; None with a joker
-    unseen) and, per number of plans, the counts repeated per board."""
+    judged against the same draws: the unseen cards per rank each leaves ([draws, 13]), the
+    :data:`ROW_KEY` of each drawn card ([draws, 4], the last column 0 for no card), both
+    None with a joker unseen; whether the counts fit the compiled count
+    (:func:`agents.ofc.rank_classes.kernel_fits`); and, per room, the keys the draws' cards
+    add to each part's row ([draws, parts], filled by :meth:`DrawLayout.risks`)."""
     shared = caches[0] if len(caches) else {}
     drawn = shared.get(DRAWN)
     if drawn is None:
         counts = [cached_counts(rest, ranks) for rest, ranks in zip(rests, caches)]
-        added = None
+        stacked = added = None
+        fits = False
         if all(c is not None for c in counts):
+            stacked = np.array(counts)
+            fits = kernel_fits(stacked)
             added = np.zeros((len(draws), 4), dtype=np.int64)
             added[:, :3] = ROW_KEY_ARRAY.take(np.array(draws))
-        drawn = shared[DRAWN] = (counts, added, {})
+        drawn = shared[DRAWN] = (stacked, added, fits, {})
     return drawn
 
 

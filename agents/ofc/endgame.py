@@ -63,8 +63,8 @@ MIDGAME_NEXT_SAMPLES = 4   # and of the turn after's behind each of its 4-free-s
 MIDGAME_FREE = 6
 
 Rows = Sequence[Sequence[int]]
-REST = "rest"   # key of the unseen cards a draw leaves, in that draw's RankCache
-CARDS = "cards"  # key of the draw's cards, likewise
+DRAWN_CARDS = "drawn cards"   # key of _drawn_cards's lists in the first draw's RankCache
+SIX_DRAWN = "six drawn"       # likewise of foul_after_six's draws, in the first draw's first cache
 FOUR = "four"   # with a board, the key of its placements' risks per draw in the first draw's RankCache
 
 
@@ -93,20 +93,23 @@ def foul_after_two(rows: Rows, unseen: np.ndarray, cache: RankCache | None = Non
     return layout_risks(tuple(room), [tables], n)[0]
 
 
-def _rest(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> np.ndarray:
-    """The unseen cards ``draw`` leaves (kept in the draw's cache)."""
-    rest = cache.get(REST)
-    if rest is None:
-        rest = cache[REST] = np.delete(unseen, draw)
-    return rest
+def _drawn_cards(unseen: np.ndarray, draws: np.ndarray, caches: list[RankCache],
+                 key: str = DRAWN_CARDS) -> tuple[list[list[int]], list[np.ndarray]]:
+    """The cards of each draw and the unseen cards each leaves, kept under ``key`` in the
+    first draw's cache (every board judged against these caches has the same ``unseen``
+    and ``draws``): made once, not per board."""
+    memo = caches[0] if len(caches) else {}
+    drawn = memo.get(key)
+    if drawn is None:
+        drawn = memo[key] = ([unseen[d].tolist() for d in draws], _left(unseen, draws))
+    return drawn
 
 
-def _cards(unseen: np.ndarray, draw: np.ndarray, cache: RankCache) -> list[int]:
-    """The cards of ``draw`` (kept in the draw's cache)."""
-    cards = cache.get(CARDS)
-    if cards is None:
-        cards = cache[CARDS] = unseen[draw].tolist()
-    return cards
+def _left(unseen: np.ndarray, draws: np.ndarray) -> list[np.ndarray]:
+    """The unseen cards each draw leaves (``np.delete(unseen, draw)`` of every draw, by one mask)."""
+    keep = np.ones((len(draws), len(unseen)), dtype=bool)
+    keep[np.arange(len(draws))[:, None], draws] = False
+    return [unseen[k] for k in keep]
 
 
 def next_turn_draws(n: int, key: int, samples: int = ENDGAME_SAMPLES) -> np.ndarray:
@@ -134,8 +137,7 @@ def foul_after_four(rows: Rows, unseen: np.ndarray, draws: np.ndarray,
     memo = caches[0] if len(caches) else {}
     every = memo.get((FOUR, board))
     if every is None:
-        every = memo[(FOUR, board)] = layout.risks(board, [_cards(unseen, d, c) for d, c in zip(draws, caches)],
-                                                   [_rest(unseen, d, c) for d, c in zip(draws, caches)], caches)
+        every = memo[(FOUR, board)] = layout.risks(board, *_drawn_cards(unseen, draws, caches), caches)
     return _mean_of_best(every, bound, enough)
 
 
@@ -150,11 +152,13 @@ def foul_after_six(rows: Rows, unseen: np.ndarray, draws: np.ndarray, next_draws
     room = _room_with(rows, 6, "foul_after_six")
     caches = [[{} for _ in next_draws] for _ in draws] if caches is None else caches
     plans = draw_layout(tuple(room)).plans
+    # the draws' cards and the cards each leaves, kept in the first cache (beside the first
+    # draw's own next draws' under DRAWN_CARDS) for the boards judged against the same draws
+    drawn = _drawn_cards(unseen, draws, [caches[0][0] if len(caches) and len(caches[0]) else {}], SIX_DRAWN)
 
     def placements(four: Callable[[Rows, np.ndarray, list[RankCache], float], float]):
         def risk_of(d: int, draw: np.ndarray) -> Callable[[int, float], float]:
-            cards = [int(c) for c in unseen[draw]]
-            rest = np.delete(unseen, draw)
+            cards, rest = drawn[0][d], drawn[1][d]
             return lambda i, best: four(place(rows, cards, plans[i]), rest, caches[d], best)
         return risk_of
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from parlor.envs.engine.cards import JOKER_BASE
-from parlor.envs.engine.hands import CARD_KEY, ROW_TABLE, TOP_ROWS, rank3, rank5, rank_from_keys
+from parlor.envs.engine.hands import CARD_KEY, RANK_KEYS, ROW_TABLE, TOP_ROWS, rank3, rank5, rank_from_keys
 from parlor.envs.ofc.rollouts import ROW_SIZES, TOP
 
 RANKS = 13
@@ -49,6 +49,9 @@ ROW_KEY_ARRAY = CARD_KEY.astype(np.int64) << 2   # per card id, for row_key
 RANK_VALUES = np.unique(ROW_TABLE[ROW_TABLE >= 0])
 _PLACE: dict[int, int] = {v: i for i, v in enumerate(RANK_VALUES.tolist())}
 ROW_KEY: tuple[int, ...] = tuple(ROW_KEY_ARRAY.tolist())
+# The bits of a row_key below its cards' suit counts: the row, and the sum of the cards' rank
+# keys (unique per multiset of at most five ranks, below the evaluator's suit counts)
+RANKS_OF_KEY = (1 << ((5 * RANK_KEYS[-1]).bit_length() + 2)) - 1
 
 
 def suits_matter(row: int, cards: Sequence[int]) -> bool:
@@ -120,7 +123,7 @@ class GridPool:
         self.grids[:self.fixed] = np.arange(self.fixed, dtype=np.int16)[:, None, None]
         self.size = self.fixed
         self.ids: dict[int, int] = {}   # row_key -> the row's id
-        self.by_ranks: dict[tuple[int, tuple[int, ...]], int] = {}   # (row, ranks) -> likewise
+        self.by_ranks: dict[int, int] = {}   # the rank part of a row_key (row and ranks) -> likewise
 
     def make_room(self, grids: int) -> None:
         """Room for ``grids`` more grids. Past the limit the pool starts afresh: ids of rows
@@ -144,16 +147,20 @@ class GridPool:
         """:meth:`find` of a row not in the pool yet (``key`` its :func:`row_key` if known): a
         full row's rank's, else the id of a row with the same ranks if one is (where the
         suits cannot matter, the ranks are all its tables depend on)."""
+        if key is None:
+            key = row_key(row, cards)
         if len(cards) == ROW_SIZES[row]:
             at = _PLACE[rank3(cards) if row == TOP else rank5(cards)]
         elif suits_matter(row, cards):
             at = SUITED
         else:
-            ranks = (row, tuple(sorted((c % 52) // 4 for c in cards)))
+            # the row and its ranks, read off the key: no joker here (its suits would
+            # matter), and the rank keys of at most five cards sum below the suit bits
+            ranks = key & RANKS_OF_KEY
             at = self.by_ranks.get(ranks)
             if at is None:
                 at = self.by_ranks[ranks] = self._add(dense_ranks(_build(row, tuple(cards))))
-        self.ids[row_key(row, cards) if key is None else key] = at
+        self.ids[key] = at
         return at
 
     def _add(self, table: np.ndarray) -> int:
@@ -230,16 +237,46 @@ def rank_graph_risks(top: np.ndarray, middle: np.ndarray, bottom: np.ndarray, co
 _KERNEL = None
 
 
-def rank_risks(grids: np.ndarray, at: np.ndarray, counts: np.ndarray, n: int) -> list[float]:
-    """:func:`rank_graph_risks` of the boards whose rows are the grids ``at`` ([3, B] ids into
-    ``grids``): counted by the compiled kernel (:mod:`agents.ofc.count_kernel`, imported at
-    the first call: numba only for code that judges boards), the same integers."""
+def _kernel():
+    """:mod:`agents.ofc.count_kernel`, imported at the first call: numba only for code that
+    judges boards."""
     global _KERNEL
     if _KERNEL is None:
         from parlor.agents.ofc import count_kernel
         _KERNEL = count_kernel
-    if counts.max(initial=0) >= 1 << _KERNEL.PLANES:   # more cards of a rank than the kernel's bits
+    return _KERNEL
+
+
+def rank_risks(grids: np.ndarray, at: np.ndarray, counts: np.ndarray, n: int) -> list[float]:
+    """:func:`rank_graph_risks` of the boards whose rows are the grids ``at`` ([3, B] ids into
+    ``grids``): counted by the compiled kernel (:mod:`agents.ofc.count_kernel`), the same
+    integers."""
+    kernel = _kernel()
+    if counts.max(initial=0) >= 1 << kernel.PLANES:   # more cards of a rank than the kernel's bits
         return rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]], counts, n)
-    counted = _KERNEL.graph_counts(grids, at[0], at[1], at[2], counts, _KERNEL.POPCOUNT)
+    counted = kernel.graph_counts(grids, at[0], at[1], at[2], counts, kernel.POPCOUNT)
     deals = n * (n - 1) * (n - 2) / 6.0
     return ((counted.astype(np.float64) / 6.0) / deals).tolist()   # as the card-level count divides
+
+
+def kernel_fits(counts: np.ndarray) -> bool:
+    """Whether every count of unseen cards per rank fits the compiled count's bits."""
+    return bool(counts.max(initial=0) < 1 << _kernel().PLANES)
+
+
+def layout_rank_risks(grids: np.ndarray, parts: np.ndarray, form_parts: np.ndarray, form_offsets: np.ndarray,
+                      picks: np.ndarray, counts: np.ndarray, n: int, fits: bool | None = None) -> list[float]:
+    """:func:`rank_risks` of every (draw, plan) board of a draw layout, draw-major: plan ``i``
+    of draw ``d`` reads per row ``r`` the grid ``parts[d, form_parts[f]] + form_offsets[f]``
+    of its form ``f = picks[r, i]``, against ``counts[d]`` ([draws, 13]; ``fits`` its
+    :func:`kernel_fits` if known). Gathered and counted in one compiled call
+    (:func:`agents.ofc.count_kernel.plan_risks`); a board with a :data:`SUITED` part gets 0
+    (the caller judges it over the cards), or any number when a rank has more cards than
+    the kernel's bits (then counted over arrays)."""
+    kernel = _kernel()
+    deals = n * (n - 1) * (n - 2) / 6.0
+    if not (kernel_fits(counts) if fits is None else fits):
+        at = (parts[:, form_parts] + form_offsets)[:, picks].transpose(1, 0, 2).reshape(3, -1)
+        return rank_risks(grids, at, np.repeat(counts, picks.shape[1], axis=0), n)
+    return kernel.plan_risks(grids, parts, form_parts, form_offsets, picks, counts, kernel.POPCOUNT,
+                             deals).tolist()

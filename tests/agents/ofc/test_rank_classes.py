@@ -14,6 +14,7 @@ from parlor.agents.ofc.rank_classes import (
     GridPool,
     class_risks,
     dense_ranks,
+    layout_rank_risks,
     rank_counts,
     rank_graph_risks,
     rank_risks,
@@ -173,3 +174,42 @@ def test_the_compiled_count_is_the_array_count() -> None:
         expected = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]], counts, n)
         assert rank_risks(grids, at, counts, n) == expected
         assert len(set(expected)) > 50   # the boards differ
+
+
+def test_the_compiled_layout_count_is_the_array_count_of_its_boards() -> None:
+    """layout_rank_risks gathers each (draw, plan) board's grids as rank_risks reads them."""
+    rng = np.random.default_rng(9)
+    grids = rng.integers(0, 30, (300, 13, 13)).astype(np.int16)
+    layout = draw_layout((1, 1, 2))
+    draws = 5
+    parts = rng.integers(0, 290, (draws, len(layout.parts)))
+    form_parts = np.array([k for k, _ in layout.forms], dtype=np.intp)
+    form_offsets = np.array([f for _, f in layout.forms], dtype=np.int64)
+    plans = len(layout.plans)
+    for most in (3, 5, 17):   # 17: past the kernel's bits, the array count
+        counts = rng.integers(0, most, (draws, 13)).astype(np.float32)
+        n = 40
+        got = layout_rank_risks(grids, parts, form_parts, form_offsets, layout.picks, counts, n)
+        for d in range(draws):
+            ids = parts[d, form_parts] + form_offsets
+            at = np.array([[ids[layout.picks[r, i]]] for r in range(3) for i in range(plans)]).reshape(3, plans)
+            expected = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]],
+                                        np.repeat(counts[d:d + 1], plans, axis=0), n)
+            assert got[d * plans:(d + 1) * plans] == expected
+        assert len(set(got)) > 50   # the boards differ
+    parts[2, layout.plan_parts[4][0]] = SUITED   # a board whose suits matter: 0, judged over the cards
+    counts = rng.integers(0, 4, (draws, 13)).astype(np.float32)
+    assert layout_rank_risks(grids, parts, form_parts, form_offsets, layout.picks, counts, 40)[2 * plans + 4] == 0.0
+
+
+def test_the_rank_part_of_a_row_key_is_its_row_and_ranks() -> None:
+    """GridPool.add shares grids by the key's low bits: the same for rows of the same ranks
+    whatever their suits, different for any other ranks or row."""
+    rng = np.random.default_rng(10)
+    seen: dict[int, tuple[int, tuple[int, ...]]] = {}
+    for _ in range(3000):
+        row = int(rng.integers(0, 3))
+        cards = rng.choice(52, int(rng.integers(0, ROW_SIZES[row])), replace=False).tolist()
+        ranks = (row, tuple(sorted(c // 4 for c in cards)))
+        assert seen.setdefault(rank_classes.row_key(row, cards) & rank_classes.RANKS_OF_KEY, ranks) == ranks
+    assert len(seen) > 900
