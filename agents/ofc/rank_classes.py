@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from parlor.agents.ofc.two_slots import slot_ranks
 from parlor.envs.engine.cards import JOKER_BASE
 from parlor.envs.engine.hands import CARD_KEY, RANK_KEYS, ROW_TABLE, TOP_ROWS, rank3, rank5, rank_from_keys
 from parlor.envs.ofc.rollouts import ROW_SIZES, TOP
@@ -201,17 +202,7 @@ def class_risks(room: tuple[int, int, int], tables: Sequence[Sequence], counts: 
     its rows' :func:`rank_table` (none None) and judged against ``n`` unseen cards with
     ``counts`` per rank (:func:`rank_counts`): :func:`agents.ofc.two_slots.layout_risks`'s
     numbers, counted over ranks."""
-    slots = [r for r in range(3) for _ in range(room[r])]
-    ranks: list = [None, None, None]
-    if slots[0] != slots[1]:
-        first, second = slots
-        ranks[first] = np.array([t[first] for t in tables])[:, :, None]
-        ranks[second] = np.array([t[second] for t in tables])[:, None, :]
-    else:
-        ranks[slots[0]] = np.array([t[slots[0]] for t in tables])   # pair tables [B, 13, 13]
-    for r in range(3):
-        if ranks[r] is None:
-            ranks[r] = np.array([t[r] for t in tables], dtype=np.int64)[:, None, None]
+    _, ranks = slot_ranks(room, tables)
     return rank_graph_risks(ranks[TOP], ranks[1], ranks[2], np.array(counts), n)
 
 

@@ -54,9 +54,11 @@ def row_table(cards: tuple[int, ...], row: int, unseen: np.ndarray, cache: RankC
     return table
 
 
-def layout_risks(room: tuple[int, int, int], tables: Sequence[Sequence], n: int) -> list[float]:
-    """Foul probabilities of boards whose free slots are ``room`` (two in all) against ``n``
-    unseen cards, each board given by its rows' :func:`row_table` (top, middle, bottom)."""
+def slot_ranks(room: tuple[int, int, int], tables: Sequence[Sequence]) -> tuple[list[int], list[np.ndarray]]:
+    """The rows of the two free slots (``room``) and per row the boards' rank arrays from
+    their rows' tables, shaped to broadcast over the grid of the two slots' cards:
+    [B, m, 1] and [B, 1, m] for slots in two rows, the pair table [B, m, m] for two slots
+    in one row, [B, 1, 1] for a full row (m: the cards or ranks a slot can take)."""
     slots = [r for r in range(3) for _ in range(room[r])]
     ranks: list = [None, None, None]
     if slots[0] != slots[1]:
@@ -64,10 +66,17 @@ def layout_risks(room: tuple[int, int, int], tables: Sequence[Sequence], n: int)
         ranks[first] = np.array([t[first] for t in tables])[:, :, None]
         ranks[second] = np.array([t[second] for t in tables])[:, None, :]
     else:
-        ranks[slots[0]] = np.array([t[slots[0]] for t in tables])   # pair tables [B, n, n]
+        ranks[slots[0]] = np.array([t[slots[0]] for t in tables])   # pair tables [B, m, m]
     for r in range(3):
         if ranks[r] is None:
             ranks[r] = np.array([t[r] for t in tables], dtype=np.int64)[:, None, None]
+    return slots, ranks
+
+
+def layout_risks(room: tuple[int, int, int], tables: Sequence[Sequence], n: int) -> list[float]:
+    """Foul probabilities of boards whose free slots are ``room`` (two in all) against ``n``
+    unseen cards, each board given by its rows' :func:`row_table` (top, middle, bottom)."""
+    slots, ranks = slot_ranks(room, tables)
     fouled = (ranks[TOP] > ranks[1]) | (ranks[1] > ranks[2])
     if slots[0] != slots[1]:
         fouled &= fouled.transpose(0, 2, 1)   # a pair fouls both ways round
