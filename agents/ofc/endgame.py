@@ -324,13 +324,26 @@ def midgame_action_risks(view: OFCView, key: int, cap: float,
 
 
 def _per_first_action(view: OFCView, key: int, judge: EndgameJudge, cap: float) -> dict[int, float]:
-    """The lowest of the judge's risks over the turn's plans, per first action; below
-    ``cap`` 1 an action's search ends at its first plan within the cap."""
+    """The lowest of the judge's risks over the turn's plans, per first action (in the order
+    the plans list them); below ``cap`` 1 an action's search ends at its first plan within
+    the cap."""
+    firsts = dict.fromkeys(dest[0] for dest in turn_candidates(view))
+    within = cap if cap < 1.0 else -1.0   # risks are >= 0: with cap 1 every plan is judged
+    return {a: first_action_risk(view, key, judge, a, cap, within) for a in firsts}
+
+
+def first_action_risk(view: OFCView, key: int, judge: EndgameJudge, action: int, cap: float,
+                      within: float) -> float:
+    """The lowest of the judge's risks (with ``cap``) over the turn's plans starting with
+    ``action``, in their order, except that the search ends at its first plan of risk
+    ``within`` or less (then some such value): the guards judge one action this way when
+    its side of a threshold is all they need (:func:`agents.ofc.guards.first_kept`)."""
     board, unseen = view.own_rows, view.unseen_cards()
-    risks: dict[int, float] = {}
+    lowest = 1.0
     for dest in turn_candidates(view):
-        if cap < 1.0 and risks.get(dest[0], 1.0) <= cap:
-            continue  # this action already has a plan within the cap
-        p = judge.risk(place(board, view.pending, dest), unseen, key, cap)
-        risks[dest[0]] = min(risks.get(dest[0], 1.0), p)
-    return risks
+        if dest[0] != action:
+            continue
+        lowest = min(lowest, judge.risk(place(board, view.pending, dest), unseen, key, cap))
+        if lowest <= within:
+            break
+    return lowest

@@ -40,11 +40,11 @@ from parlor.agents.ofc.endgame import (
     MIDGAME_FREE,
     EndgameJudge,
     action_risks,
+    first_action_risk,
     free_after_turn,
     midgame_action_risks,
 )
 from parlor.envs.ofc import features as _features
-from parlor.envs.ofc.rollouts import place, turn_candidates
 from parlor.envs.ofc.view import OFCView
 
 OUTLOOK_GUARDS = ("foul", "opening_foul", "foul_cap")   # read off the feature block
@@ -180,23 +180,6 @@ def first_kept(observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, fl
             if p <= cap + 1e-12:  # kept or not as others fall: the full mask decides
                 break
     return _first_of(guarded_mask(observation, mask, guard, view, num_players, judge), candidates)
-
-
-def first_action_risk(view: OFCView, key: int, judge: EndgameJudge, action: int, cap: float,
-                      within: float) -> float:
-    """The risk :func:`agents.ofc.endgame.action_risks` (``cap`` 1) or
-    :func:`~agents.ofc.endgame.midgame_action_risks` gives ``action``: the lowest of the
-    judge's risks over the turn's plans starting with it, in the same order, except that
-    the search ends at its first plan of risk ``within`` or less (then some such value)."""
-    board, unseen = view.own_rows, view.unseen_cards()
-    lowest = 1.0
-    for dest in turn_candidates(view):
-        if dest[0] != action:
-            continue
-        lowest = min(lowest, judge.risk(place(board, view.pending, dest), unseen, key, cap))
-        if lowest <= within:
-            break
-    return lowest
 
 
 def _first_of(mask: np.ndarray, candidates: Sequence[int]) -> int:
