@@ -8,12 +8,12 @@ How it plays (reads only the View):
   (bottom, then middle, then top), as a careful player would, half fill the
   free slots at random. A completed board scores -7 if fouled, else its
   royalties, 0.6 per category of row strength (rows won against others) and,
-  when another hand follows, 9 (``fl_bonus``) for a top that earns Fantasyland.
-  So it keeps the rows ordered, builds the bottom and middle and takes
-  royalties when the foul risk allows. A Fantasyland hand was measured to be
-  worth about 17 points (``agents.ofc.fantasyland.FANTASYLAND_VALUE``), but
-  this planner with a bonus of 17 did no better than with 9 in 4,000-match runs,
-  so it keeps 9 (docs/experiments/ofc_multihand.md).
+  when another hand follows, ``fl_bonus`` for a top that earns Fantasyland: the
+  measured worth of a Fantasyland hand, 17 points
+  (``agents.ofc.fantasyland.FANTASYLAND_VALUE``; it was 9 before the measurement,
+  :class:`HeuristicBonus9`, and 17 did as well as 9 in 4,000-match runs,
+  docs/experiments/ofc_multihand.md). So it keeps the rows ordered, builds the
+  bottom and middle and takes royalties when the foul risk allows.
 - Fantasyland: it plays the exact solver's board (``agents.ofc.fantasyland``):
   the most royalties plus ``FANTASYLAND_VALUE`` for staying when another hand
   follows (``stay_value``; the solver's choice is exact, so it gets the
@@ -67,7 +67,7 @@ class OFCHeuristic(SeededAgent):
     top that earns Fantasyland is worth that many points to its planner; ``stay_value``:
     staying in Fantasyland is worth that many to its Fantasyland solver."""
 
-    fl_bonus: float = FL_BONUS
+    fl_bonus: float = FANTASYLAND_VALUE
     stay_value: float = FANTASYLAND_VALUE
 
     def __init__(self, game: OFCGame | None = None, seed: int | None = None):
@@ -109,16 +109,14 @@ class HeuristicBonus9(OFCHeuristic):
     the measurement (``parlor.agents.ofc.heuristic:HeuristicBonus9``,
     docs/experiments/ofc_multihand.md)."""
 
+    fl_bonus = FL_BONUS
     stay_value = FL_BONUS
 
 
 class MeasuredBonusHeuristic(OFCHeuristic):
-    """The heuristic with the measured worth of a Fantasyland hand for entering and staying
-    alike (``FANTASYLAND_VALUE``, 17 points): it showed no gain over :class:`HeuristicBonus9`
-    in 4,000-match runs, so the heuristic's planner keeps 9 (docs/experiments/ofc_multihand.md;
-    ``parlor.agents.ofc.heuristic:MeasuredBonusHeuristic``)."""
-
-    fl_bonus = FANTASYLAND_VALUE
+    """The name the measurement gave the heuristic with the measured worth of a Fantasyland
+    hand (17) for entering and staying alike, now the heuristic itself; kept so the recorded
+    commands of docs/experiments/ofc_multihand.md still run."""
 
 
 class OutlookPlanner(OFCHeuristic):

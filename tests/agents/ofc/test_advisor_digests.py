@@ -60,14 +60,23 @@ GUARDS = (  # the shipped safe policy's guard first
 )
 
 
+class RecordedHeuristic(OFCHeuristic):
+    """The heuristic that played the recorded positions: its planner valued a Fantasyland
+    top at 9 (the rollouts' ``FL_BONUS``) until the heuristic took the measured 17; the
+    positions stay those the digests hash, whatever the heuristic's bonus now."""
+
+    fl_bonus = rollouts.FL_BONUS
+
+
 def positions(game: OFCGame, seeds: Iterable[int], driver: str) -> Iterator[OFCState]:
     """Every decision of seeded episodes, the acting seat played by uniformly random
-    legal actions (``driver="random"``) or by the seeded heuristic. In 3-hand Pineapple,
-    heuristic seed 27 reaches Fantasyland (the only one of seeds 0..59)."""
+    legal actions (``driver="random"``) or by the seeded heuristic as the digests were
+    recorded with (:class:`RecordedHeuristic`). In 3-hand Pineapple, heuristic seed 27
+    reaches Fantasyland (the only one of seeds 0..59)."""
     for seed in seeds:
         rng = np.random.default_rng(seed)
         state = game.new_state(rng)
-        seats = [OFCHeuristic(game, seed=seed * 10 + p) for p in range(game.num_players)]
+        seats = [RecordedHeuristic(game, seed=seed * 10 + p) for p in range(game.num_players)]
         while not state.is_terminal():
             yield state
             p, mask = state.current_player, state.legal_mask()
