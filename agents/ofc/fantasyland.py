@@ -59,9 +59,9 @@ from parlor.envs.ofc.view import OFCView
 # heads-up Pineapple matches of the heuristic (docs/experiments/ofc_multihand.md): a
 # Fantasyland hand scored 14.66 points more than a regular one and stayed 15.5 points of
 # a hundred more often than a regular hand entered, so entering is worth
-# 14.66 / (1 - 0.155) = 17.3 points. The solver's value of staying, for every OFC agent
-# (the rollouts' FL_BONUS, 9, is the feature block's constant and the heuristic planner's
-# bonus for entering: 17 showed no gain there, see the experiment).
+# 14.66 / (1 - 0.155) = 17.3 points. The solver's value of staying, for every OFC agent,
+# and the heuristic planner's bonus for entering (OFCHeuristic.fl_bonus). The rollouts'
+# FL_BONUS, 9, stays the feature block's constant: the trained policies read it.
 FANTASYLAND_VALUE = 17.0
 DEFAULT_STAY_VALUE = FANTASYLAND_VALUE
 # a Fantasyland deal: 13 (what a crowded table's deck can spare) .. 17 (progressive, trips on top)
