@@ -84,3 +84,30 @@ def test_plan_turn_picks_the_best_valued_candidate_of_evaluate_turn(fl_bonus):
                 checked += 1
             state.apply(players[state.current_player].act(None, state.legal_mask(), view))
     assert checked > 100
+
+
+def test_heuristic_plans_with_the_measured_fantasyland_value_and_bonus9_with_9():
+    """OFCHeuristic's planner values a Fantasyland top at FANTASYLAND_VALUE (issue 26.2)
+    and HeuristicBonus9's at the old 9, on every regular turn of seeded 3-hand Pineapple;
+    some turns plan differently under the two, so a bonus that is ignored fails here."""
+    from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE
+    from parlor.agents.ofc.heuristic import HeuristicBonus9, plan_turn
+    from parlor.envs.ofc.game import make_game
+    from parlor.envs.ofc.rollouts import FL_BONUS
+
+    game = make_game(variant="pineapple", num_hands=3)
+    turns = differ = 0
+    for seed in range(6):  # seeds 4 and 5 each hold a turn the two bonuses plan differently
+        state = game.new_state(np.random.default_rng(seed))
+        players = [OFCHeuristic(game, seed=seed * 10 + p) for p in range(game.num_players)]
+        while not state.is_terminal():
+            view = state.view(state.current_player)
+            if view.pending and not view.fantasyland[view.player] and len(view.pending) > 1:
+                measured = OFCHeuristic(game, seed=turns).plan_regular_turn(view)
+                old = HeuristicBonus9(game, seed=turns).plan_regular_turn(view)
+                assert measured == plan_turn(view, np.random.default_rng(turns), fl_bonus=FANTASYLAND_VALUE)
+                assert old == plan_turn(view, np.random.default_rng(turns), fl_bonus=FL_BONUS)
+                differ += measured != old
+                turns += 1
+            state.apply(players[state.current_player].act(None, state.legal_mask(), view))
+    assert turns > 50 and differ > 0
