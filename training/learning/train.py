@@ -16,8 +16,10 @@ the model from the run's own config and continues from the newest intact checkpo
 curve drops rows of steps past it (a part of the run that was lost). ``init: PATH``
 in the config (or ``--init PATH``) starts a new run from the weights of a saved
 policy of the same env, options and network (a fine-tune with other hyperparameters
-or shaping; ``init.json`` records the source and its sha256). torch/sb3/matplotlib
-load inside functions.
+or shaping; ``init.json`` records the source and its sha256). A ``distill`` section runs
+expert iteration first (:mod:`parlor.training.learning.distill`: ``distill/`` in the run
+folder; a run stopped before PPO's first checkpoint resumes it); ``times.json`` holds the
+seconds per stage. torch/sb3/matplotlib load inside functions.
 """
 from __future__ import annotations
 
