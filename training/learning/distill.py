@@ -189,6 +189,8 @@ def label_round(config: TrainConfig, run_dir: Path, round_: int, learner: bytes 
     pending = [job for job in jobs if job.chunk not in chunks]
     if chunks:
         log(f"distill round {round_}: {len(chunks)} of {len(jobs)} label chunks already on disk")
+    if not pending:
+        return concatenate([chunks[job.chunk] for job in jobs]), 0
     where = f"Ray at {d.ray}" if d.ray else f"{d.workers} worker(s)"
     played = run_jobs(spec, pending, task=LABELLING)
     try:

@@ -115,6 +115,9 @@ def test_an_interrupted_labelling_round_resumes_without_relabelling(tmp_path: Pa
     resumed, labelled = label_round(config, tmp_path / "cut", 0, None, messages.append)
     assert labelled == 2 and any("2 of 4 label chunks already on disk" in m for m in messages)
     arrays_equal(whole, resumed)
+    again, labelled = label_round(config, tmp_path / "cut", 0, None, QUIET)  # all on disk: nothing is labelled
+    assert labelled == 0
+    arrays_equal(whole, again)
     # labels of another teacher in the folder are refused, not mixed in
     other = replace(config, distill=replace(config.distill, teacher="random"))
     with pytest.raises(ConfigError, match="teacher"):
