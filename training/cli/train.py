@@ -124,6 +124,8 @@ def _label_workers(config: TrainConfig, args: argparse.Namespace) -> TrainConfig
         return config
     if config.distill is None:
         raise ConfigError(f"--workers {workers}: only applies to a config with a distill section (its labels)")
+    if workers is not None and workers < 1:
+        raise ConfigError(f"--workers {workers}: give a number of processes >= 1")
     if workers is not None and args.ray is not None:
         raise ConfigError(f"--workers {workers} and --ray {args.ray}: give one of them (on Ray the cluster's CPUs "
                           "are the workers)")

@@ -185,6 +185,8 @@ def test_cli_checks_the_teacher_and_the_label_workers_before_making_a_folder(tmp
     assert "distill.teacher: unknown agent 'nobody'" in capsys.readouterr().err
     assert main(["train", str(QUICK), "--out", str(out), "--workers", "2", "--ray", "local", "--no-progress"]) == 2
     assert "give one of them" in capsys.readouterr().err
+    assert main(["train", str(QUICK), "--out", str(out), "--workers", "0", "--no-progress"]) == 2
+    assert "--workers 0: give a number of processes >= 1" in capsys.readouterr().err
     plain = tmp_path / "plain.yaml"
     plain.write_text("env: ofc_v0\noptions: {variant: pineapple}\n")
     assert main(["train", str(plain), "--out", str(out), "--workers", "2", "--no-progress"]) == 2
