@@ -183,9 +183,12 @@ def label_round(config: TrainConfig, run_dir: Path, round_: int, learner: bytes 
     jobs = jobs_of(round_, d.episodes, d.chunk_episodes)
     chunks: dict[int, dict[str, np.ndarray]] = {}
     for job in jobs:
-        found = read_chunk(chunk_path(folder, job.chunk), chunk_meta(spec, job))
+        path = chunk_path(folder, job.chunk)
+        found = read_chunk(path, chunk_meta(spec, job))
         if found is not None:
             chunks[job.chunk] = found
+        elif path.exists():
+            log(f"distill round {round_}: {path} is damaged (unreadable); its episodes are labelled again")
     pending = [job for job in jobs if job.chunk not in chunks]
     if chunks:
         log(f"distill round {round_}: {len(chunks)} of {len(jobs)} label chunks already on disk")

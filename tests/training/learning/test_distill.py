@@ -118,6 +118,12 @@ def test_an_interrupted_labelling_round_resumes_without_relabelling(tmp_path: Pa
     again, labelled = label_round(config, tmp_path / "cut", 0, None, QUIET)  # all on disk: nothing is labelled
     assert labelled == 0
     arrays_equal(whole, again)
+    damaged = labelling.chunk_path(round_folder(tmp_path / "cut", 0) / "labels", 1)
+    damaged.write_bytes(damaged.read_bytes()[:100])  # a file torn by something else than our writer
+    messages.clear()
+    repaired, labelled = label_round(config, tmp_path / "cut", 0, None, messages.append)
+    assert labelled == 1 and any("is damaged" in m for m in messages)
+    arrays_equal(whole, repaired)
     # labels of another teacher in the folder are refused, not mixed in
     other = replace(config, distill=replace(config.distill, teacher="random"))
     with pytest.raises(ConfigError, match="teacher"):
