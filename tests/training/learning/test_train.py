@@ -25,7 +25,7 @@ RAY = pytest.mark.xdist_group("ray")  # backend rllib: in the one xdist worker t
 def smoke(config, steps: int = 256):
     """The config shrunk to a few seconds: same env, options, pool and backend; envs in this process."""
     pretrain = config.pretrain and replace(config.pretrain, episodes=2, epochs=1)
-    distill = config.distill and replace(config.distill, rounds=1, episodes=2, chunk_episodes=1, epochs=1, workers=1)
+    distill = config.distill and replace(config.distill, rounds=1, episodes=1, chunk_episodes=1, epochs=1, workers=1)
     rllib = config.rllib and replace(config.rllib, num_env_runners=0)  # remote runners: tests/training/learning/test_rllib.py
     return replace(config, total_steps=steps, checkpoint_every=128, vec_env="dummy", pretrain=pretrain, rllib=rllib,
                    distill=distill,
