@@ -1,8 +1,11 @@
-"""``parlor train CONFIG.yaml [--resume RUN] [--init ZIP] [--out DIR] [--ray ADDRESS]``: PPO from a YAML config.
+"""``parlor train CONFIG.yaml [--resume RUN] [--init ZIP] [--out DIR] [--ray ADDRESS] [--workers N]``: PPO from a YAML config.
 
 ``backend: sb3`` (the default) trains MaskablePPO on this machine; ``backend: rllib``
 trains with RLlib on a Ray cluster: ``--ray ADDRESS`` (``auto``, ``HOST:PORT``,
-``local``), else ``$RAY_ADDRESS``, else a new local instance.
+``local``), else ``$RAY_ADDRESS``, else a new local instance. A config with a ``distill``
+section (expert iteration, :mod:`parlor.training.learning.distill`) labels its states on
+``--workers N`` processes or as Ray tasks at ``--ray ADDRESS`` (the config's
+``distill.workers``/``distill.ray`` otherwise); the labels are the same either way.
 
 Parses the command line, checks the config and env before any folder is made,
 makes (or reopens) the run folder and runs :func:`parlor.training.learning.train.train`;
@@ -18,7 +21,7 @@ from pathlib import Path
 
 from parlor.training.cli.extras import RLLIB_MODULES, require
 from parlor.training.cli.options import option_flags
-from parlor.training.learning.configs import load_config
+from parlor.training.learning.configs import TrainConfig, load_config
 from parlor.training.learning.train import new_run_dir, train, write_run_files
 
 # what a run needs (the train extra), checked before its folder is made: the learner, its
@@ -35,7 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--init", metavar="ZIP", help="start from this saved policy's weights (overrides the config's init)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--ray", metavar="ADDRESS", help="backend rllib: the Ray cluster (auto, HOST:PORT, local; "
-                        "default $RAY_ADDRESS, else a new local instance)")
+                        "default $RAY_ADDRESS, else a new local instance); with a distill section: where the "
+                        "teacher's labels are made")
+    parser.add_argument("--workers", type=int, metavar="N", help="with a distill section: label in N processes "
+                        "(overrides distill.workers; same labels for any N)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,12 +75,17 @@ def run(args: argparse.Namespace) -> int:
             from parlor.training.evaluation.ray_runner import check_address
 
             check_address("--ray", args.ray)
-            if config.backend != "rllib":
-                raise ConfigError(f"--ray {args.ray}: only applies with backend: rllib (the config has backend: "
-                                  f"{config.backend})")
+            if config.backend != "rllib" and config.distill is None:
+                raise ConfigError(f"--ray {args.ray}: only applies with backend: rllib or a distill section (the "
+                                  f"config has backend: {config.backend} and no distill)")
+        config = _label_workers(config, args)
         from parlor.training.learning.wrapper import make_raw_env
 
         game = make_raw_env(config.env, config.options).game  # the env and its options, checked before any folder is made
+        if config.distill is not None:
+            from parlor.training.learning.distill import check_agents
+
+            check_agents(config, game)
         require(TRAIN_MODULES, "training")
         if config.backend == "rllib":
             require(RLLIB_MODULES, "backend: rllib", alternative="or train here: backend: sb3")
@@ -94,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"run folder: {run_dir}")
     try:
         result = train(config, run_dir, resume=bool(args.resume), progress_bar=not args.no_progress,
-                       ray_address=args.ray)
+                       ray_address=args.ray if config.backend == "rllib" else None)
     except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError, ConnectionError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2
@@ -102,3 +113,22 @@ def run(args: argparse.Namespace) -> int:
     agents = f"ppo:{result.model_path},{','.join(config.eval.baselines) or 'random'}"
     print("evaluate it: " + shlex.join(["parlor", "eval", config.env, *option_flags(config.options), "--agents", agents]))
     return 0
+
+
+def _label_workers(config: TrainConfig, args: argparse.Namespace) -> TrainConfig:
+    """``--workers`` and ``--ray`` placed in the distill section (where the labels are made)."""
+    from parlor.envs.engine.game import ConfigError
+
+    workers = getattr(args, "workers", None)
+    if workers is None and (args.ray is None or config.distill is None):
+        return config
+    if config.distill is None:
+        raise ConfigError(f"--workers {workers}: only applies to a config with a distill section (its labels)")
+    if workers is not None and workers < 1:
+        raise ConfigError(f"--workers {workers}: give a number of processes >= 1")
+    if workers is not None and args.ray is not None:
+        raise ConfigError(f"--workers {workers} and --ray {args.ray}: give one of them (on Ray the cluster's CPUs "
+                          "are the workers)")
+    if workers is not None:
+        return replace(config, distill=replace(config.distill, workers=workers, ray=None))
+    return replace(config, distill=replace(config.distill, workers=1, ray=args.ray))

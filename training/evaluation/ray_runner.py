@@ -82,10 +82,10 @@ def session(address: str, num_cpus: int | None = None) -> Iterator[None]:
             ray.shutdown()
 
 
-def _play_chunk(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None) -> list[list[dict]]:
+def _play_chunk(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None, task: Any = None) -> list[Any]:
     from parlor.training.evaluation.runner import play_jobs
 
-    return play_jobs(config, jobs, make_game)
+    return play_jobs(config, jobs, make_game, task)
 
 
 def chunk_size(num_jobs: int, cpus: int) -> int:
@@ -93,8 +93,9 @@ def chunk_size(num_jobs: int, cpus: int) -> int:
 
 
 def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
-             chunk: int | None = None) -> Iterator[list[dict]]:
-    """Results of ``jobs`` in order, played as Ray tasks on the cluster at ``config.ray``."""
+             chunk: int | None = None, task: Any = None) -> Iterator[Any]:
+    """Results of ``jobs`` in order, played as Ray tasks on the cluster at ``config.ray``;
+    ``task`` (a :class:`~.runner.Task`; default the evaluation's) says what a worker does."""
     import ray
 
     with session(config.ray):
@@ -103,7 +104,7 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
         play = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(_play_chunk)
         config_ref = ray.put(config)
         chunks = [list(jobs[i:i + chunk]) for i in range(0, len(jobs), chunk)]
-        refs = [play.remote(config_ref, c, make_game) for c in chunks]
+        refs = [play.remote(config_ref, c, make_game, task) for c in chunks]
         fetched = 0
         try:
             for ref in refs:  # in order; the later chunks run meanwhile

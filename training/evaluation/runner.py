@@ -128,11 +128,11 @@ def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None)
         sys.modules["torch"].set_num_threads(1)
 
 
-def init_pool_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> None:
+def init_pool_worker(config: Any, make_game: Callable[..., Any] | None = None, task: Task | None = None) -> None:
     """A pool process: Ctrl-C reaches the whole process group, but stopping is the parent's
     job (it terminates the pool), so workers ignore it instead of printing tracebacks."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    init_worker(config, make_game)
+    _set_up(task or EVALUATION, config, make_game)
 
 
 def seat_agent(agent_index: int, seat: int) -> Any:
@@ -158,17 +158,43 @@ def run_job(job: Any) -> list[dict]:
     return play(_worker["game"], seat_agent, job, config.seed, recording)
 
 
-def play_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None) -> list[list[dict]]:
+@dataclass(frozen=True)
+class Task:
+    """What worker processes do with jobs: ``init(config, make_game)`` once per process (again
+    when the config changes), then ``run(job)`` per job. Module-level functions, so that pool
+    and Ray workers import them; the evaluation's is :data:`EVALUATION`, training's label
+    generation has its own (:mod:`parlor.training.learning.labels`) on the same workers.
+    ``config`` needs ``workers`` and ``ray`` (where the jobs run)."""
+
+    init: Callable[[Any, Callable[..., Any] | None], None]
+    run: Callable[[Any], Any]
+
+
+EVALUATION = Task(init_worker, run_job)
+_set_for: dict[str, Any] = {}  # what this process was set up for: (task, config, make_game)
+
+
+def _set_up(task: Task, config: Any, make_game: Callable[..., Any] | None) -> None:
+    task.init(config, make_game)
+    _set_for["key"] = (task, config, make_game)
+
+
+def play_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
+              task: Task | None = None) -> list[Any]:
     """Results of ``jobs`` played in this process; the process keeps its game and agents
-    while ``config`` and ``make_game`` stay the same (a Ray worker plays many chunks)."""
-    if _worker.get("config") != config or _worker.get("make_game") is not make_game:
-        init_worker(config, make_game)
-    return [run_job(job) for job in jobs]
+    while ``task``, ``config`` and ``make_game`` stay the same (a Ray worker plays many chunks)."""
+    task = task or EVALUATION
+    key = _set_for.get("key")
+    if key is None or key[0] != task or key[1] != config or key[2] is not make_game:
+        _set_up(task, config, make_game)
+    return [task.run(job) for job in jobs]
 
 
-def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None) -> Iterator[list[dict]]:
+def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
+             task: Task | None = None) -> Iterator[Any]:
     """Results of ``jobs`` in order, from this process, a pool of ``config.workers`` or
-    Ray tasks (``config.ray``: :mod:`.ray_runner`).
+    Ray tasks (``config.ray``: :mod:`.ray_runner`); ``task`` (default: the evaluation's
+    tournament jobs) says what a worker does with a job.
 
     A pool worker that dies (killed, out of memory) raises ``BrokenProcessPool`` instead
     of waiting forever; when the caller stops early (an error, Ctrl-C) the workers are
@@ -176,12 +202,13 @@ def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., A
     if config.ray is not None:
         from parlor.training.evaluation import ray_runner
 
-        yield from ray_runner.run_jobs(config, jobs, make_game)
+        yield from ray_runner.run_jobs(config, jobs, make_game, task=task)
         return
+    task = task or EVALUATION
     if config.workers == 1 or len(jobs) == 1:
-        init_worker(config, make_game)
+        _set_up(task, config, make_game)
         for job in jobs:
-            yield run_job(job)
+            yield task.run(job)
         return
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
@@ -191,9 +218,9 @@ def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., A
     fork_ok = "fork" in mp.get_all_start_methods() and "torch" not in sys.modules
     ctx = mp.get_context("fork" if fork_ok else "spawn")
     pool = ProcessPoolExecutor(config.workers, mp_context=ctx, initializer=init_pool_worker,
-                               initargs=(config, make_game))
+                               initargs=(config, make_game, task))
     with _ctrl_c_ignored():  # the workers start ignoring it, even while a spawned one imports
-        futures = [pool.submit(run_job, job) for job in jobs]  # (the pool starts its processes here)
+        futures = [pool.submit(task.run, job) for job in jobs]  # (the pool starts its processes here)
     finished = False
     try:
         for future in futures:

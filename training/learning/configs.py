@@ -19,6 +19,7 @@ One YAML file describes one experiment::
     ppo: {learning_rate: 3.0e-4, n_steps: 1024, ...}   # MaskablePPO hyperparameters
     eval: {every: 50000, deals: 200, opponents: [heuristic], baselines: [heuristic]}
     pretrain: {teacher: heuristic, episodes: 2000, epochs: 10}   # optional behaviour-cloning warm start
+    distill: {teacher: expert, rounds: 4, episodes: 2000}       # optional instead: expert iteration (DAgger) first
     init: runs/train/<run>/model.zip # optional instead of pretrain: start from a saved policy's weights
     backend: sb3                     # sb3 (MaskablePPO, this machine) | rllib (RLlib PPO on a Ray cluster)
     rllib: {num_env_runners: 2}      # only with backend: rllib (see RLlibConfig)
@@ -40,6 +41,7 @@ from parlor.agents.advisors import check_tolerances
 from parlor.agents.policy_format import ACTIVATIONS  # the activations a policy file can describe
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
 from parlor.envs.engine.game import ConfigError
+from parlor.training.learning.distill import DistillConfig
 from parlor.training.learning.opponents import SELF, PoolEntry
 from parlor.training.learning.wrapper import SHAPING_MODES
 
@@ -191,6 +193,7 @@ class TrainConfig:
     ppo: PPOConfig = field(default_factory=PPOConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     pretrain: PretrainConfig | None = None
+    distill: DistillConfig | None = None
     init: str | None = None
     backend: str = "sb3"
     rllib: RLlibConfig | None = None
@@ -229,7 +232,11 @@ class TrainConfig:
                 raise ConfigError(f"init={self.init!r} must be null or the path of a policy zip saved by parlor train")
             if self.pretrain is not None:
                 raise ConfigError("init and pretrain are two warm starts; give one of them (or neither)")
+        if self.distill is not None and (self.pretrain is not None or self.init is not None):
+            raise ConfigError("distill is a warm start too; give one of distill, pretrain and init")
         check_choice("backend", self.backend, BACKENDS)
+        if self.distill is not None and self.backend != "sb3":
+            raise ConfigError("distill: expert iteration runs with backend: sb3 (then train its result with init:)")
         if self.backend == "rllib":
             if self.vec_env != "dummy":
                 raise ConfigError(f"vec_env={self.vec_env!r} does not apply with backend: rllib (RLlib's env runners "
@@ -289,6 +296,14 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> TrainConfig
             data["eval"] = _section(EvalConfig, data["eval"] or {}, "eval")
         if data.get("pretrain") is not None:
             data["pretrain"] = _section(PretrainConfig, data["pretrain"], "pretrain")
+        if data.get("distill") is not None:
+            distill = data["distill"]
+            if isinstance(distill, Mapping) and distill.get("opponents") is not None:
+                try:
+                    distill = {**distill, "opponents": _opponents(distill["opponents"])}
+                except ConfigError as exc:
+                    raise ConfigError(f"distill.{exc}") from None
+            data["distill"] = _section(DistillConfig, distill, "distill")
         if data.get("backend") == "rllib":
             given = sorted(k for k in SB3_ONLY if k in data)
             if given:

@@ -16,8 +16,10 @@ the model from the run's own config and continues from the newest intact checkpo
 curve drops rows of steps past it (a part of the run that was lost). ``init: PATH``
 in the config (or ``--init PATH``) starts a new run from the weights of a saved
 policy of the same env, options and network (a fine-tune with other hyperparameters
-or shaping; ``init.json`` records the source and its sha256). torch/sb3/matplotlib
-load inside functions.
+or shaping; ``init.json`` records the source and its sha256). A ``distill`` section runs
+expert iteration first (:mod:`parlor.training.learning.distill`: ``distill/`` in the run
+folder; a run stopped before PPO's first checkpoint resumes it); ``times.json`` holds the
+seconds per stage. torch/sb3/matplotlib load inside functions.
 """
 from __future__ import annotations
 
@@ -194,6 +196,20 @@ def initialise(config: TrainConfig, model: Any, run_dir: Path, log: Any = print)
     return summary
 
 
+def _newest_checkpoint(config: TrainConfig, run_dir: Path, log: Any) -> Any:
+    """The checkpoint to resume from; with ``distill`` a run stopped before PPO's first
+    checkpoint has none, and resumes its distillation from the run folder instead."""
+    from parlor.training.learning.checkpoints import newest_intact
+
+    try:
+        return newest_intact(run_dir, config.env, policy_game(config), log)
+    except FileNotFoundError:
+        if config.distill is None:
+            raise
+        log(f"resume: no PPO checkpoint in {run_dir} yet; the distillation stage continues from its files")
+        return None
+
+
 def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar: bool = True,
           log: Any = print, ray_address: str | None = None) -> TrainResult:
     """Train (or continue) the run in ``run_dir``; the config files must already be there.
@@ -206,15 +222,17 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     if ray_address is not None:
         from parlor.envs.engine.game import ConfigError
 
-        raise ConfigError(f"a Ray address ({ray_address}) only applies with backend: rllib")
+        raise ConfigError(f"a Ray address ({ray_address}) only applies with backend: rllib (expert iteration's "
+                          "labels: distill.ray)")
     import torch
 
     from parlor.training.learning.callbacks import ParlorCallback
-    from parlor.training.learning.checkpoints import newest_intact, restore
+    from parlor.training.learning.checkpoints import restore
+    from parlor.training.learning.distill import record_time
 
     torch.set_num_threads(1)  # a shared 2-core machine: one thread per process
     start = time.perf_counter()
-    saved = newest_intact(run_dir, config.env, policy_game(config), log) if resume else None  # before any env starts
+    saved = _newest_checkpoint(config, run_dir, log) if resume else None  # before any env starts
     vec_env = make_vec_env(config)
     try:
         model = make_model(config, vec_env, run_dir)
@@ -224,14 +242,20 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
         else:
             if config.pretrain is not None:
                 warm_start(config, model, run_dir, log)
+            if config.distill is not None:
+                from parlor.training.learning.distill import expert_iteration
+
+                expert_iteration(config, model, run_dir, log)
             if config.init is not None:
                 initialise(config, model, run_dir, log)
         callback = ParlorCallback(config, run_dir, log=log)
         remaining = config.total_steps - model.num_timesteps
         if remaining > 0:
+            ppo_start = time.perf_counter()
             model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo",
                         progress_bar=progress_bar)
             callback.finish(model)
+            record_time(run_dir, "ppo", time.perf_counter() - ppo_start)
         else:
             log(f"{run_dir} already has {model.num_timesteps:,} >= total_steps={config.total_steps:,} steps")
         final = save_final(model, run_dir, config, callback.game)
