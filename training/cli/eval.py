@@ -165,9 +165,15 @@ def resume_config(args: argparse.Namespace) -> EvalConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    with contextlib.ExitStack() as cluster:  # with --ray: connected before any folder is made, until the end
+        return _run(args, cluster)
+
+
+def _run(args: argparse.Namespace, cluster: contextlib.ExitStack) -> int:
     from parlor.envs.engine.game import ConfigError
     from parlor.training.cli.extras import RAY_MODULES, missing_extra, require
     from parlor.training.evaluation import report, runner
+    from parlor.training.evaluation.ray_runner import ClusterError
     from parlor.training.evaluation.run_folder import RunFolder
 
     try:
@@ -184,9 +190,13 @@ def run(args: argparse.Namespace) -> int:
         planned = runner.plan(config)  # agents built and policies loaded before any folder is made
         if not args.no_plot:
             require(["matplotlib"], "the results plot", alternative="or skip it: --no-plot")
+        if config.ray is not None:
+            from parlor.training.evaluation.ray_runner import session
+
+            cluster.enter_context(session(config.ray))
         if not args.resume:
             folder = RunFolder.create(args.out, config.env, force=args.force)
-    except (ConfigError, ValueError, OSError) as exc:
+    except (ConfigError, ValueError, OSError, ClusterError) as exc:
         print(f"parlor eval: {exc}", file=sys.stderr)
         return 2
     except ImportError as exc:

@@ -10,25 +10,39 @@ the evaluation between chunks (:func:`~.runner.play_jobs`), as a pool worker doe
 A task whose process dies (killed, out of memory, node lost) is run again by Ray
 (``MAX_RETRIES``; system failures only: an exception in the task, e.g. a bad
 agent, fails the evaluation at once); its jobs are replayed from their seeds, so
-the results are the same. Results come back in job order.
+the results are the same. Results come back in job order. A cluster that goes away
+(its GCS stops answering for ``GCS_GRACE`` seconds, or the local raylet dies) ends the
+wait with a :class:`ClusterError` at once, instead of Ray ending the process after
+its own 60 s; the caller keeps the deals played and says how to resume.
+
+Policy files travel as bytes (:mod:`.shipped`): a worker never opens a path the user
+gave, so the cluster's machines need no shared disk.
 
 Addresses (:func:`connect`): ``local`` starts a new Ray instance on this machine
 (shut down at the end), ``auto`` joins the cluster running here (``ray start
---head``), ``HOST:PORT`` or ``ray://HOST:PORT`` a remote one. ``ray`` is
-imported inside functions only: evaluation runs without it (and never loads torch).
+--head``), ``HOST:PORT`` a cluster this machine belongs to, ``ray://HOST:10001`` a
+remote one through Ray Client. Before Ray is asked, the address must answer on TCP
+(``CONNECT_TIMEOUT``): none there is a one-line :class:`ClusterError`, not Ray's
+minutes of retries. ``ray`` is imported inside functions only: evaluation runs
+without it (and never loads torch).
 """
 from __future__ import annotations
 
 import contextlib
 import math
 import os
-from collections.abc import Callable, Iterator, Sequence
+import socket
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 LOCAL = "local"          # a new Ray instance on this machine, for this run only
 ADDRESS_VARIABLE = "RAY_ADDRESS"
 MAX_RETRIES = 3          # reruns of a task whose worker process died
 TASKS_PER_CPU = 4        # enough tasks to balance uneven jobs, few enough to amortise each task's cost
+CONNECT_TIMEOUT = 5.0    # seconds for the address to accept a TCP connection before Ray is asked
+GCS_GRACE = 10.0         # seconds the cluster's GCS may not answer before the cluster counts as lost
+POLL_SECONDS = 1.0       # how often a wait for results checks that the GCS answers
 
 
 class ClusterError(RuntimeError):
@@ -50,6 +64,40 @@ def check_address(field: str, address: Any) -> None:
                           "ray://HOST:PORT")
 
 
+def host_port(address: str) -> tuple[str, int] | None:
+    """``(host, port)`` of ``HOST:PORT`` or ``ray://HOST:PORT``; None if it is not of that form."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    return (host.strip("[]"), int(port)) if sep and host and port.isdigit() else None
+
+
+def answers(where: tuple[str, int], timeout: float = CONNECT_TIMEOUT) -> bool:
+    """Whether something accepts a TCP connection at ``where``."""
+    try:
+        with socket.create_connection(where, timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def bootstrap_address(address: str) -> str | None:
+    """The HOST:PORT that ``ray.init(address)`` will dial (``auto``: ``$RAY_ADDRESS``, else the
+    cluster started on this machine); None for ``local``. :class:`ClusterError` when ``auto``
+    finds no cluster here."""
+    if address == LOCAL:
+        return None
+    if address.startswith("ray://"):
+        return address
+    from ray._private.services import canonicalize_bootstrap_address  # what ray.init itself resolves with
+
+    try:
+        found = canonicalize_bootstrap_address(address)
+    except (ConnectionError, ValueError) as exc:
+        raise ClusterError(f"no Ray cluster at {address!r}: {exc}") from None
+    if found is None:
+        raise ClusterError(f"no Ray cluster at {address!r}")
+    return found
+
+
 def connect(address: str, num_cpus: int | None = None) -> bool:
     """Connect this process to Ray at ``address`` unless it already is; returns whether this
     call connected (the caller then disconnects, :func:`session`). ``num_cpus`` only applies
@@ -62,11 +110,44 @@ def connect(address: str, num_cpus: int | None = None) -> bool:
     if address == LOCAL:  # plain ray.init() would join whatever cluster runs here; local means a new one
         kwargs.update(num_cpus=num_cpus, include_dashboard=False)
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # a run's own instance: no usage report unless asked
+    dial = bootstrap_address(address)
+    where = host_port(dial) if dial is not None else None
+    if where is not None and not answers(where):  # Ray would retry for minutes, logging each try
+        raise ClusterError(f"no Ray cluster at {address!r}: nothing answers at {where[0]}:{where[1]} (is it "
+                           "started, e.g. `ray start --head`, and is the address right?)")
     try:
         ray.init(address=address, **kwargs)
     except ConnectionError as exc:  # no cluster there (or the token is missing): one line, not a traceback
-        raise ClusterError(f"no Ray cluster at {address!r}: {exc}") from None
+        hint = (" (a cluster with token authentication: set RAY_AUTH_MODE=token and give its token, "
+                "~/.ray/auth_token or $RAY_AUTH_TOKEN)") if "uthenticat" in str(exc.__cause__ or exc) else ""
+        raise ClusterError(f"no Ray cluster at {address!r}: {exc}{hint}") from None
     return True
+
+
+def gcs_of_session() -> tuple[str, int] | None:
+    """Where the connected cluster's GCS listens (None through Ray Client, which reports its own loss)."""
+    import ray
+
+    try:
+        return host_port(ray.get_runtime_context().gcs_address)
+    except Exception:  # Ray Client's context has no GCS address
+        return None
+
+
+def wait_for(ref: Any, gcs: tuple[str, int] | None, address: str) -> None:
+    """Return once ``ref`` is ready; :class:`ClusterError` when the GCS at ``gcs`` has not answered
+    for ``GCS_GRACE`` seconds (Ray itself would end this process after 60 s)."""
+    import ray
+
+    silent_since: float | None = None
+    while not ray.wait([ref], timeout=POLL_SECONDS)[0]:
+        if gcs is None or answers(gcs, timeout=POLL_SECONDS):
+            silent_since = None
+        elif silent_since is None:
+            silent_since = time.monotonic()
+        elif time.monotonic() - silent_since >= GCS_GRACE:
+            raise ClusterError(f"lost the Ray cluster at {address!r}: its GCS ({gcs[0]}:{gcs[1]}) has not answered "
+                               f"for {GCS_GRACE:.0f} s")
 
 
 @contextlib.contextmanager
@@ -82,10 +163,11 @@ def session(address: str, num_cpus: int | None = None) -> Iterator[None]:
             ray.shutdown()
 
 
-def _play_chunk(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None) -> list[list[dict]]:
+def _play_chunk(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None,
+                factories: Mapping[str, Any]) -> list[list[dict]]:
     from parlor.training.evaluation.runner import play_jobs
 
-    return play_jobs(config, jobs, make_game)
+    return play_jobs(config, jobs, make_game, factories)
 
 
 def chunk_size(num_jobs: int, cpus: int) -> int:
@@ -93,29 +175,41 @@ def chunk_size(num_jobs: int, cpus: int) -> int:
 
 
 def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
-             chunk: int | None = None) -> Iterator[list[dict]]:
-    """Results of ``jobs`` in order, played as Ray tasks on the cluster at ``config.ray``."""
+             chunk: int | None = None, factories: Mapping[str, Any] | None = None) -> Iterator[list[dict]]:
+    """Results of ``jobs`` in order, played as Ray tasks on the cluster at ``config.ray``;
+    ``factories`` (the policies as bytes, :mod:`.shipped`) go through Ray's object store once."""
     import ray
 
     with session(config.ray):
         if chunk is None:
             chunk = chunk_size(len(jobs), int(ray.cluster_resources().get("CPU", 1)))
-        play = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(_play_chunk)
-        config_ref = ray.put(config)
+        # SPREAD: chunks go round the nodes rather than filling the driver's node first
+        play = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, scheduling_strategy="SPREAD")(_play_chunk)
+        config_ref, factories_ref = ray.put(config), ray.put(dict(factories or {}))
         chunks = [list(jobs[i:i + chunk]) for i in range(0, len(jobs), chunk)]
-        refs = [play.remote(config_ref, c, make_game) for c in chunks]
-        fetched = 0
+        refs = [play.remote(config_ref, c, make_game, factories_ref) for c in chunks]
+        fetched, lost, gcs = 0, False, gcs_of_session()
         try:
             for ref in refs:  # in order; the later chunks run meanwhile
                 try:
+                    wait_for(ref, gcs, config.ray)
                     chunk_results = ray.get(ref)
+                except ray.exceptions.RayTaskError:
+                    raise  # the task's own error (e.g. a bad agent): the caller sees it as raised
                 except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
                         ray.exceptions.ObjectLostError) as exc:  # retried MAX_RETRIES times already
                     raise ClusterError(f"a Ray task failed {MAX_RETRIES + 1} times ({type(exc).__name__})") from exc
+                except ClusterError:
+                    lost = True
+                    raise
+                except (ray.exceptions.RayError, ConnectionError) as exc:  # the local raylet died, Ray Client lost...
+                    lost = True
+                    raise ClusterError(f"lost the Ray cluster at {config.ray!r} ({type(exc).__name__}: "
+                                       f"{str(exc).splitlines()[0] if str(exc) else ''})") from exc
                 fetched += 1
                 yield from chunk_results
         finally:  # an error, or the caller stopped early: stop the chunks still running
-            rest = refs[fetched:]
+            rest = refs[fetched:] if not lost else []  # (a lost cluster takes no more calls)
             if rest:
                 _, running = ray.wait(rest, num_returns=len(rest), timeout=0)
                 for ref in running:  # (cancelling a finished task upsets Ray's task manager)

@@ -30,7 +30,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -121,9 +121,13 @@ def build_game(config: EvalConfig, make_game: Callable[..., Any] | None = None) 
     return envs.make_game(config.env, **config.options)
 
 
-def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> None:
+def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None,
+                factories: Mapping[str, Callable[..., Any]] | None = None) -> None:
+    """This process plays ``config``'s jobs; ``factories`` (spec -> ``(game, seed=None) -> agent``)
+    build those agents instead of the registry (Ray workers: :mod:`.shipped` policies)."""
     _worker.clear()
-    _worker.update(config=config, make_game=make_game, game=build_game(config, make_game), agents={})
+    _worker.update(config=config, make_game=make_game, game=build_game(config, make_game), agents={},
+                   factories=dict(factories or {}))
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
 
@@ -143,7 +147,10 @@ def seat_agent(agent_index: int, seat: int) -> Any:
     cache = _worker["agents"]
     if key not in cache:
         config = _worker["config"]
-        cache[key] = make_agent(config.players()[agent_index], _worker["game"], env_name=config.env)
+        spec = config.players()[agent_index]
+        factory = _worker["factories"].get(spec)
+        cache[key] = (factory(_worker["game"]) if factory is not None
+                      else make_agent(spec, _worker["game"], env_name=config.env))
         if "torch" in sys.modules:
             sys.modules["torch"].set_num_threads(1)
     return cache[key]
@@ -158,17 +165,21 @@ def run_job(job: Any) -> list[dict]:
     return play(_worker["game"], seat_agent, job, config.seed, recording)
 
 
-def play_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None) -> list[list[dict]]:
+def play_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
+              factories: Mapping[str, Callable[..., Any]] | None = None) -> list[list[dict]]:
     """Results of ``jobs`` played in this process; the process keeps its game and agents
-    while ``config`` and ``make_game`` stay the same (a Ray worker plays many chunks)."""
-    if _worker.get("config") != config or _worker.get("make_game") is not make_game:
-        init_worker(config, make_game)
+    while ``config``, ``make_game`` and ``factories`` stay the same (a Ray worker plays many chunks)."""
+    if (_worker.get("config") != config or _worker.get("make_game") is not make_game
+            or _worker.get("factories") != dict(factories or {})):
+        init_worker(config, make_game, factories)
     return [run_job(job) for job in jobs]
 
 
-def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None) -> Iterator[list[dict]]:
+def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
+             factories: Mapping[str, Callable[..., Any]] | None = None) -> Iterator[list[dict]]:
     """Results of ``jobs`` in order, from this process, a pool of ``config.workers`` or
-    Ray tasks (``config.ray``: :mod:`.ray_runner`).
+    Ray tasks (``config.ray``: :mod:`.ray_runner`, where ``factories`` build the policies
+    from the bytes the driver read).
 
     A pool worker that dies (killed, out of memory) raises ``BrokenProcessPool`` instead
     of waiting forever; when the caller stops early (an error, Ctrl-C) the workers are
@@ -176,7 +187,7 @@ def run_jobs(config: EvalConfig, jobs: Sequence[Any], make_game: Callable[..., A
     if config.ray is not None:
         from parlor.training.evaluation import ray_runner
 
-        yield from ray_runner.run_jobs(config, jobs, make_game)
+        yield from ray_runner.run_jobs(config, jobs, make_game, factories=factories)
         return
     if config.workers == 1 or len(jobs) == 1:
         init_worker(config, make_game)
@@ -236,18 +247,26 @@ class Plan:
 
     game: Any
     jobs: list[Job]
+    factories: dict[str, Any] = field(default_factory=dict)  # Ray: the policies, read here (:mod:`.shipped`)
 
 
 def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Plan:
     """The game and the schedule of ``config``; every agent is built once first, so a bad
-    name, a policy that does not fit or a missing extra fails before any game or file."""
+    name, a policy that does not fit or a missing extra fails before any game or file. On Ray
+    the policy files are read here, once, and their bytes are what the workers get and what
+    is checked (:mod:`.shipped`): the cluster's machines need neither the files nor our cwd."""
     from parlor.agents.registry import make_agent
     from parlor.envs.engine.game import ConfigError
+    from parlor.training.evaluation.shipped import policy_factories
     from parlor.training.evaluation.tournament import field_schedule, schedule
 
     game = build_game(config, make_game)
+    factories = policy_factories(config.players(), config.env) if config.ray is not None else {}
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
-        make_agent(spec, game, env_name=config.env)
+        if spec in factories:
+            factories[spec](game)
+        else:
+            make_agent(spec, game, env_name=config.env)
     if config.field is not None:
         if game.num_players < 2:
             raise ConfigError(f"field needs a game of 2 or more seats; {config.env} has {game.num_players}")
@@ -255,8 +274,8 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
         bad = [s for s in seats if not 0 <= s < game.num_players]
         if bad:
             raise ConfigError(f"seats {bad} out of range; allowed values: 0..{game.num_players - 1}")
-        return Plan(game, field_schedule(len(config.agents), game.num_players, config.games, seats))
-    return Plan(game, schedule(len(config.agents), game.num_players, config.games))
+        return Plan(game, field_schedule(len(config.agents), game.num_players, config.games, seats), factories)
+    return Plan(game, schedule(len(config.agents), game.num_players, config.games), factories)
 
 
 def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = None,
@@ -277,7 +296,7 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
     start = time.perf_counter()
     if progress is not None:
         progress(len(done), len(jobs))
-    played = run_jobs(config, [jobs[i] for i in pending], make_game)
+    played = run_jobs(config, [jobs[i] for i in pending], make_game, planned.factories)
     try:
         for n, (i, batch) in enumerate(zip(pending, played)):
             done[i] = [{"job": i, "matchup": r["matchup"], "deal": r["deal"], "lineup": r["lineup"],

@@ -1,0 +1,58 @@
+"""Clear failures of ``parlor eval --ray``: no cluster at the address is one line before any
+run folder is made (no ``--resume`` to suggest); a cluster lost mid-run is one line naming
+the ``--resume`` command, and the resumed run gives the results of ``--workers 1``."""
+from __future__ import annotations
+
+import json
+import re
+import socket
+
+import pytest
+
+from parlor.training.cli import main
+from parlor.training.evaluation import ray_runner
+
+pytestmark = pytest.mark.xdist_group("ray")  # one xdist worker, one Ray instance for every Ray test
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # free once closed: nothing listens there
+
+
+@pytest.mark.parametrize("flag", ["auto", "HOST:PORT", "ray://HOST:PORT"])
+def test_no_cluster_at_the_address_is_one_line_and_leaves_no_folder(flag, tmp_path, monkeypatch, capsys) -> None:
+    ray = pytest.importorskip("ray", reason="the [scale] extra (ray) is not installed")
+    port = _closed_port()
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # as in a fresh `parlor eval` process
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")  # what `auto` finds (Ray reads it first)
+    address = flag.replace("HOST:PORT", f"127.0.0.1:{port}")
+    run = tmp_path / "run"
+    assert main(["eval", "tonk_v0", "--agents", "random,heuristic", "--games", "4", "--quiet", "--no-plot",
+                 "--ray", address, "--out", str(run)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    # (Ray dials this machine's own address for 127.0.0.1)
+    assert re.fullmatch(rf"parlor eval: no Ray cluster at {re.escape(repr(address))}: nothing answers at \S+:{port} "
+                        r"\(is it started, e\.g\. `ray start --head`, and is the address right\?\)", line), line
+    assert not run.exists()
+
+
+def test_a_lost_cluster_is_one_line_with_the_resume_command_and_resume_finishes(ray_cluster, tmp_path, monkeypatch,
+                                                                               capsys) -> None:
+    argv = ["eval", "tonk_v0", "--option", "num_players=2", "--agents", "random,heuristic", "--games", "200",
+            "--seed", "4", "--quiet", "--no-plot"]
+    run = tmp_path / "ray"
+    monkeypatch.setattr(ray_runner, "answers", lambda where, timeout=0: False)  # the GCS stops answering
+    monkeypatch.setattr(ray_runner, "GCS_GRACE", 0.0)
+    monkeypatch.setattr(ray_runner, "POLL_SECONDS", 0.001)
+    assert main(argv + ["--ray", "local", "--out", str(run)]) == 1
+    monkeypatch.undo()
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("parlor eval: lost the Ray cluster at 'local': its GCS (")
+    assert line.endswith(f"deals are kept in {run / 'episodes.jsonl'}; continue with: parlor eval --resume {run}")
+    assert not (run / "results.json").exists()
+    assert main(["eval", "--resume", str(run), "--quiet", "--no-plot"]) == 0
+    assert main(argv + ["--out", str(tmp_path / "one")]) == 0
+    results = {name: json.loads((tmp_path / name / "results.json").read_text()) for name in ("one", "ray")}
+    assert results["ray"]["agents"] == results["one"]["agents"]
