@@ -30,11 +30,8 @@ is what ``--resume`` restores.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
-import os
-import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -51,15 +48,20 @@ from parlor.training.learning.wrapper import SingleAgentEnv
 LEARNER = "learner"
 RLLIB_CHECKPOINT, RLLIB_STEPS = "rllib", "rllib.json"
 RESTART_WAIT = 2.0  # seconds between iterations while no env runner is up
+SNAPSHOT_FOLDER = "parlor-snapshots"  # the runners' copies of the snapshots, under their temp dir
 
 
 def env_config(config: TrainConfig) -> dict[str, Any]:
-    """The env copies' config: :class:`SingleAgentEnv`'s keyword arguments, seeded by ``config.seed``."""
+    """The env copies' config: :class:`SingleAgentEnv`'s keyword arguments, seeded by ``config.seed``.
+    ``ppo:PATH`` opponents are read here and travel as bytes (:mod:`~parlor.training.evaluation.shipped`):
+    the runners never open the path, so the cluster's machines need no shared disk."""
+    from parlor.training.evaluation.shipped import policy_factories
     from parlor.training.learning.train import env_kwargs
 
     kwargs = env_kwargs(config, 0)
     del kwargs["seat_offset"]  # each copy's own, from its worker and vector index
-    return {**kwargs, "seed": config.seed}
+    factories = policy_factories([entry.agent for entry in config.opponents], config.env)
+    return {**kwargs, "seed": config.seed, **({"agent_factories": factories} if factories else {})}
 
 
 def map_to_learner(agent_id: Any, episode: Any, **kwargs: Any) -> str:
@@ -125,13 +127,9 @@ def envs_of(runner: Any) -> list[ParlorMultiAgentEnv]:
 def _add_snapshot(runner: Any, name: str, data: bytes) -> int:
     """On an env runner: write the policy file (named by its content: one copy per machine) and
     give it to every env of the runner; returns the number of envs."""
-    folder = Path(tempfile.gettempdir()) / "parlor-snapshots"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"{hashlib.sha256(data).hexdigest()[:16]}-{name}"
-    if not path.is_file():
-        tmp = path.with_suffix(f".{os.getpid()}.part")
-        tmp.write_bytes(data)
-        tmp.replace(path)
+    from parlor.training.evaluation.shipped import local_copy
+
+    path = local_copy(data, name, SNAPSHOT_FOLDER)
     envs = envs_of(runner)
     for env in envs:
         env.add_snapshot(str(path))
