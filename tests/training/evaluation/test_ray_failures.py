@@ -56,3 +56,16 @@ def test_a_lost_cluster_is_one_line_with_the_resume_command_and_resume_finishes(
     assert main(argv + ["--out", str(tmp_path / "one")]) == 0
     results = {name: json.loads((tmp_path / name / "results.json").read_text()) for name in ("one", "ray")}
     assert results["ray"]["agents"] == results["one"]["agents"]
+
+
+def test_parlor_train_rllib_with_no_cluster_is_one_line_and_leaves_no_folder(tmp_path, monkeypatch, capsys) -> None:
+    ray = pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed") and __import__("ray")
+    port = _closed_port()
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # as in a fresh `parlor train` process
+    config = tmp_path / "tonk.yaml"
+    config.write_text("env: tonk_v0\nbackend: rllib\ntotal_steps: 128\n")
+    assert main(["train", str(config), "--ray", f"127.0.0.1:{port}", "--out", str(tmp_path / "runs"),
+                 "--no-progress"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("parlor train: no Ray cluster at '127.0.0.1:") and "nothing answers at" in line
+    assert not (tmp_path / "runs").exists()
