@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         if config.backend == "rllib":  # connected before the run folder is made: no cluster, no folder
             try:
                 cluster.enter_context(session(args.ray or default_address()))
-            except ClusterError as exc:
+            except (ClusterError, ConfigError) as exc:
                 print(f"parlor train: {exc}", file=sys.stderr)
                 return 2
         return _train(args, config, command, run_dir if args.resume else None)

@@ -23,8 +23,10 @@ Addresses (:func:`connect`): ``local`` starts a new Ray instance on this machine
 --head``), ``HOST:PORT`` a cluster this machine belongs to, ``ray://HOST:10001`` a
 remote one through Ray Client. Before Ray is asked, the address must answer on TCP
 (``CONNECT_TIMEOUT``): none there is a one-line :class:`ClusterError`, not Ray's
-minutes of retries. ``ray`` is imported inside functions only: evaluation runs
-without it (and never loads torch).
+minutes of retries. ``$PARLOR_RAY_RUNTIME_ENV`` (JSON) is the job's Ray
+``runtime_env``, e.g. ``{"py_modules": ["my_agents"]}`` for ``package.module:Class``
+agents that the cluster's machines do not have. ``ray`` is imported inside functions
+only: evaluation runs without it (and never loads torch).
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from typing import Any
 
 LOCAL = "local"          # a new Ray instance on this machine, for this run only
 ADDRESS_VARIABLE = "RAY_ADDRESS"
+RUNTIME_ENV_VARIABLE = "PARLOR_RAY_RUNTIME_ENV"  # JSON: the Ray runtime_env of parlor's jobs
 MAX_RETRIES = 3          # reruns of a task whose worker process died
 TASKS_PER_CPU = 4        # enough tasks to balance uneven jobs, few enough to amortise each task's cost
 CONNECT_TIMEOUT = 5.0    # seconds for the address to accept a TCP connection before Ray is asked
@@ -98,6 +101,25 @@ def bootstrap_address(address: str) -> str | None:
     return found
 
 
+def runtime_env() -> dict[str, Any] | None:
+    """The ``runtime_env`` in ``$PARLOR_RAY_RUNTIME_ENV`` (a JSON object), if set."""
+    import json
+
+    from parlor.envs.engine.game import ConfigError
+
+    text = os.environ.get(RUNTIME_ENV_VARIABLE, "").strip()
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"${RUNTIME_ENV_VARIABLE} is not JSON ({exc}); give a Ray runtime_env object, e.g. "
+                          '{"py_modules": ["my_agents"]}') from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"${RUNTIME_ENV_VARIABLE} must be a JSON object (a Ray runtime_env), not {value!r}")
+    return value
+
+
 def connect(address: str, num_cpus: int | None = None) -> bool:
     """Connect this process to Ray at ``address`` unless it already is; returns whether this
     call connected (the caller then disconnects, :func:`session`). ``num_cpus`` only applies
@@ -106,7 +128,7 @@ def connect(address: str, num_cpus: int | None = None) -> bool:
 
     if ray.is_initialized():
         return False
-    kwargs: dict[str, Any] = dict(log_to_driver=False, configure_logging=False)
+    kwargs: dict[str, Any] = dict(log_to_driver=False, configure_logging=False, runtime_env=runtime_env())
     if address == LOCAL:  # plain ray.init() would join whatever cluster runs here; local means a new one
         kwargs.update(num_cpus=num_cpus, include_dashboard=False)
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # a run's own instance: no usage report unless asked
@@ -124,10 +146,13 @@ def connect(address: str, num_cpus: int | None = None) -> bool:
     return True
 
 
-def gcs_of_session() -> tuple[str, int] | None:
-    """Where the connected cluster's GCS listens (None through Ray Client, which reports its own loss)."""
+def gcs_of_session(address: str) -> tuple[str, int] | None:
+    """Where the cluster's GCS listens; None through Ray Client (``ray://``: the GCS may be out of
+    reach from here, and the client reports a lost connection itself)."""
     import ray
 
+    if address.startswith("ray://"):
+        return None
     try:
         return host_port(ray.get_runtime_context().gcs_address)
     except Exception:  # Ray Client's context has no GCS address
@@ -188,7 +213,7 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
         config_ref, factories_ref = ray.put(config), ray.put(dict(factories or {}))
         chunks = [list(jobs[i:i + chunk]) for i in range(0, len(jobs), chunk)]
         refs = [play.remote(config_ref, c, make_game, factories_ref) for c in chunks]
-        fetched, lost, gcs = 0, False, gcs_of_session()
+        fetched, lost, gcs = 0, False, gcs_of_session(config.ray)
         try:
             for ref in refs:  # in order; the later chunks run meanwhile
                 try:

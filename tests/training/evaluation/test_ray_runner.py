@@ -136,3 +136,25 @@ def test_a_task_failing_beyond_its_retries_keeps_the_deals_and_resume_finishes(r
     assert main(argv + ["--out", str(tmp_path / "one")]) == 0
     results = {name: json.loads((tmp_path / name / "results.json").read_text()) for name in ("one", "ray")}
     assert results["ray"]["agents"] == results["one"]["agents"]
+
+
+def test_the_runtime_env_variable_reaches_ray_init_and_bad_json_is_named(monkeypatch) -> None:
+    ray = pytest.importorskip("ray", reason="the [scale] extra (ray) is not installed")
+    calls = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kwargs: calls.append(kwargs))
+    monkeypatch.setenv(ray_runner.RUNTIME_ENV_VARIABLE, '{"py_modules": ["my_agents"]}')
+    assert ray_runner.connect(ray_runner.LOCAL, num_cpus=1)
+    assert calls[-1]["runtime_env"] == {"py_modules": ["my_agents"]}
+    monkeypatch.setenv(ray_runner.RUNTIME_ENV_VARIABLE, "py_modules: x")
+    with pytest.raises(ConfigError, match=r"\$PARLOR_RAY_RUNTIME_ENV is not JSON"):
+        ray_runner.connect(ray_runner.LOCAL)
+    monkeypatch.delenv(ray_runner.RUNTIME_ENV_VARIABLE)
+    assert ray_runner.connect(ray_runner.LOCAL) and calls[-1]["runtime_env"] is None
+
+
+def test_addresses_split_into_host_and_port() -> None:
+    assert ray_runner.host_port("10.0.0.5:6379") == ("10.0.0.5", 6379)
+    assert ray_runner.host_port("ray://head.example:10001") == ("head.example", 10001)
+    assert ray_runner.host_port("[::1]:6379") == ("::1", 6379)
+    assert ray_runner.host_port("auto") is None
