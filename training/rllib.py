@@ -67,11 +67,21 @@ def env_config(env: str, options: Mapping[str, Any] | None = None, opponents: Op
     """The ``env_config`` of :class:`ParlorMultiAgentEnv` for ``env`` (arguments as in
     :func:`train_config`); the env is built once here, so a bad name, option or opponent
     fails now, not on a remote env runner."""
-    from parlor.training.learning.rllib_train import env_config as make
+    return _check(train_config(env, options, opponents, seed=seed, **keys))
 
-    config = make(train_config(env, options, opponents, seed=seed, **keys))
-    ParlorMultiAgentEnv(config)
-    return config
+
+def _check(config: TrainConfig) -> dict[str, Any]:
+    """The env config of ``config``, its env built once here: a bad name, option or opponent
+    fails now (a policy opponent's error names its path), not on a remote env runner."""
+    from parlor.training.evaluation.shipped import policy_factories
+    from parlor.training.learning.rllib_train import env_config as make
+    from parlor.training.learning.wrapper import make_raw_env
+
+    game = make_raw_env(config.env, config.options).game  # the env and its options
+    policy_factories([e.agent for e in config.opponents], config.env, game)
+    env_config = make(config)
+    ParlorMultiAgentEnv(env_config)
+    return env_config
 
 
 def env_creator(config: Mapping[str, Any]) -> ParlorMultiAgentEnv:
@@ -93,11 +103,10 @@ def ppo_config(env: str, options: Mapping[str, Any] | None = None, opponents: Op
     the env, the masked module as the one trained module ``learner`` (every exposed seat maps
     to it), the env check off, parlor's PPO defaults mapped to RLlib's names. The env is
     built once here, so a bad name, option or opponent fails now."""
-    from parlor.training.learning.rllib_train import env_config as make_env_config
     from parlor.training.learning.rllib_train import ppo_config as make
 
     config = train_config(env, options, opponents, **keys)
-    ParlorMultiAgentEnv(make_env_config(config))
+    _check(config)
     return make(config)
 
 

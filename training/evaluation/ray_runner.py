@@ -34,6 +34,7 @@ import contextlib
 import math
 import os
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -159,20 +160,56 @@ def gcs_of_session(address: str) -> tuple[str, int] | None:
         return None
 
 
-def wait_for(ref: Any, gcs: tuple[str, int] | None, address: str) -> None:
-    """Return once ``ref`` is ready; :class:`ClusterError` when the GCS at ``gcs`` has not answered
+class GcsSilence:
+    """How long the cluster's GCS (``where``; None: not watched) has not answered: :meth:`lost`
+    checks once and says whether it has been silent for ``GCS_GRACE`` seconds."""
+
+    def __init__(self, address: str, where: tuple[str, int] | None):
+        self.address, self.where = address, where
+        self.since: float | None = None
+
+    def lost(self) -> bool:
+        if self.where is None or answers(self.where, timeout=POLL_SECONDS):
+            self.since = None
+            return False
+        if self.since is None:
+            self.since = time.monotonic()
+        return time.monotonic() - self.since >= GCS_GRACE
+
+    def message(self) -> str:
+        where = f"{self.where[0]}:{self.where[1]}" if self.where else "?"
+        return f"lost the Ray cluster at {self.address!r}: its GCS ({where}) has not answered for {GCS_GRACE:.0f} s"
+
+
+def wait_for(ref: Any, silence: GcsSilence) -> None:
+    """Return once ``ref`` is ready; :class:`ClusterError` when the cluster's GCS has been silent
     for ``GCS_GRACE`` seconds (Ray itself would end this process after 60 s)."""
     import ray
 
-    silent_since: float | None = None
     while not ray.wait([ref], timeout=POLL_SECONDS)[0]:
-        if gcs is None or answers(gcs, timeout=POLL_SECONDS):
-            silent_since = None
-        elif silent_since is None:
-            silent_since = time.monotonic()
-        elif time.monotonic() - silent_since >= GCS_GRACE:
-            raise ClusterError(f"lost the Ray cluster at {address!r}: its GCS ({gcs[0]}:{gcs[1]}) has not answered "
-                               f"for {GCS_GRACE:.0f} s")
+        if silence.lost():
+            raise ClusterError(silence.message())
+
+
+@contextlib.contextmanager
+def watched(address: str, on_lost: Callable[[str], None]) -> Iterator[None]:
+    """While the block runs (e.g. RLlib's training loop, which waits inside Ray), a daemon
+    thread checks the cluster's GCS every ``POLL_SECONDS`` and calls ``on_lost(message)`` once
+    it has been silent for ``GCS_GRACE`` seconds, well before Ray's own 60 s end."""
+    silence, stop = GcsSilence(address, gcs_of_session(address)), threading.Event()
+
+    def watch() -> None:
+        while not stop.wait(POLL_SECONDS):
+            if silence.lost():
+                on_lost(silence.message())
+                return
+
+    if silence.where is not None:
+        threading.Thread(target=watch, name="parlor-gcs-watch", daemon=True).start()
+    try:
+        yield
+    finally:
+        stop.set()
 
 
 @contextlib.contextmanager
@@ -213,11 +250,11 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
         config_ref, factories_ref = ray.put(config), ray.put(dict(factories or {}))
         chunks = [list(jobs[i:i + chunk]) for i in range(0, len(jobs), chunk)]
         refs = [play.remote(config_ref, c, make_game, factories_ref) for c in chunks]
-        fetched, lost, gcs = 0, False, gcs_of_session(config.ray)
+        fetched, lost, silence = 0, False, GcsSilence(config.ray, gcs_of_session(config.ray))
         try:
             for ref in refs:  # in order; the later chunks run meanwhile
                 try:
-                    wait_for(ref, gcs, config.ray)
+                    wait_for(ref, silence)
                     chunk_results = ray.get(ref)
                 except ray.exceptions.RayTaskError:
                     raise  # the task's own error (e.g. a bad agent): the caller sees it as raised

@@ -253,8 +253,8 @@ class Plan:
 def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Plan:
     """The game and the schedule of ``config``; every agent is built once first, so a bad
     name, a policy that does not fit or a missing extra fails before any game or file. On Ray
-    the policy files are read here, once, and their bytes are what the workers get and what
-    is checked (:mod:`.shipped`): the cluster's machines need neither the files nor our cwd."""
+    the policy files are also read here, once, and their bytes are what the workers get
+    (:mod:`.shipped`): the cluster's machines need neither the files nor our cwd."""
     from parlor.agents.registry import make_agent
     from parlor.envs.engine.game import ConfigError
     from parlor.training.evaluation.shipped import policy_factories
@@ -263,10 +263,7 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
     game = build_game(config, make_game)
     factories = policy_factories(config.players(), config.env) if config.ray is not None else {}
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
-        if spec in factories:
-            factories[spec](game)
-        else:
-            make_agent(spec, game, env_name=config.env)
+        make_agent(spec, game, env_name=config.env)
     if config.field is not None:
         if game.num_players < 2:
             raise ConfigError(f"field needs a game of 2 or more seats; {config.env} has {game.num_players}")

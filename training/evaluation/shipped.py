@@ -72,7 +72,14 @@ class ShippedPolicy:
         return PolicyAgent.from_file(path, self.env_name, game, seed=seed)
 
 
-def policy_factories(specs: Iterable[str], env_name: str) -> dict[str, ShippedPolicy]:
-    """Spec -> :class:`ShippedPolicy` for every ``ppo:PATH`` among ``specs``, each file read now."""
-    return {spec: ShippedPolicy(spec, env_name, read_input(f"agent {spec}", spec[len(POLICY_PREFIX):]))
-            for spec in dict.fromkeys(specs) if spec.startswith(POLICY_PREFIX)}
+def policy_factories(specs: Iterable[str], env_name: str, game: Any = None) -> dict[str, ShippedPolicy]:
+    """Spec -> :class:`ShippedPolicy` for every ``ppo:PATH`` among ``specs``, each file read now;
+    with ``game``, each is also checked to fit it, from the user's file (so an error names
+    PATH, not a worker's copy)."""
+    from parlor.agents.registry import make_agent
+
+    factories = {spec: ShippedPolicy(spec, env_name, read_input(f"agent {spec}", spec[len(POLICY_PREFIX):]))
+                 for spec in dict.fromkeys(specs) if spec.startswith(POLICY_PREFIX)}
+    for spec in factories if game is not None else ():
+        make_agent(spec, game, env_name=env_name)
+    return factories

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from functools import partial
 from pathlib import Path
@@ -185,6 +186,19 @@ class RunnerEnvs(VecEnvWrapper):
 
 
 # ------------------------------------------------------------------ the run
+def cluster_lost(run_dir: Path, address: str, message: str) -> None:
+    """The cluster is gone (:func:`~parlor.training.evaluation.ray_runner.watched`, from its
+    thread): one line with the command that continues from the last checkpoint, then end the
+    process now (RLlib's loop would wait inside Ray until Ray ends it after 60 s)."""
+    import shlex
+    import sys
+
+    again = ["parlor", "train", "--resume", str(run_dir), *(["--ray", address] if address != "local" else [])]
+    print(f"\nparlor train: {message}; the checkpoints are kept in {run_dir / 'checkpoints'}; continue with: "
+          f"{shlex.join(again)}", file=sys.stderr, flush=True)
+    os._exit(1)
+
+
 def save_checkpoint(algo: Any, run_dir: Path, steps: int) -> None:
     """RLlib's checkpoint (what --resume restores) next to the callback's policy checkpoints."""
     folder = run_dir / "checkpoints"
@@ -221,7 +235,7 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     from stable_baselines3.common.utils import configure_logger
     from tqdm import tqdm
 
-    from parlor.training.evaluation.ray_runner import default_address, session
+    from parlor.training.evaluation.ray_runner import default_address, session, watched
     from parlor.training.learning.callbacks import ParlorCallback
     from parlor.training.learning.train import TrainResult, env_kwargs, initialise, make_model, save_final, warm_start
 
@@ -230,7 +244,8 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     envs = RunnerEnvs(DummyVecEnv([partial(SingleAgentEnv, **env_kwargs(config, 0))]))
     model = make_model(config, envs, run_dir)  # the shadow: parlor's copy of the learner
     model.set_logger(configure_logger(0, str(run_dir / "tb"), "rllib", reset_num_timesteps=not resume))
-    with session(address or default_address()):
+    address = address or default_address()
+    with session(address), watched(address, partial(cluster_lost, run_dir, address)):
         algo = ppo_config(config).build_algo()
         envs.algo = algo
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import time
 
 import pytest
 
@@ -69,3 +70,36 @@ def test_parlor_train_rllib_with_no_cluster_is_one_line_and_leaves_no_folder(tmp
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith("parlor train: no Ray cluster at '127.0.0.1:") and "nothing answers at" in line
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_watched_block_hears_of_a_silent_gcs_once_and_a_quiet_one_never(monkeypatch) -> None:
+    heard: list[str] = []
+    monkeypatch.setattr(ray_runner, "gcs_of_session", lambda address: ("10.0.0.5", 6379))
+    monkeypatch.setattr(ray_runner, "POLL_SECONDS", 0.01)
+    monkeypatch.setattr(ray_runner, "GCS_GRACE", 0.05)
+    monkeypatch.setattr(ray_runner, "answers", lambda where, timeout=0: True)
+    with ray_runner.watched("10.0.0.5:6379", heard.append):
+        time.sleep(0.3)
+    assert heard == []
+    monkeypatch.setattr(ray_runner, "answers", lambda where, timeout=0: False)
+    with ray_runner.watched("10.0.0.5:6379", heard.append):
+        deadline = time.monotonic() + 10
+        while not heard and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)
+    assert heard == ["lost the Ray cluster at '10.0.0.5:6379': its GCS (10.0.0.5:6379) has not answered for 0 s"]
+
+
+def test_a_lost_training_cluster_prints_the_resume_command_and_ends_the_process(tmp_path, monkeypatch,
+                                                                               capsys) -> None:
+    pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
+    from parlor.training.learning import rllib_train
+
+    exits = []
+    monkeypatch.setattr(rllib_train.os, "_exit", exits.append)
+    rllib_train.cluster_lost(tmp_path / "run", "10.0.0.5:6379", "lost the Ray cluster at '10.0.0.5:6379': gone")
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line == (f"parlor train: lost the Ray cluster at '10.0.0.5:6379': gone; the checkpoints are kept in "
+                    f"{tmp_path / 'run' / 'checkpoints'}; continue with: parlor train --resume {tmp_path / 'run'} "
+                    "--ray 10.0.0.5:6379")
+    assert exits == [1]

@@ -88,3 +88,13 @@ def test_a_missing_policy_file_fails_before_any_folder_naming_the_agent(ray_clus
     assert "agent ppo:pol/gone.zip: no file 'pol/gone.zip'" in line and str(tmp_path / "pol" / "gone.zip") in line
     assert "--resume" not in line and "episodes.jsonl" not in line
     assert not (tmp_path / "run").exists()
+
+
+def test_a_policy_of_another_game_is_named_by_the_users_path(tmp_path, monkeypatch, capsys) -> None:
+    tiny_policy(tmp_path / "pol" / "tiny.zip", make_game("tonk_v0", num_players=2), "tonk_v0")
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval", "tonk_v0", "--agents", "ppo:pol/tiny.zip,random", "--ray", "local", "--quiet", "--no-plot",
+                 "--out", "run"]) == 2  # (tonk of 4 seats, the default: not the policy's 2)
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("parlor eval: pol/tiny.zip") and LOCAL_FOLDER not in line
+    assert not (tmp_path / "run").exists()
