@@ -256,7 +256,10 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
                 try:
                     wait_for(ref, silence)
                     chunk_results = ray.get(ref)
-                except ray.exceptions.RayTaskError:
+                except ray.exceptions.RayTaskError as exc:
+                    if isinstance(exc.cause, OSError):  # the worker's machine (its disk, a file), not our run folder
+                        raise ClusterError(f"a Ray task failed on its machine: {type(exc.cause).__name__}: "
+                                           f"{exc.cause}") from exc
                     raise  # the task's own error (e.g. a bad agent): the caller sees it as raised
                 except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
                         ray.exceptions.ObjectLostError) as exc:  # retried MAX_RETRIES times already

@@ -103,3 +103,13 @@ def test_a_lost_training_cluster_prints_the_resume_command_and_ends_the_process(
                     f"{tmp_path / 'run' / 'checkpoints'}; continue with: parlor train --resume {tmp_path / 'run'} "
                     "--ray 10.0.0.5:6379")
     assert exits == [1]
+
+
+def test_an_oserror_on_a_worker_is_not_called_a_run_folder_problem(ray_cluster, tmp_path, capsys) -> None:
+    run = tmp_path / "run"
+    assert main(["eval", "tonk_v0", "--agents", "tests.training.evaluation.ray_agents:NoDisk,random", "--games", "4",
+                 "--quiet", "--no-plot", "--ray", "local", "--out", str(run)]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("parlor eval: a Ray task failed on its machine: FileNotFoundError: ")
+    assert "/gone/on/the/worker" in line and "make room" not in line
+    assert line.endswith(f"continue with: parlor eval --resume {run}")
