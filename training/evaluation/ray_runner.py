@@ -140,11 +140,18 @@ def connect(address: str, num_cpus: int | None = None) -> bool:
                            "started, e.g. `ray start --head`, and is the address right?)")
     try:
         ray.init(address=address, **kwargs)
-    except ConnectionError as exc:  # no cluster there (or the token is missing): one line, not a traceback
-        hint = (" (a cluster with token authentication: set RAY_AUTH_MODE=token and give its token, "
-                "~/.ray/auth_token or $RAY_AUTH_TOKEN)") if "uthenticat" in str(exc.__cause__ or exc) else ""
-        raise ClusterError(f"no Ray cluster at {address!r}: {exc}{hint}") from None
+    except (ConnectionError, ray.exceptions.AuthenticationError) as exc:  # one line, not a traceback
+        raise ClusterError(f"no Ray cluster at {address!r}: {connection_problem(exc)}") from None
     return True
+
+
+def connection_problem(exc: BaseException) -> str:
+    """What ``ray.init`` said, in one sentence, and what to do when it is the token."""
+    said = str(exc).split(". ")[0].strip().rstrip(".")
+    if "uthenticat" in str(exc.__cause__ or exc) or "uthenticat" in said:
+        said += (" (a cluster with token authentication: set RAY_AUTH_MODE=token and give the cluster's token: "
+                 "~/.ray/auth_token, $RAY_AUTH_TOKEN_PATH or $RAY_AUTH_TOKEN)")
+    return said
 
 
 def gcs_of_session(address: str) -> tuple[str, int] | None:

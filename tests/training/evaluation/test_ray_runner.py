@@ -158,3 +158,18 @@ def test_addresses_split_into_host_and_port() -> None:
     assert ray_runner.host_port("ray://head.example:10001") == ("head.example", 10001)
     assert ray_runner.host_port("[::1]:6379") == ("::1", 6379)
     assert ray_runner.host_port("auto") is None
+
+
+def test_a_refused_connection_is_one_sentence_with_the_token_hint_when_it_is_the_token() -> None:
+    ray = pytest.importorskip("ray", reason="the [scale] extra (ray) is not installed")
+    missing = ray.exceptions.AuthenticationError("Token authentication is enabled but no authentication token was "
+                                                 "found. Ensure that the token ... For more information, see: x")
+    assert ray_runner.connection_problem(missing) == (
+        "Token authentication is enabled but no authentication token was found (a cluster with token "
+        "authentication: set RAY_AUTH_MODE=token and give the cluster's token: ~/.ray/auth_token, "
+        "$RAY_AUTH_TOKEN_PATH or $RAY_AUTH_TOKEN)")
+    refused = ConnectionError("Failed to connect to Ray cluster at 10.0.0.5:6379")
+    refused.__cause__ = RuntimeError("... InvalidAuthToken: Authentication token is missing or incorrect ...")
+    assert ray_runner.connection_problem(refused).startswith("Failed to connect to Ray cluster at 10.0.0.5:6379 (a "
+                                                            "cluster with token authentication")
+    assert ray_runner.connection_problem(ConnectionError("no route")) == "no route"
