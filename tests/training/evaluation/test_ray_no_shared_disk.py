@@ -24,6 +24,7 @@ from tests.agents.policy_files import tiny_policy
 pytestmark = pytest.mark.xdist_group("ray")  # one xdist worker, one Ray instance for every Ray test
 
 JOIN_SECONDS = 60
+FAR = "far_node"  # a custom resource only the second node has: a task that asks for it runs there
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +37,7 @@ def far_node(ray_cluster, tmp_path_factory):
     env = {**os.environ, "HOME": str(home), "TMPDIR": str(home), "RAY_AUTH_TOKEN_PATH": str(token)}
     before = sum(n["Alive"] for n in ray.nodes())
     node = subprocess.Popen([str(Path(sys.executable).with_name("ray")), "start", "--block", "--num-cpus", "1",
+                             "--resources", json.dumps({FAR: 1}),
                              "--address", ray.get_runtime_context().gcs_address, "--disable-usage-stats"],
                             cwd=home, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -98,3 +100,22 @@ def test_a_policy_of_another_game_is_named_by_the_users_path(tmp_path, monkeypat
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith("parlor eval: pol/tiny.zip") and LOCAL_FOLDER not in line
     assert not (tmp_path / "run").exists()
+
+
+def test_rllib_env_runners_on_a_node_without_the_file_play_a_policy_opponent(far_node, tmp_path, monkeypatch) -> None:
+    pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
+    from parlor.training import rllib as parlor_rllib
+
+    tiny_policy(tmp_path / "pol" / "rival.zip", make_game("tonk_v0", num_players=2), "tonk_v0")
+    monkeypatch.chdir(tmp_path)
+    config = (parlor_rllib.ppo_config("tonk_v0", {"num_players": 2}, ["ppo:pol/rival.zip"], net_arch=(8,))
+              .env_runners(num_env_runners=1, custom_resources_per_env_runner={FAR: 1})
+              .training(train_batch_size_per_learner=64, minibatch_size=64, num_epochs=1))
+    shutil.rmtree(tmp_path / "pol")  # read by ppo_config; the runner (on the far node) gets the bytes
+    algo = config.build_algo()
+    try:
+        result = algo.train()
+    finally:
+        algo.stop()
+    assert result["env_runners"]["num_env_steps_sampled"] >= 64
+    assert list((far_node / LOCAL_FOLDER).glob("*-rival.zip")), "the far node's runner made no copy of the opponent"
