@@ -17,6 +17,7 @@ PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 PRINTS = {
     "MaskablePPO": r"points per hand against the heuristic: [+-]\d+\.\d\d \(sd \d+\.\d\d\)",
     "Tianshou": r"player_0's best test return: [+-]\d+\.\d\d",
+    "RLlib": r"tonk_rllib against the heuristic: [+-]\d+\.\d\d points per game \(95% CI ± \d+\.\d\d\)",
     "PettingZoo": r"illegal action: \{'player_0': -1\.0.*all terminated: True\n.*returns of a random parallel episode",
 }
 

@@ -22,8 +22,9 @@ the rest, to the results an uninterrupted run gives (with ``--record``, the same
 ``records.jsonl`` too: each game's record is streamed inside its episode line).
 ``--ray [ADDRESS]`` plays the deals as Ray tasks
 (:mod:`~parlor.training.evaluation.ray_runner`): ``auto`` (the cluster running here),
-``HOST:PORT``, ``local`` (a new instance on this machine) or, bare, ``$RAY_ADDRESS``
-else ``local``.
+``HOST:PORT``, ``ray://HEAD:10001`` (Ray Client), ``local`` (a new instance on this
+machine) or, bare, ``$RAY_ADDRESS`` else ``local``; it connects before the run folder is
+made, and policy files are read here and shipped (:mod:`~parlor.training.evaluation.shipped`).
 """
 from __future__ import annotations
 
@@ -60,8 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="master seed (default 0)")
     parser.add_argument("--workers", type=int, help="worker processes (default 1); results do not depend on it")
     parser.add_argument("--ray", nargs="?", const=BARE_RAY, metavar="ADDRESS",
-                        help="play the deals as Ray tasks: auto (the cluster running here), HOST:PORT, local (a new "
-                        "instance here); bare: $RAY_ADDRESS, else local. Results do not depend on it")
+                        help="play the deals as Ray tasks: auto (the cluster this machine belongs to), HOST:PORT, "
+                        "ray://HEAD:10001 (Ray Client, from outside the cluster), local (a new instance here); bare: "
+                        "$RAY_ADDRESS, else local. Policy files are read here and shipped: the cluster needs no shared "
+                        "disk. Results do not depend on it")
     parser.add_argument("--record", action="store_true", default=None,
                         help="save every episode's game record in the run folder (records.jsonl; see `parlor replay`)")
     parser.add_argument("--out", help="run folder, new or empty (default: a new runs/eval/<time>-<game>-<random>)")
@@ -165,9 +168,15 @@ def resume_config(args: argparse.Namespace) -> EvalConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    with contextlib.ExitStack() as cluster:  # with --ray: connected before any folder is made, until the end
+        return _run(args, cluster)
+
+
+def _run(args: argparse.Namespace, cluster: contextlib.ExitStack) -> int:
     from parlor.envs.engine.game import ConfigError
     from parlor.training.cli.extras import RAY_MODULES, missing_extra, require
     from parlor.training.evaluation import report, runner
+    from parlor.training.evaluation.ray_runner import ClusterError
     from parlor.training.evaluation.run_folder import RunFolder
 
     try:
@@ -184,9 +193,13 @@ def run(args: argparse.Namespace) -> int:
         planned = runner.plan(config)  # agents built and policies loaded before any folder is made
         if not args.no_plot:
             require(["matplotlib"], "the results plot", alternative="or skip it: --no-plot")
+        if config.ray is not None:
+            from parlor.training.evaluation.ray_runner import session
+
+            cluster.enter_context(session(config.ray))
         if not args.resume:
             folder = RunFolder.create(args.out, config.env, force=args.force)
-    except (ConfigError, ValueError, OSError) as exc:
+    except (ConfigError, ValueError, OSError, ClusterError) as exc:
         print(f"parlor eval: {exc}", file=sys.stderr)
         return 2
     except ImportError as exc:

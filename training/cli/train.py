@@ -14,10 +14,12 @@ the run folder's contents are described there.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shlex
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from parlor.training.cli.extras import RLLIB_MODULES, require
 from parlor.training.cli.options import option_flags
@@ -47,6 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from parlor.agents.policy import PolicyFileError, PolicyMismatchError, load_policy
     from parlor.envs.engine.game import ConfigError
+    from parlor.training.evaluation.ray_runner import ClusterError, default_address, session
+    from parlor.training.evaluation.shipped import policy_factories
 
     command = shlex.join(getattr(sys, "orig_argv", sys.argv))  # the whole command line, interpreter included
     try:
@@ -93,10 +97,27 @@ def run(args: argparse.Namespace) -> int:
             require(PROGRESS_MODULES, "the progress bar", alternative="or leave it out: --no-progress")
         if config.init is not None:
             load_policy(config.init, config.env, game)  # a whole policy file of this env, before any folder is made
-    except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError) as exc:
+        # each ppo: opponent read (from the user's cwd) and checked, before any folder is made
+        policy_factories([entry.agent for entry in config.opponents], config.env, game)
+    except (ConfigError, PolicyFileError, PolicyMismatchError, OSError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2
-    if args.resume:
+    with contextlib.ExitStack() as cluster:
+        if config.backend == "rllib":  # connected before the run folder is made: no cluster, no folder
+            try:
+                cluster.enter_context(session(args.ray or default_address()))
+            except (ClusterError, ConfigError) as exc:
+                print(f"parlor train: {exc}", file=sys.stderr)
+                return 2
+        return _train(args, config, command, run_dir if args.resume else None)
+
+
+def _train(args: argparse.Namespace, config: Any, command: str, run_dir: Path | None) -> int:
+    from parlor.agents.policy import PolicyFileError, PolicyMismatchError
+    from parlor.envs.engine.game import ConfigError
+    from parlor.training.evaluation.ray_runner import ClusterError
+
+    if run_dir is not None:
         with open(run_dir / "command.txt", "a", encoding="utf-8") as fh:
             fh.write(command + "\n")
     else:
@@ -106,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = train(config, run_dir, resume=bool(args.resume), progress_bar=not args.no_progress,
                        ray_address=args.ray if config.backend == "rllib" else None)
-    except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError, ConnectionError) as exc:
+    except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError, ConnectionError, ClusterError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2
     print(f"learning curve: {run_dir / 'learning_curve.png'}")

@@ -30,7 +30,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -121,18 +121,23 @@ def build_game(config: EvalConfig, make_game: Callable[..., Any] | None = None) 
     return envs.make_game(config.env, **config.options)
 
 
-def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> None:
+def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None,
+                factories: Mapping[str, Callable[..., Any]] | None = None) -> None:
+    """This process plays ``config``'s jobs; ``factories`` (spec -> ``(game, seed=None) -> agent``)
+    build those agents instead of the registry (Ray workers: :mod:`.shipped` policies)."""
     _worker.clear()
-    _worker.update(config=config, make_game=make_game, game=build_game(config, make_game), agents={})
+    _worker.update(config=config, make_game=make_game, game=build_game(config, make_game), agents={},
+                   factories=dict(factories or {}))
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
 
 
-def init_pool_worker(config: Any, make_game: Callable[..., Any] | None = None, task: Task | None = None) -> None:
+def init_pool_worker(config: Any, make_game: Callable[..., Any] | None = None, task: Task | None = None,
+                     factories: Mapping[str, Any] | None = None) -> None:
     """A pool process: Ctrl-C reaches the whole process group, but stopping is the parent's
     job (it terminates the pool), so workers ignore it instead of printing tracebacks."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _set_up(task or EVALUATION, config, make_game)
+    _set_up(task or EVALUATION, config, make_game, factories)
 
 
 def seat_agent(agent_index: int, seat: int) -> Any:
@@ -143,7 +148,10 @@ def seat_agent(agent_index: int, seat: int) -> Any:
     cache = _worker["agents"]
     if key not in cache:
         config = _worker["config"]
-        cache[key] = make_agent(config.players()[agent_index], _worker["game"], env_name=config.env)
+        spec = config.players()[agent_index]
+        factory = _worker["factories"].get(spec)
+        cache[key] = (factory(_worker["game"]) if factory is not None
+                      else make_agent(spec, _worker["game"], env_name=config.env))
         if "torch" in sys.modules:
             sys.modules["torch"].set_num_threads(1)
     return cache[key]
@@ -160,41 +168,46 @@ def run_job(job: Any) -> list[dict]:
 
 @dataclass(frozen=True)
 class Task:
-    """What worker processes do with jobs: ``init(config, make_game)`` once per process (again
-    when the config changes), then ``run(job)`` per job. Module-level functions, so that pool
+    """What worker processes do with jobs: ``init(config, make_game, factories)`` once per process
+    (again when they change), then ``run(job)`` per job. Module-level functions, so that pool
     and Ray workers import them; the evaluation's is :data:`EVALUATION`, training's label
-    generation has its own (:mod:`parlor.training.learning.labels`) on the same workers.
-    ``config`` needs ``workers`` and ``ray`` (where the jobs run)."""
+    generation has its own (:mod:`parlor.training.learning.labelling`) on the same workers.
+    ``config`` needs ``workers`` and ``ray`` (where the jobs run); ``factories`` are the policies
+    the driver read and shipped as bytes (:mod:`.shipped`), empty off Ray."""
 
-    init: Callable[[Any, Callable[..., Any] | None], None]
+    init: Callable[[Any, Callable[..., Any] | None, Mapping[str, Any]], None]
     run: Callable[[Any], Any]
 
 
 EVALUATION = Task(init_worker, run_job)
-_set_for: dict[str, Any] = {}  # what this process was set up for: (task, config, make_game)
+_set_for: dict[str, Any] = {}  # what this process was set up for: (task, config, make_game, factories)
 
 
-def _set_up(task: Task, config: Any, make_game: Callable[..., Any] | None) -> None:
-    task.init(config, make_game)
-    _set_for["key"] = (task, config, make_game)
+def _set_up(task: Task, config: Any, make_game: Callable[..., Any] | None,
+            factories: Mapping[str, Any] | None = None) -> None:
+    task.init(config, make_game, dict(factories or {}))
+    _set_for["key"] = (task, config, make_game, dict(factories or {}))
 
 
 def play_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
-              task: Task | None = None) -> list[Any]:
+              task: Task | None = None, factories: Mapping[str, Any] | None = None) -> list[Any]:
     """Results of ``jobs`` played in this process; the process keeps its game and agents
-    while ``task``, ``config`` and ``make_game`` stay the same (a Ray worker plays many chunks)."""
+    while ``task``, ``config``, ``make_game`` and ``factories`` stay the same (a Ray worker
+    plays many chunks)."""
     task = task or EVALUATION
     key = _set_for.get("key")
-    if key is None or key[0] != task or key[1] != config or key[2] is not make_game:
-        _set_up(task, config, make_game)
+    if (key is None or key[0] != task or key[1] != config or key[2] is not make_game
+            or key[3] != dict(factories or {})):
+        _set_up(task, config, make_game, factories)
     return [task.run(job) for job in jobs]
 
 
 def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
-             task: Task | None = None) -> Iterator[Any]:
+             task: Task | None = None, factories: Mapping[str, Any] | None = None) -> Iterator[Any]:
     """Results of ``jobs`` in order, from this process, a pool of ``config.workers`` or
-    Ray tasks (``config.ray``: :mod:`.ray_runner`); ``task`` (default: the evaluation's
-    tournament jobs) says what a worker does with a job.
+    Ray tasks (``config.ray``: :mod:`.ray_runner`, where ``factories`` build the policies
+    from the bytes the driver read); ``task`` (default: the evaluation's tournament jobs)
+    says what a worker does with a job.
 
     A pool worker that dies (killed, out of memory) raises ``BrokenProcessPool`` instead
     of waiting forever; when the caller stops early (an error, Ctrl-C) the workers are
@@ -202,11 +215,11 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
     if config.ray is not None:
         from parlor.training.evaluation import ray_runner
 
-        yield from ray_runner.run_jobs(config, jobs, make_game, task=task)
+        yield from ray_runner.run_jobs(config, jobs, make_game, task=task, factories=factories)
         return
     task = task or EVALUATION
     if config.workers == 1 or len(jobs) == 1:
-        _set_up(task, config, make_game)
+        _set_up(task, config, make_game, factories)
         for job in jobs:
             yield task.run(job)
         return
@@ -218,7 +231,7 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
     fork_ok = "fork" in mp.get_all_start_methods() and "torch" not in sys.modules
     ctx = mp.get_context("fork" if fork_ok else "spawn")
     pool = ProcessPoolExecutor(config.workers, mp_context=ctx, initializer=init_pool_worker,
-                               initargs=(config, make_game, task))
+                               initargs=(config, make_game, task, factories))
     with _ctrl_c_ignored():  # the workers start ignoring it, even while a spawned one imports
         futures = [pool.submit(task.run, job) for job in jobs]  # (the pool starts its processes here)
     finished = False
@@ -263,16 +276,21 @@ class Plan:
 
     game: Any
     jobs: list[Job]
+    factories: dict[str, Any] = field(default_factory=dict)  # Ray: the policies, read here (:mod:`.shipped`)
 
 
 def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Plan:
     """The game and the schedule of ``config``; every agent is built once first, so a bad
-    name, a policy that does not fit or a missing extra fails before any game or file."""
+    name, a policy that does not fit or a missing extra fails before any game or file. On Ray
+    the policy files are also read here, once, and their bytes are what the workers get
+    (:mod:`.shipped`): the cluster's machines need neither the files nor our cwd."""
     from parlor.agents.registry import make_agent
     from parlor.envs.engine.game import ConfigError
+    from parlor.training.evaluation.shipped import policy_factories
     from parlor.training.evaluation.tournament import field_schedule, schedule
 
     game = build_game(config, make_game)
+    factories = policy_factories(config.players(), config.env) if config.ray is not None else {}
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
         make_agent(spec, game, env_name=config.env)
     if config.field is not None:
@@ -282,8 +300,8 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
         bad = [s for s in seats if not 0 <= s < game.num_players]
         if bad:
             raise ConfigError(f"seats {bad} out of range; allowed values: 0..{game.num_players - 1}")
-        return Plan(game, field_schedule(len(config.agents), game.num_players, config.games, seats))
-    return Plan(game, schedule(len(config.agents), game.num_players, config.games))
+        return Plan(game, field_schedule(len(config.agents), game.num_players, config.games, seats), factories)
+    return Plan(game, schedule(len(config.agents), game.num_players, config.games), factories)
 
 
 def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = None,
@@ -304,7 +322,7 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
     start = time.perf_counter()
     if progress is not None:
         progress(len(done), len(jobs))
-    played = run_jobs(config, [jobs[i] for i in pending], make_game)
+    played = run_jobs(config, [jobs[i] for i in pending], make_game, factories=planned.factories)
     try:
         for n, (i, batch) in enumerate(zip(pending, played)):
             done[i] = [{"job": i, "matchup": r["matchup"], "deal": r["deal"], "lineup": r["lineup"],

@@ -91,9 +91,12 @@ def _policy_from_bytes(data: bytes, env_name: str, game: Any, deterministic: boo
         os.unlink(path)
 
 
-def init_labeller(spec: LabelSpec, make_game: Any = None) -> None:
+def init_labeller(spec: LabelSpec, make_game: Any = None, factories: Mapping[str, Any] | None = None) -> None:
     """Build this process's env, teacher and learner for ``spec`` (``make_game`` is unused:
-    the env comes by name, e.g. one added with ``register_env``)."""
+    the env comes by name, e.g. one added with ``register_env``; the learner travels as bytes
+    in ``spec``, so no shipped ``factories`` are taken)."""
+    if factories:
+        raise ValueError(f"labelling takes its learner from the spec, not shipped factories: {sorted(factories)}")
     from parlor.training.learning.wrapper import SingleAgentEnv
 
     _state.clear()

@@ -30,11 +30,9 @@ is what ``--resume`` restores.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
-import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -51,15 +49,20 @@ from parlor.training.learning.wrapper import SingleAgentEnv
 LEARNER = "learner"
 RLLIB_CHECKPOINT, RLLIB_STEPS = "rllib", "rllib.json"
 RESTART_WAIT = 2.0  # seconds between iterations while no env runner is up
+SNAPSHOT_FOLDER = "parlor-snapshots"  # the runners' copies of the snapshots, under their temp dir
 
 
 def env_config(config: TrainConfig) -> dict[str, Any]:
-    """The env copies' config: :class:`SingleAgentEnv`'s keyword arguments, seeded by ``config.seed``."""
+    """The env copies' config: :class:`SingleAgentEnv`'s keyword arguments, seeded by ``config.seed``.
+    ``ppo:PATH`` opponents are read here and travel as bytes (:mod:`~parlor.training.evaluation.shipped`):
+    the runners never open the path, so the cluster's machines need no shared disk."""
+    from parlor.training.evaluation.shipped import policy_factories
     from parlor.training.learning.train import env_kwargs
 
     kwargs = env_kwargs(config, 0)
     del kwargs["seat_offset"]  # each copy's own, from its worker and vector index
-    return {**kwargs, "seed": config.seed}
+    factories = policy_factories([entry.agent for entry in config.opponents], config.env)
+    return {**kwargs, "seed": config.seed, **({"agent_factories": factories} if factories else {})}
 
 
 def map_to_learner(agent_id: Any, episode: Any, **kwargs: Any) -> str:
@@ -125,13 +128,9 @@ def envs_of(runner: Any) -> list[ParlorMultiAgentEnv]:
 def _add_snapshot(runner: Any, name: str, data: bytes) -> int:
     """On an env runner: write the policy file (named by its content: one copy per machine) and
     give it to every env of the runner; returns the number of envs."""
-    folder = Path(tempfile.gettempdir()) / "parlor-snapshots"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"{hashlib.sha256(data).hexdigest()[:16]}-{name}"
-    if not path.is_file():
-        tmp = path.with_suffix(f".{os.getpid()}.part")
-        tmp.write_bytes(data)
-        tmp.replace(path)
+    from parlor.training.evaluation.shipped import local_copy
+
+    path = local_copy(data, name, SNAPSHOT_FOLDER)
     envs = envs_of(runner)
     for env in envs:
         env.add_snapshot(str(path))
@@ -187,6 +186,19 @@ class RunnerEnvs(VecEnvWrapper):
 
 
 # ------------------------------------------------------------------ the run
+def cluster_lost(run_dir: Path, address: str, message: str) -> None:
+    """The cluster is gone (:func:`~parlor.training.evaluation.ray_runner.watched`, from its
+    thread): one line with the command that continues from the last checkpoint, then end the
+    process now (RLlib's loop would wait inside Ray until Ray ends it after 60 s)."""
+    import shlex
+    import sys
+
+    again = ["parlor", "train", "--resume", str(run_dir), *(["--ray", address] if address != "local" else [])]
+    print(f"\nparlor train: {message}; the checkpoints are kept in {run_dir / 'checkpoints'}; continue with: "
+          f"{shlex.join(again)}", file=sys.stderr, flush=True)
+    os._exit(1)
+
+
 def save_checkpoint(algo: Any, run_dir: Path, steps: int) -> None:
     """RLlib's checkpoint (what --resume restores) next to the callback's policy checkpoints."""
     folder = run_dir / "checkpoints"
@@ -223,7 +235,7 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     from stable_baselines3.common.utils import configure_logger
     from tqdm import tqdm
 
-    from parlor.training.evaluation.ray_runner import default_address, session
+    from parlor.training.evaluation.ray_runner import default_address, session, watched
     from parlor.training.learning.callbacks import ParlorCallback
     from parlor.training.learning.train import TrainResult, env_kwargs, initialise, make_model, save_final, warm_start
 
@@ -232,7 +244,8 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     envs = RunnerEnvs(DummyVecEnv([partial(SingleAgentEnv, **env_kwargs(config, 0))]))
     model = make_model(config, envs, run_dir)  # the shadow: parlor's copy of the learner
     model.set_logger(configure_logger(0, str(run_dir / "tb"), "rllib", reset_num_timesteps=not resume))
-    with session(address or default_address()):
+    address = address or default_address()
+    with session(address), watched(address, partial(cluster_lost, run_dir, address)):
         algo = ppo_config(config).build_algo()
         envs.algo = algo
         try:

@@ -42,3 +42,15 @@ def test_an_init_that_does_not_exist_is_refused_before_any_folder_is_made(tmp_pa
     assert main(["train", str(cfg), "--init", str(tmp_path / "missing.zip"), "--out", str(tmp_path / "runs")]) == 2
     assert "missing.zip: no such file" in capsys.readouterr().err
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_policy_opponent_that_does_not_exist_is_refused_before_any_folder_is_made(tmp_path: Path, monkeypatch,
+                                                                                     capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    opponents = "opponents: [{agent: random, weight: 1.0}, {agent: 'ppo:pol/gone.zip', weight: 1.0}]"
+    (tmp_path / "kuhn.yaml").write_text("\n".join(opponents if line.startswith("opponents:") else line
+                                                  for line in KUHN.splitlines()) + "\n")
+    assert main(["train", "kuhn.yaml", "--out", "runs", "--no-progress"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line == f"parlor train: agent ppo:pol/gone.zip: no file 'pol/gone.zip' (looked for {tmp_path}/pol/gone.zip)"
+    assert not (tmp_path / "runs").exists()

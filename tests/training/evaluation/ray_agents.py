@@ -45,3 +45,10 @@ class Faulty(RandomAgent):
 
     def act(self, observation, action_mask, view, sample_world=None):
         raise RuntimeError("Faulty agent: this error must reach the caller")
+
+
+class NoDisk(RandomAgent):
+    """Raises OSError on its first decision, as a worker whose disk is full or gone would."""
+
+    def act(self, observation, action_mask, view, sample_world=None):
+        raise FileNotFoundError(2, "No such file or directory", "/gone/on/the/worker")

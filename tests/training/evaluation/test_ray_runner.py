@@ -136,3 +136,40 @@ def test_a_task_failing_beyond_its_retries_keeps_the_deals_and_resume_finishes(r
     assert main(argv + ["--out", str(tmp_path / "one")]) == 0
     results = {name: json.loads((tmp_path / name / "results.json").read_text()) for name in ("one", "ray")}
     assert results["ray"]["agents"] == results["one"]["agents"]
+
+
+def test_the_runtime_env_variable_reaches_ray_init_and_bad_json_is_named(monkeypatch) -> None:
+    ray = pytest.importorskip("ray", reason="the [scale] extra (ray) is not installed")
+    calls = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kwargs: calls.append(kwargs))
+    monkeypatch.setenv(ray_runner.RUNTIME_ENV_VARIABLE, '{"py_modules": ["my_agents"]}')
+    assert ray_runner.connect(ray_runner.LOCAL, num_cpus=1)
+    assert calls[-1]["runtime_env"] == {"py_modules": ["my_agents"]}
+    monkeypatch.setenv(ray_runner.RUNTIME_ENV_VARIABLE, "py_modules: x")
+    with pytest.raises(ConfigError, match=r"\$PARLOR_RAY_RUNTIME_ENV is not JSON"):
+        ray_runner.connect(ray_runner.LOCAL)
+    monkeypatch.delenv(ray_runner.RUNTIME_ENV_VARIABLE)
+    assert ray_runner.connect(ray_runner.LOCAL) and calls[-1]["runtime_env"] is None
+
+
+def test_addresses_split_into_host_and_port() -> None:
+    assert ray_runner.host_port("10.0.0.5:6379") == ("10.0.0.5", 6379)
+    assert ray_runner.host_port("ray://head.example:10001") == ("head.example", 10001)
+    assert ray_runner.host_port("[::1]:6379") == ("::1", 6379)
+    assert ray_runner.host_port("auto") is None
+
+
+def test_a_refused_connection_is_one_sentence_with_the_token_hint_when_it_is_the_token() -> None:
+    ray = pytest.importorskip("ray", reason="the [scale] extra (ray) is not installed")
+    missing = ray.exceptions.AuthenticationError("Token authentication is enabled but no authentication token was "
+                                                 "found. Ensure that the token ... For more information, see: x")
+    assert ray_runner.connection_problem(missing) == (
+        "Token authentication is enabled but no authentication token was found (a cluster with token "
+        "authentication: set RAY_AUTH_MODE=token and give the cluster's token: ~/.ray/auth_token, "
+        "$RAY_AUTH_TOKEN_PATH or $RAY_AUTH_TOKEN)")
+    refused = ConnectionError("Failed to connect to Ray cluster at 10.0.0.5:6379")
+    refused.__cause__ = RuntimeError("... InvalidAuthToken: Authentication token is missing or incorrect ...")
+    assert ray_runner.connection_problem(refused).startswith("Failed to connect to Ray cluster at 10.0.0.5:6379 (a "
+                                                            "cluster with token authentication")
+    assert ray_runner.connection_problem(ConnectionError("no route")) == "no route"
