@@ -24,7 +24,7 @@ from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
 
 from parlor.envs.engine import svg
-from parlor.envs.engine.config import check_choice, check_number
+from parlor.envs.engine.config import check_choice, check_number, check_seed
 from parlor.envs.engine.game import ConfigError, Game, IllegalActionError
 from parlor.envs.order_enforcing import OrderEnforcing
 
@@ -96,9 +96,10 @@ class TableEnv(AECEnv):
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         decks = self._stacked_decks(options)  # checked first: a bad option leaves the generator as it was
+        seed = check_seed(seed, none=True)
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        self._seed = None if seed is None else int(seed)
+        self._seed = seed
         self.state = self.game.new_state(self._rng, decks)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -137,13 +138,11 @@ class TableEnv(AECEnv):
 
     def _parse_deck(self, where: str, deck: Any) -> tuple[int, ...]:
         if not isinstance(deck, (str, list, tuple, np.ndarray)):
-            raise ConfigError(f"{where}={deck!r} must be a deck: text such as 'As Kd ...' or a list of "
+            raise ConfigError(f"{where}={deck!r:.60} must be a deck: text such as 'As Kd ...' or a list of "
                               f"cards (tiles) or ids")
         try:
             return self.game.parse_deck(deck)
-        except ConfigError:
-            raise
-        except ValueError as err:
+        except ValueError as err:  # ConfigError included: say which option held the deck
             raise ConfigError(f"{where}: {err}") from None
 
     def step(self, action: int | None) -> None:

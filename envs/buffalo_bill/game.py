@@ -17,8 +17,9 @@ from parlor.envs.buffalo_bill.features import FEATURES_VERSION, FeatureBlock
 from parlor.envs.buffalo_bill.render import render_view
 from parlor.envs.buffalo_bill.state import BuffaloBillState
 from parlor.envs.buffalo_bill.view import BuffaloBillView
-from parlor.envs.engine.cards import make_deck, parse_stacked_deck
+from parlor.envs.engine.cards import card_name, make_deck, parse_stacked_deck
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int
+from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.trace import Serializable
 
@@ -101,7 +102,7 @@ class BuffaloBillGame(Serializable):
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> BuffaloBillState:
         """A new game; ``decks[r]`` (full deck order) is dealt in round ``r``, later rounds are shuffled."""
-        return BuffaloBillState(self, rng, decks)
+        return BuffaloBillState(self, rng, check_decks(decks, self.deck, name=card_name))
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
         return parse_stacked_deck(deck, self.deck)

@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.cards import NUM_SUITS, SUIT_CHARS, format_cards, parse_cards, suit_of
+from parlor.envs.engine.cards import NUM_SUITS, SUIT_CHARS, card_name, format_cards, parse_cards, suit_of
 from parlor.envs.engine.config import build, check_choice, check_int
+from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.double_deck_hands import evaluators
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.table import next_active, order_from
@@ -133,7 +134,7 @@ class WashizuGame(Serializable):
         return list(order)
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> WashizuState:
-        return WashizuState(self, rng, decks)
+        return WashizuState(self, rng, check_decks(decks, self.deck_list, name=card_name))
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
         return parse_deck(self.config, deck)
