@@ -39,6 +39,12 @@ name and rewards, then the totals, statistics, end flags and decks, and raises
 :class:`~parlor.envs.engine.trace.ReplayError` naming the first step that differs. The
 names are checked because they say what a step did: an action id edited into another
 legal one is caught at its step.
+
+A record is input from a file: :meth:`Record.from_json` checks every key's type (no value is
+cast: ``seed: "abc"`` or ``true`` is refused), its numbers are finite, its generator state is
+one numpy can take, and the replay checks every deck against the game
+(``engine/decks.py``). Every refusal is one :class:`~parlor.envs.engine.game.ConfigError`
+(``ReplayError`` is one) naming the key, the deck or the step.
 """
 from __future__ import annotations
 

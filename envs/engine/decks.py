@@ -16,6 +16,7 @@ Ids are plain integers (numpy integers too); bools, floats and strings are refus
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,20 +30,14 @@ Namer = Callable[[int], str]
 
 @functools.lru_cache(maxsize=64)
 def _holdings(full_deck: tuple[int, ...]) -> tuple[Counter, tuple[int, ...], str]:
-    """How often the deck holds each id, its ids sorted, and those ids as ranges in words."""
+    """How often the deck holds each id (read only: the cache shares it), its ids sorted, and
+    those ids as runs in words (``"0..51, 104"``)."""
     ids = tuple(sorted(full_deck))
-    spans: list[str] = []
-    start = prev = None
-    for c in sorted(set(ids)):
-        if prev is not None and c == prev + 1:
-            prev = c
-            continue
-        if start is not None:
-            spans.append(f"{start}..{prev}" if prev != start else str(start))
-        start = prev = c
-    if start is not None:
-        spans.append(f"{start}..{prev}" if prev != start else str(start))
-    return Counter(ids), ids, ", ".join(spans)
+    runs = []
+    for _, run in itertools.groupby(enumerate(sorted(set(ids))), lambda pair: pair[1] - pair[0]):
+        ids_in_run = [c for _, c in run]
+        runs.append(f"{ids_in_run[0]}..{ids_in_run[-1]}" if len(ids_in_run) > 1 else str(ids_in_run[0]))
+    return Counter(ids), ids, ", ".join(runs)
 
 
 def _label(c: int, name: Namer) -> str:
