@@ -23,6 +23,10 @@ from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.trace import Serializable
 
+# a game has a round per sheet line, and the observation a block per line: a custom sheet is
+# bounded (the longest built-in sheet has 18 lines)
+MAX_SHEET_LINES = 100
+
 DECKS = ("standard52", "short32")
 REWARDS = ("score", "margin", "win")
 
@@ -57,15 +61,16 @@ def _check_sheet(sheet: Any) -> str | tuple[str, ...]:
     if isinstance(sheet, str):
         check_choice("sheet", sheet, tuple(SHEETS))
         return sheet
-    if not isinstance(sheet, (list, tuple)) or not sheet:
+    if not isinstance(sheet, (list, tuple)) or not 1 <= len(sheet) <= MAX_SHEET_LINES:
         raise ConfigError(
-            f"sheet={sheet!r} must be one of {', '.join(map(repr, SHEETS))} or a non-empty list of category names"
+            f"sheet={sheet!r:.80} must be one of {', '.join(map(repr, SHEETS))} or a list of 1..{MAX_SHEET_LINES} "
+            f"category names"
         )
     names = []
     for name in sheet:
         canon = canonical_name(name) if isinstance(name, str) else None
         if canon is None:
-            raise ConfigError(f"sheet: unknown category {name!r}; allowed categories: {', '.join(CATEGORIES)}")
+            raise ConfigError(f"sheet: unknown category {name!r:.40}; allowed categories: {', '.join(CATEGORIES)}")
         names.append(canon)
     return tuple(names)
 

@@ -37,6 +37,12 @@ def test_a_number_past_its_limit_is_refused_naming_the_option(name: str, option:
     assert "allowed" in str(error.value) or "must be" in str(error.value)
 
 
+def test_a_buffalo_bill_sheet_has_at_most_100_lines() -> None:
+    envs.make_game("buffalo_bill_v0", sheet=["blaze"] * 100)
+    with pytest.raises(ConfigError, match=r"sheet=.* list of 1\.\.100 category names"):
+        envs.make_game("buffalo_bill_v0", sheet=["blaze"] * 101)
+
+
 def test_austrian_max_draws_is_bounded_by_the_set() -> None:
     envs.make_game("austrian_dominoes_v0", mode="draw", max_draws=36)
     with pytest.raises(ConfigError, match="max_draws=37"):
