@@ -27,9 +27,9 @@ ENVS: list[str] = sorted(m.name for m in pkgutil.iter_modules(__path__) if _ENTR
 def load(name: str) -> ModuleType:
     """The entry module of environment ``name``."""
     if not isinstance(name, str) or name not in ENVS:
-        from parlor.envs.engine.game import ConfigError
+        from parlor.envs.engine.game import ConfigError, shown
 
-        raise ConfigError(f"unknown environment {name!r:.60}; available: {', '.join(ENVS) or 'none'}")
+        raise ConfigError(f"unknown environment {shown(name)}; available: {', '.join(ENVS) or 'none'}")
     return importlib.import_module(f"parlor.envs.{name}")
 
 

@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from parlor.envs.engine.config import check_seed
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError, shown
 from parlor.envs.engine.trace import (
     ReplayError,
     apply_step,
@@ -155,7 +155,7 @@ class Record:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ConfigError(f"not a game record: format must be {FORMAT!r}")
         if not _is_int(data.get("version")) or data["version"] != VERSION:
-            raise ConfigError(f"record version {data.get('version')!r:.40} is not supported; allowed: {VERSION}")
+            raise ConfigError(f"record version {shown(data.get('version'))} is not supported; allowed: {VERSION}")
         missing = [k for k in KEYS if k not in data]
         if missing:
             raise ConfigError(f"record lacks {', '.join(missing)}")
@@ -175,10 +175,10 @@ class Record:
                               f"one per seat")
         decks = tuple(_deck(i, d) for i, d in enumerate(data["decks"]))
         if not _is_int(data["stacked"]) or not 0 <= data["stacked"] <= len(decks):
-            raise ConfigError(f"record key 'stacked' must be an integer 0..{len(decks)}, got {data['stacked']!r:.40}")
+            raise ConfigError(f"record key 'stacked' must be an integer 0..{len(decks)}, got {shown(data['stacked'])}")
         stats = {}
         for k, v in data["stats"].items():
-            stats[k] = tuple(finite_numbers(v, seats, f"record key 'stats', entry {k!r:.40}").tolist())
+            stats[k] = tuple(finite_numbers(v, seats, f"record key 'stats', entry {shown(k)}").tolist())
         return cls(
             env=data["env"], options=data["options"], seed=check_seed(data["seed"], "record key 'seed'", none=True),
             rng=data["rng"], decks=decks, stacked=data["stacked"],
@@ -208,7 +208,7 @@ def _step(number: int, s: Any, seats: int) -> Step:
     if not isinstance(s, dict) or not {"seat", "action", "name"} <= set(s):
         raise ConfigError(f"step {number} must be an object with seat, action and name (and rewards when it paid)")
     if not _is_int(s["seat"]) or not 0 <= s["seat"] < seats:
-        raise ConfigError(f"step {number}: seat must be an integer 0..{seats - 1}, got {s['seat']!r:.40}")
+        raise ConfigError(f"step {number}: seat must be an integer 0..{seats - 1}, got {shown(s['seat'])}")
     if not _is_int(s["action"]) or not isinstance(s["name"], str):
         raise ConfigError(f"step {number}: action must be an integer and name a string")
     rewards = s.get("rewards")

@@ -20,7 +20,7 @@ from parlor.envs.buffalo_bill.view import BuffaloBillView
 from parlor.envs.engine.cards import card_name, make_deck, parse_stacked_deck
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int
 from parlor.envs.engine.decks import check_decks
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError, shown
 from parlor.envs.engine.trace import Serializable
 
 # a game has a round per sheet line, and the observation a block per line: a custom sheet is
@@ -63,14 +63,14 @@ def _check_sheet(sheet: Any) -> str | tuple[str, ...]:
         return sheet
     if not isinstance(sheet, (list, tuple)) or not 1 <= len(sheet) <= MAX_SHEET_LINES:
         raise ConfigError(
-            f"sheet={sheet!r:.80} must be one of {', '.join(map(repr, SHEETS))} or a list of 1..{MAX_SHEET_LINES} "
+            f"sheet={shown(sheet)} must be one of {', '.join(map(repr, SHEETS))} or a list of 1..{MAX_SHEET_LINES} "
             f"category names"
         )
     names = []
     for name in sheet:
         canon = canonical_name(name) if isinstance(name, str) else None
         if canon is None:
-            raise ConfigError(f"sheet: unknown category {name!r:.40}; allowed categories: {', '.join(CATEGORIES)}")
+            raise ConfigError(f"sheet: unknown category {shown(name)}; allowed categories: {', '.join(CATEGORIES)}")
         names.append(canon)
     return tuple(names)
 

@@ -16,7 +16,7 @@ import numbers
 from collections.abc import Collection, Mapping
 from typing import Any, TypeVar
 
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError, shown
 
 C = TypeVar("C")
 
@@ -31,25 +31,25 @@ MAX_SEED = 2**64 - 1       # seeds are integers 0..MAX_SEED
 
 def check_choice(field: str, value: Any, allowed: Collection[Any]) -> None:
     if value not in allowed:
-        raise ConfigError(f"{field}={value!r} is not allowed; allowed values: {', '.join(map(repr, allowed))}")
+        raise ConfigError(f"{field}={shown(value)} is not allowed; allowed values: {', '.join(map(repr, allowed))}")
 
 
 def check_int(field: str, value: Any, lo: int | None = None, hi: int | None = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{field}={value!r} must be an integer{_range_text(lo, hi)}")
+        raise ConfigError(f"{field}={shown(value)} must be an integer{_range_text(lo, hi)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise ConfigError(f"{field}={value!r} is out of range; allowed values: {_range_text(lo, hi).strip()}")
+        raise ConfigError(f"{field}={shown(value)} is out of range; allowed values: {_range_text(lo, hi).strip()}")
 
 
 def check_number(field: str, value: Any, lo: float | None = None, hi: float | None = None) -> None:
     """A real number (int or float, not a bool) in ``lo..hi``; NaN and infinities are refused
     (every comparison with NaN is false, so a range check alone would let it through)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{field}={value!r} must be a number{_range_text(lo, hi)}")
+        raise ConfigError(f"{field}={shown(value)} must be a number{_range_text(lo, hi)}")
     if not math.isfinite(value):
-        raise ConfigError(f"{field}={value!r} must be a finite number{_range_text(lo, hi)}")
+        raise ConfigError(f"{field}={shown(value)} must be a finite number{_range_text(lo, hi)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise ConfigError(f"{field}={value!r} is out of range; allowed values: {_range_text(lo, hi).strip()}")
+        raise ConfigError(f"{field}={shown(value)} is out of range; allowed values: {_range_text(lo, hi).strip()}")
 
 
 def check_seed(value: Any, field: str = "seed", *, none: bool = False) -> int | None:
@@ -60,13 +60,13 @@ def check_seed(value: Any, field: str = "seed", *, none: bool = False) -> int | 
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= value <= MAX_SEED:
         also = " (or null: no seed)" if none else ""
-        raise ConfigError(f"{field}={value!r:.40} is not a seed; allowed values: an integer 0..2**64-1{also}")
+        raise ConfigError(f"{field}={shown(value)} is not a seed; allowed values: an integer 0..2**64-1{also}")
     return int(value)
 
 
 def check_bool(field: str, value: Any) -> None:
     if not isinstance(value, bool):
-        raise ConfigError(f"{field}={value!r} must be true or false")
+        raise ConfigError(f"{field}={shown(value)} must be true or false")
 
 
 def _range_text(lo: Any, hi: Any) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError, shown
 
 Namer = Callable[[int], str]
 
@@ -63,7 +63,7 @@ def _ids(deck: Any, where: str) -> tuple[int, ...]:
         raise ConfigError(f"{where} must be a list of ids (integers), got {type(deck).__name__}")
     for i, c in enumerate(deck):
         if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
-            raise ConfigError(f"{where}[{i}]={c!r:.40} is not an id; ids are integers")
+            raise ConfigError(f"{where}[{i}]={shown(c)} is not an id; ids are integers")
     return tuple(int(c) for c in deck)
 
 

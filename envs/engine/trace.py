@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from parlor.envs.engine.config import to_dict
-from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.engine.game import ConfigError, IllegalActionError, shown
 
 STATE_FORMAT = "parlor-state"
 STATE_VERSION = 1
@@ -108,7 +108,7 @@ def rng_from_json(state: Any, where: str = "rng") -> np.random.Generator:
     anything else (every key, type, length and range is checked before numpy sees it)."""
     name = state.get("bit_generator") if isinstance(state, dict) else None
     if not isinstance(name, str) or name not in BIT_GENERATORS:
-        raise ConfigError(f"{where}: not a numpy generator state (bit_generator={name!r:.40}); "
+        raise ConfigError(f"{where}: not a numpy generator state (bit_generator={shown(name)}); "
                           f"allowed bit generators: {', '.join(BIT_GENERATORS)}")
     bits = getattr(np.random, name)()
     checked = _checked_rng_state(state, bits.state, f"{where}: bad {name} state", ())
@@ -137,7 +137,7 @@ def _checked_rng_state(value: Any, model: Any, where: str, path: tuple[str, ...]
         return model  # the bit generator's name, checked above
     limit = _RNG_INT_LIMITS.get(path)
     if limit is None or not _is_int(value) or not 0 <= value < limit:
-        raise ConfigError(f"{where}: {field}={value!r:.40} must be an integer in 0..{(limit or 1) - 1}")
+        raise ConfigError(f"{where}: {field}={shown(value)} must be an integer in 0..{(limit or 1) - 1}")
     return value
 
 
@@ -247,10 +247,10 @@ def finite_numbers(values: Any, count: int, field: str) -> np.ndarray:
     """``values`` as a float array of ``count`` finite numbers (ints or floats, not bools)."""
     if (not isinstance(values, list) or len(values) != count
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)):
-        raise ConfigError(f"{field} must be a list of {count} numbers, got {values!r:.80}")
+        raise ConfigError(f"{field} must be a list of {count} numbers, got {shown(values)}")
     out = np.array([float(v) for v in values]) if all(abs(v) < 1e300 for v in values) else None
     if out is None or not np.isfinite(out).all():
-        raise ConfigError(f"{field} must be finite numbers of magnitude below 1e300, got {values!r:.80}")
+        raise ConfigError(f"{field} must be finite numbers of magnitude below 1e300, got {shown(values)}")
     return out
 
 
@@ -259,12 +259,12 @@ def _load_state_text(game: Any, text: str) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         raise ConfigError(f"not a parlor state text: format must be {STATE_FORMAT!r}")
     if type(data.get("version")) is not int or data["version"] != STATE_VERSION:  # true == 1 is no version
-        raise ConfigError(f"state text version {data.get('version')!r:.40} is not supported; allowed: {STATE_VERSION}")
+        raise ConfigError(f"state text version {shown(data.get('version'))} is not supported; allowed: {STATE_VERSION}")
     missing = [k for k in ("game", "options", "rng", "decks", "actions", "rewards_pending", "rng_now") if k not in data]
     if missing:
         raise ConfigError(f"state text lacks {', '.join(missing)}")
     if data["game"] != game.name:
-        raise ConfigError(f"the text holds a state of {data['game']!r:.40}, not of {game.name!r}")
+        raise ConfigError(f"the text holds a state of {shown(data['game'])}, not of {game.name!r}")
     check_options(data["options"], game)
     if not isinstance(data["actions"], list) or not isinstance(data["decks"], list):
         raise ConfigError("actions and decks must be lists")
@@ -275,8 +275,8 @@ def check_options(options: Any, game: Any) -> None:
     """Raise ConfigError naming every option where ``options`` differs from ``game``'s config."""
     mine = options_of(game)
     if not isinstance(options, dict):
-        raise ConfigError(f"options must be a mapping of option names to values, got {options!r:.80}")
-    differ = [f"{k}: text {options.get(k)!r:.40}, game {mine.get(k)!r:.40}"
+        raise ConfigError(f"options must be a mapping of option names to values, got {shown(options)}")
+    differ = [f"{k}: text {shown(options.get(k))}, game {shown(mine.get(k))}"
               for k in sorted(set(mine) | set(options), key=str) if options.get(k) != mine.get(k)]
     if differ:
         raise ConfigError("the text was written with other game options; " + "; ".join(differ[:8]))

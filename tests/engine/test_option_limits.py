@@ -85,3 +85,19 @@ def test_check_seed_refuses_the_rest(value) -> None:
     with pytest.raises(ConfigError, match="is not a seed"):
         check_seed(value, "--seed")
     assert check_seed(None, none=True) is None
+
+
+def test_an_error_quotes_a_huge_value_briefly() -> None:
+    """A value shared 9 ways at 30 levels (what a YAML alias bomb loads as) has a repr of 9^30
+    items; the message quotes a few of them, at once."""
+    bomb: list = ["lol"] * 9
+    for _ in range(30):
+        bomb = [bomb] * 9
+    for option in ("natural", "stake", "num_hands", "texas"):
+        with pytest.raises(ConfigError, match=rf"^{option}=\[\[\[") as error:
+            envs.make_game("tonk_v0", **{option: bomb})
+        assert len(str(error.value)) < 400
+    env = envs.make("tonk_v0")
+    with pytest.raises(ConfigError) as error:
+        env.reset(options={"decks": {"a": bomb}})
+    assert len(str(error.value)) < 400
