@@ -26,13 +26,14 @@ import numpy as np
 from parlor.envs.engine.game import ConfigError, shown
 
 Namer = Callable[[int], str]
+_PLAIN_INT = {int}
 
 
 @functools.lru_cache(maxsize=64)
-def _holdings(full_deck: tuple[int, ...]) -> tuple[Counter, tuple[int, ...], str]:
-    """How often the deck holds each id (read only: the cache shares it), its ids sorted, and
-    those ids as runs in words (``"0..51, 104"``)."""
-    ids = tuple(sorted(full_deck))
+def _holdings(full_deck: tuple[int, ...]) -> tuple[Counter, list[int], str]:
+    """How often the deck holds each id, its ids sorted (both read only: the cache shares
+    them), and those ids as runs in words (``"0..51, 104"``)."""
+    ids = sorted(full_deck)
     runs = []
     for _, run in itertools.groupby(enumerate(sorted(set(ids))), lambda pair: pair[1] - pair[0]):
         ids_in_run = [c for _, c in run]
@@ -73,11 +74,12 @@ def check_deck(deck: Any, full_deck: Sequence[int], *, where: str = "stacked dec
     of ``full_deck``, at least ``min_length`` long (default: the whole deck, so a permutation).
     ``name`` words an id (``format_card``), ``unit`` what the ids are ("cards", "tiles");
     ``where`` names the deck in the error."""
-    ids = _ids(deck, where)
     holds, full_ids, ranges = _holdings(tuple(full_deck))
+    if (type(deck) in (tuple, list) and len(deck) == len(full_ids) and set(map(type, deck)) == _PLAIN_INT
+            and sorted(deck) == full_ids):
+        return tuple(deck)  # the common case (every deal of an evaluation): plain ints, a permutation
+    ids = _ids(deck, where)
     need = len(full_ids) if min_length is None else min_length
-    if len(ids) == len(full_ids) and tuple(sorted(ids)) == full_ids:
-        return ids  # the common case: a permutation of the deck
     for c, k in Counter(ids).items():
         if c not in holds:
             raise ConfigError(f"{where}: {_label(c, name)} is not in this game's deck (its ids: {ranges})")
@@ -85,7 +87,7 @@ def check_deck(deck: Any, full_deck: Sequence[int], *, where: str = "stacked dec
             raise ConfigError(f"{where}: {_label(c, name)} appears {_times(k)}; this game's deck holds it "
                               f"{_times(holds[c])}")
     if len(ids) < need:
-        missing = (Counter(full_ids) - Counter(ids)).elements()
+        missing = (holds - Counter(ids)).elements()
         example = " ".join(name(c) for c, _ in zip(missing, range(10)))
         wanted = f"is this game's whole deck of {need}" if need == len(full_ids) else f"holds at least {need}"
         raise ConfigError(f"{where} has {len(ids)} {unit}; a stacked deck {wanted} {unit} (missing e.g. {example})")
