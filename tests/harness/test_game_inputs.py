@@ -300,3 +300,46 @@ def test_a_state_text_of_the_wrong_shape_is_one_config_error(edit, says: str) ->
 
 def test_replay_error_is_the_projects_config_error() -> None:
     assert issubclass(ReplayError, ConfigError) and issubclass(ConfigError, ValueError)
+
+
+# ---------------------------------------------------------------- type swaps anywhere
+SWAPS = [None, True, False, -1, 0, 1, 2**70, -(2**70), 1.5, float("nan"), "x", "", [], {}, [1], {"a": 1}, [[[]]]]
+
+
+def _paths(value, prefix=()):
+    if prefix:
+        yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:60]):
+            yield from _paths(item, (*prefix, i))
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_a_record_or_state_with_any_value_swapped_is_accepted_or_one_config_error(name: str) -> None:
+    """Seeded random edits (one or two values anywhere swapped for another type or size):
+    each edited record or state text replays or is refused with one ConfigError line."""
+    game = envs.make_game(name)
+    texts = {"record": stacked_record(name, steps=12)}
+    texts["state"] = json.loads(game.serialize_state(replay(Record.from_dict(texts["record"]))))
+    rng = np.random.default_rng(34)
+    for kind, base in texts.items():
+        paths = list(_paths(base))
+        for _ in range(40):
+            data = json.loads(json.dumps(base))
+            for _ in range(int(rng.integers(1, 3))):
+                *parents, last = paths[int(rng.integers(len(paths)))]
+                try:
+                    target = data
+                    for key in parents:
+                        target = target[key]
+                    target[last] = SWAPS[int(rng.integers(len(SWAPS)))]
+                except (KeyError, IndexError, TypeError):
+                    pass  # an earlier swap replaced a parent of this path
+            line = json.dumps(data)
+            try:
+                replay(Record.from_json(line)) if kind == "record" else game.deserialize_state(line)
+            except ConfigError as error:
+                assert "\n" not in str(error)
