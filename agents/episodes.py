@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from parlor.envs.engine.config import check_seed
 from parlor.envs.engine.game import Game
 
 Choose = Callable[[Any, int], int]  # (state, player to act) -> action
@@ -107,7 +108,7 @@ def play_episode(
         raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(seat_agents)}")
     for i, agent in enumerate(seat_agents):
         agent.reset(seed=None if agent_seeds is None else agent_seeds[i])
-    state = game.new_state(np.random.default_rng(seed), list(decks) if decks is not None else None)
+    state = game.new_state(np.random.default_rng(check_seed(seed)), list(decks) if decks is not None else None)
     totals = np.array(state.take_rewards(), dtype=float)
     if on_start is not None:
         on_start(state)

@@ -26,8 +26,10 @@ ENVS: list[str] = sorted(m.name for m in pkgutil.iter_modules(__path__) if _ENTR
 
 def load(name: str) -> ModuleType:
     """The entry module of environment ``name``."""
-    if name not in ENVS:
-        raise ValueError(f"unknown environment {name!r}; available: {', '.join(ENVS) or 'none'}")
+    if not isinstance(name, str) or name not in ENVS:
+        from parlor.envs.engine.game import ConfigError, shown
+
+        raise ConfigError(f"unknown environment {shown(name)}; available: {', '.join(ENVS) or 'none'}")
     return importlib.import_module(f"parlor.envs.{name}")
 
 

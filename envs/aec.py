@@ -24,8 +24,8 @@ from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
 
 from parlor.envs.engine import svg
-from parlor.envs.engine.config import check_choice, check_number
-from parlor.envs.engine.game import ConfigError, Game, IllegalActionError
+from parlor.envs.engine.config import check_choice, check_number, check_seed
+from parlor.envs.engine.game import ConfigError, Game, IllegalActionError, shown
 from parlor.envs.order_enforcing import OrderEnforcing
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
@@ -96,9 +96,10 @@ class TableEnv(AECEnv):
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         decks = self._stacked_decks(options)  # checked first: a bad option leaves the generator as it was
+        seed = check_seed(seed, none=True)
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        self._seed = None if seed is None else int(seed)
+        self._seed = seed
         self.state = self.game.new_state(self._rng, decks)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -120,7 +121,7 @@ class TableEnv(AECEnv):
         if options is None:
             return None
         if not isinstance(options, Mapping):
-            raise ConfigError(f"reset options={options!r} must be a dict; allowed keys: {', '.join(RESET_OPTIONS)}")
+            raise ConfigError(f"reset options={shown(options)} must be a dict; allowed keys: {', '.join(RESET_OPTIONS)}")
         unknown = sorted(map(repr, set(options) - {*RESET_OPTIONS, API_TEST_RESET_PROBE}))
         if unknown:
             raise ConfigError(f"unknown reset option(s) {', '.join(unknown)}; allowed keys: {', '.join(RESET_OPTIONS)}")
@@ -132,18 +133,16 @@ class TableEnv(AECEnv):
             return None
         decks = options["decks"]
         if not isinstance(decks, (list, tuple)):
-            raise ConfigError(f"options['decks']={decks!r} must be a list of decks, one per deal")
+            raise ConfigError(f"options['decks']={shown(decks)} must be a list of decks, one per deal")
         return [self._parse_deck(f"options['decks'][{i}]", d) for i, d in enumerate(decks)]
 
     def _parse_deck(self, where: str, deck: Any) -> tuple[int, ...]:
         if not isinstance(deck, (str, list, tuple, np.ndarray)):
-            raise ConfigError(f"{where}={deck!r} must be a deck: text such as 'As Kd ...' or a list of "
+            raise ConfigError(f"{where}={shown(deck)} must be a deck: text such as 'As Kd ...' or a list of "
                               f"cards (tiles) or ids")
         try:
             return self.game.parse_deck(deck)
-        except ConfigError:
-            raise
-        except ValueError as err:
+        except ValueError as err:  # ConfigError included: say which option held the deck
             raise ConfigError(f"{where}: {err}") from None
 
     def step(self, action: int | None) -> None:

@@ -28,8 +28,8 @@ per seat. Seats relative to the observer.
 | num_players | 4 | 2..4 |
 | mode | `"block"` | `"block"`, `"draw"` |
 | hand_size | table default | block: 2p 11 (12), 3p 8 (9), 4p 7 (8); draw: 2p 8 (9), 3p 7, 4p 6 |
-| max_draws | None | draw game: draws per turn before passing (None = until the boneyard is empty) |
-| num_deals | 1 | >= 1 |
+| max_draws | None | draw game: draws per turn before passing, 1..36 (None = until the boneyard is empty) |
+| num_deals | 1 | 1..100000 |
 
 Stacked tiles: `options={"deck": ...}` / `{"decks": [...]}` (36 tiles each):
 seat 0 gets the first `hand_size`, seat 1 the next, ...; the rest is the boneyard in order.

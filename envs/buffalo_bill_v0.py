@@ -75,7 +75,7 @@ Options (``env(**options)``; plus the adapter's ``render_mode``, ``illegal_actio
 | ``num_players`` | 2            | 1..4 (1 = solitaire)                                               |
 | ``deck``      | ``"standard52"`` | ``"standard52"``, ``"short32"`` (7..A; A-7-8-9-T is no straight)  |
 | ``chips``     | 12             | 0..1000 chips per player for the whole game                        |
-| ``sheet``     | ``"standard"`` | ``"standard"``, ``"extended"``, ``"bobtail"`` or a list of category names (one line each) |
+| ``sheet``     | ``"standard"`` | ``"standard"``, ``"extended"``, ``"bobtail"`` or a list of 1..100 category names (one line each) |
 | ``reward``    | None (auto)    | ``"score"``, ``"margin"``, ``"win"`` (margin/win need 2+ players)  |
 | ``features``  | False          | True appends the feature block (below the Observation table) to the observation |
 

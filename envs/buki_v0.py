@@ -67,12 +67,12 @@ from the observer's view only (`envs/dominoes/buki/features.py` documents each):
 | option | default | values |
 |---|---|---|
 | banker | 0 | seat 0..3, fixed for the episode |
-| chips | 100 | starting chips of each player (must cover `num_deals` worst-case deals) |
-| min_bet | 2 | >= 1 |
-| max_bet | `3 * min_bet` | >= min_bet |
+| chips | 100 | starting chips of each player (must cover `num_deals` worst-case deals), <= 10^9 |
+| min_bet | 2 | 1..10^6 |
+| max_bet | `3 * min_bet` | min_bet..10^6 |
 | hand_size | 6 | 6 or 7 |
 | raise_before_4th | False | raises before the 4th turn, banker accepts or refuses |
-| num_deals | 8 | >= 1 deals per episode |
+| num_deals | 8 | 1..100000 deals per episode |
 | features | False | append the bettor's feature block (176 entries, below) to the observation |
 
 Stacked tiles: `reset(options={"deck": "0-1 7-8 ..."})` (all 36 tiles, low-high)

@@ -73,7 +73,7 @@ others before the showdown, the deck order.
 |---|---|---|
 | variant | `"original"` | `"original"`, `"pineapple"` |
 | num_players | 2 | 2..4 (original), 2..3 (pineapple) |
-| num_hands | 1 | >= 1 hands per episode (Fantasyland needs >= 2) |
+| num_hands | 1 | 1..100000 hands per episode (Fantasyland needs >= 2) |
 | fl_cards | `"regular"` | `"regular"` (14), `"progressive"` (QQ 14, KK 15, AA 16, trips 17; 14 when staying) |
 | fl_stay | `"trips_fh_quads"` | `"trips_fh_quads"`, `"trips_quads"`, `"none"` |
 | features | `False` | `True` appends the placement features below (what the trained policies use) |

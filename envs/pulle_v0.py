@@ -33,11 +33,11 @@ buy-back would give / 200. Seats relative to the observer.
 
 | option | default | values |
 |---|---|---|
-| chips | 100 | starting chips of each player |
-| stake | 4 | each player's stake (again after a reset) |
+| chips | 100 | starting chips of each player, 0..10^9 |
+| stake | 4 | each player's stake (again after a reset), 1..10^6 |
 | buy_back | False | the median buy-back rule |
-| per_deal_payment | 0 | each deal's winner receives this from every other player in the deal (half after a block); 0 = off |
-| max_deals | 100 | cap: the episode is truncated there |
+| per_deal_payment | 0 | each deal's winner receives this from every other player in the deal (half after a block); 0..10^6, 0 = off |
+| max_deals | 100 | cap: the episode is truncated there, 1..100000 |
 
 Stacked tiles: `options={"deck": ...}` / `{"decks": [...]}` as in Buki; the
 first 7 tiles go to the first seat still in, the next 7 to the next, ...

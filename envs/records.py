@@ -39,6 +39,12 @@ name and rewards, then the totals, statistics, end flags and decks, and raises
 :class:`~parlor.envs.engine.trace.ReplayError` naming the first step that differs. The
 names are checked because they say what a step did: an action id edited into another
 legal one is caught at its step.
+
+A record is input from a file: :meth:`Record.from_json` checks every key's type (no value is
+cast: ``seed: "abc"`` or ``true`` is refused), its numbers are finite, its generator state is
+one numpy can take, and the replay checks every deck against the game
+(``engine/decks.py``). Every refusal is one :class:`~parlor.envs.engine.game.ConfigError`
+(``ReplayError`` is one) naming the key, the deck or the step.
 """
 from __future__ import annotations
 
@@ -51,11 +57,16 @@ from typing import Any
 
 import numpy as np
 
+from parlor.envs.engine.config import check_seed
+from parlor.envs.engine.game import ConfigError, shown
 from parlor.envs.engine.trace import (
     ReplayError,
     apply_step,
     check_options,
+    finite_numbers,
+    load_json,
     options_of,
+    rng_from_json,
     rng_to_json,
     same_rng_state,
     start_state,
@@ -132,59 +143,77 @@ class Record:
 
     @classmethod
     def from_json(cls, text: str) -> Record:
-        """Parse one line; ValueError naming the key that is missing or wrong."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not JSON: {exc}") from None
-        return cls.from_dict(data)
+        """Parse one line; ConfigError naming the key that is missing or wrong."""
+        return cls.from_dict(load_json(text, "the line"))
 
     @classmethod
     def from_dict(cls, data: Any) -> Record:
-        """A record from its JSON object; ValueError naming the key that is missing or wrong."""
+        """A record from its JSON object; ConfigError naming the key that is missing or wrong.
+
+        Every key is checked for its type here (no value is cast); the options, the decks'
+        cards and the steps are checked against the game when the record is replayed."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a game record: format must be {FORMAT!r}")
-        if data.get("version") != VERSION:
-            raise ValueError(f"record version {data.get('version')!r} is not supported; allowed: {VERSION}")
+            raise ConfigError(f"not a game record: format must be {FORMAT!r}")
+        if not _is_int(data.get("version")) or data["version"] != VERSION:
+            raise ConfigError(f"record version {shown(data.get('version'))} is not supported; allowed: {VERSION}")
         missing = [k for k in KEYS if k not in data]
         if missing:
-            raise ValueError(f"record lacks {', '.join(missing)}")
-        _expect(data, "env", str)
-        _expect(data, "options", dict)
-        _expect(data, "rng", dict)
-        _expect(data, "tags", dict)
-        _expect(data, "stats", dict)
-        for key in ("decks", "steps", "rewards"):
-            _expect(data, key, list)
-        for key in ("terminal", "truncated"):
-            _expect(data, key, bool)
-        if data["agents"] is not None and (not isinstance(data["agents"], list)
-                                           or len(data["agents"]) != len(data["rewards"])):
-            raise ValueError("agents must be null or a list with one label per seat")
-        if not isinstance(data["stacked"], int) or not 0 <= data["stacked"] <= len(data["decks"]):
-            raise ValueError(f"stacked must be an integer 0..{len(data['decks'])}, got {data['stacked']!r}")
+            raise ConfigError(f"record lacks {', '.join(missing)}")
+        for key, kind in (("env", str), ("parlor", str), ("options", dict), ("rng", dict), ("tags", dict),
+                          ("stats", dict), ("decks", list), ("steps", list), ("rewards", list),
+                          ("terminal", bool), ("truncated", bool)):
+            _expect(data, key, kind)
+        rng_from_json(data["rng"], "record key 'rng'")  # a well-formed generator state (numpy checks none)
+        seats = len(data["rewards"])
+        rewards = finite_numbers(data["rewards"], seats, "record key 'rewards'") if seats else None
+        if rewards is None:
+            raise ConfigError("record key 'rewards' must list one number per seat, got an empty list")
+        agents = data["agents"]
+        if agents is not None and (not isinstance(agents, list) or len(agents) != seats
+                                   or not all(isinstance(a, str) for a in agents)):
+            raise ConfigError(f"record key 'agents' must be null or a list of {seats} labels (strings), "
+                              f"one per seat")
+        decks = tuple(_deck(i, d) for i, d in enumerate(data["decks"]))
+        if not _is_int(data["stacked"]) or not 0 <= data["stacked"] <= len(decks):
+            raise ConfigError(f"record key 'stacked' must be an integer 0..{len(decks)}, got {shown(data['stacked'])}")
+        stats = {}
+        for k, v in data["stats"].items():
+            stats[k] = tuple(finite_numbers(v, seats, f"record key 'stats', entry {shown(k)}").tolist())
         return cls(
-            env=data["env"], options=data["options"], seed=data["seed"], rng=data["rng"],
-            decks=tuple(tuple(d) for d in data["decks"]), stacked=data["stacked"],
-            steps=tuple(_step(i + 1, s) for i, s in enumerate(data["steps"])),
-            rewards=tuple(float(r) for r in data["rewards"]),
-            stats={k: tuple(float(x) for x in v) for k, v in data["stats"].items()},
-            terminal=data["terminal"], truncated=data["truncated"],
-            agents=None if data["agents"] is None else tuple(str(a) for a in data["agents"]),
-            tags=data["tags"], parlor=str(data["parlor"]),
+            env=data["env"], options=data["options"], seed=check_seed(data["seed"], "record key 'seed'", none=True),
+            rng=data["rng"], decks=decks, stacked=data["stacked"],
+            steps=tuple(_step(i + 1, s, seats) for i, s in enumerate(data["steps"])),
+            rewards=tuple(rewards.tolist()), stats=stats, terminal=data["terminal"], truncated=data["truncated"],
+            agents=None if agents is None else tuple(agents), tags=data["tags"], parlor=data["parlor"],
         )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _expect(data: dict[str, Any], key: str, kind: type) -> None:
     if not isinstance(data[key], kind):
-        raise ValueError(f"record key {key!r} must be a {kind.__name__}, got {type(data[key]).__name__}")
+        raise ConfigError(f"record key {key!r} must be a {kind.__name__}, got {type(data[key]).__name__}")
 
 
-def _step(number: int, s: Any) -> Step:
+def _deck(index: int, deck: Any) -> tuple[int, ...]:
+    """One of the record's decks: a list of integer ids (which ones the game checks on replay)."""
+    if not isinstance(deck, list) or not all(_is_int(c) for c in deck):
+        raise ConfigError(f"record key 'decks': deck {index} must be a list of integer card or tile ids")
+    return tuple(deck)
+
+
+def _step(number: int, s: Any, seats: int) -> Step:
     if not isinstance(s, dict) or not {"seat", "action", "name"} <= set(s):
-        raise ValueError(f"step {number} must be an object with seat, action and name (and rewards when it paid)")
+        raise ConfigError(f"step {number} must be an object with seat, action and name (and rewards when it paid)")
+    if not _is_int(s["seat"]) or not 0 <= s["seat"] < seats:
+        raise ConfigError(f"step {number}: seat must be an integer 0..{seats - 1}, got {shown(s['seat'])}")
+    if not _is_int(s["action"]) or not isinstance(s["name"], str):
+        raise ConfigError(f"step {number}: action must be an integer and name a string")
     rewards = s.get("rewards")
-    return Step(s["seat"], s["action"], s["name"], None if rewards is None else tuple(float(r) for r in rewards))
+    paid = None if rewards is None else tuple(finite_numbers(rewards, seats, f"step {number}: rewards").tolist())
+    return Step(s["seat"], s["action"], s["name"], paid)
 
 
 # ---------------------------------------------------------------- making records
@@ -212,7 +241,8 @@ def record_episode(game: Any, env: str, state: Any, *, seed: int | None = None,
     if not trace.replayable:
         raise ValueError("cannot record a state made by determinize(): its hidden cards were resampled")
     if agents is not None and len(agents) != game.num_players:
-        raise ValueError(f"agents must name {game.num_players} seats, got {len(agents)}")
+        raise ConfigError(f"agents must name {game.num_players} seats, got {len(agents)}")
+    seed = check_seed(seed, none=True)
     stacked = min(len(trace.decks), len(trace.dealt))
     sim = start_state(game, trace.rng_state, trace.decks[:stacked])
     totals = np.array(sim.take_rewards(), dtype=float)
@@ -230,7 +260,7 @@ def record_episode(game: Any, env: str, state: Any, *, seed: int | None = None,
                           "changed the state or drew from its generator")
     terminal, truncated = _ended(sim)
     return Record(
-        env=env, options=options_of(game), seed=None if seed is None else int(seed), rng=rng_to_json(trace.rng_state),
+        env=env, options=options_of(game), seed=seed, rng=rng_to_json(trace.rng_state),
         decks=tuple(tuple(int(c) for c in d) for d in trace.dealt), stacked=stacked, steps=tuple(steps),
         rewards=tuple(float(x) for x in totals), stats=_stats(sim), terminal=terminal, truncated=truncated,
         agents=None if agents is None else tuple(str(a) for a in agents), tags=dict(tags or {}),
@@ -243,9 +273,29 @@ def game_of(record: Record, game: Any = None) -> Any:
     if game is None:
         from parlor import envs
 
-        return envs.make_game(record.env, **record.options)
-    check_options(record.options, game)
+        envs.load(record.env)  # an unknown env is named as such, before its options are read
+        try:
+            game = envs.make_game(record.env, **record.options)
+        except ConfigError as exc:
+            raise ConfigError(f"record key 'options': {exc}") from None
+    else:
+        check_options(record.options, game)
+    check_record_decks(record, game)
     return game
+
+
+def check_record_decks(record: Record, game: Any) -> None:
+    """Every deck of ``record`` is one the game can deal (``Game.parse_deck``: its whole deck,
+    each card or tile once), and there are no more than its deals; the stacked ones are
+    checked again by ``new_state``, the others against what the replay deals."""
+    if game.max_deals is not None and len(record.decks) > game.max_deals:
+        raise ConfigError(f"record key 'decks': {len(record.decks)} decks, but an episode of {record.env} "
+                          f"has at most {game.max_deals} deal(s)")
+    for i, deck in enumerate(record.decks):
+        try:
+            game.parse_deck(list(deck))
+        except ValueError as exc:
+            raise ConfigError(f"record key 'decks': deck {i}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -320,16 +370,19 @@ def write_records(path: str | Path, records: Iterable[Record]) -> Path:
 
 
 def read_records(path: str | Path) -> list[Record]:
-    """Every record of a JSON-lines file; ValueError naming the line that is wrong."""
+    """Every record of a JSON-lines file; ConfigError naming the line that is wrong."""
     out = []
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                out.append(Record.from_json(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}, line {number}: {exc}") from None
+    number = 0
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                number += 1  # read after the loop too: the line a decoding error follows
+                if line.strip():
+                    out.append(Record.from_json(line))
+    except UnicodeDecodeError as exc:  # a ValueError too: caught first
+        raise ConfigError(f"{path}: not UTF-8 text after line {number} ({exc.reason})") from None
+    except ValueError as exc:  # ConfigError included
+        raise ConfigError(f"{path}, line {number}: {exc}") from None
     if not out:
-        raise ValueError(f"{path} holds no game records")
+        raise ConfigError(f"{path} holds no game records")
     return out

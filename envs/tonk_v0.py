@@ -50,7 +50,7 @@ Options (``env(**options)``; adapter options ``render_mode``, ``illegal_action``
 | ``num_players`` | 3 | 2..5 |
 | ``hand_size`` | 5 | 5, 7 or 9 cards dealt |
 | ``start_discard`` | True | turn a card to start the discard pile |
-| ``stake`` | 1 | reward per stake (> 0) |
+| ``stake`` | 1 | reward per stake (> 0, <= 10^6) |
 | ``hit_runs_only`` | False | only runs may be hit |
 | ``hit_blocks_drop`` | True | each hit on your spread bars you from dropping for one more turn |
 | ``natural`` | ``"49_50"`` | ``none`` / ``49_50`` (dealt 49 or 50 wins 2 at once) / ``50_auto_49_turn`` (50 at once, 49 declared at the start of one's first turn) |
@@ -58,7 +58,7 @@ Options (``env(**options)``; adapter options ``render_mode``, ``illegal_action``
 | ``texas`` | False | Texas prizes (see Decisions) |
 | ``tonk_needs_six`` | False | a tonk out must use the whole hand after the draw (6 cards with 5 dealt) |
 | ``spades_side_pot`` | False | before the first turn each player may join a 1-stake pot for the highest spade |
-| ``num_hands`` | 1 | hands per episode (the dealer moves one seat clockwise each hand) |
+| ``num_hands`` | 1 | hands per episode, 1..100000 (the dealer moves one seat clockwise each hand) |
 | ``max_turns`` | 200 | a hand still running after this many turns ends as a draw (truncation) |
 
 Stacked decks: ``reset(options={"deck": "..."})`` or ``{"decks": [...]}`` (one full

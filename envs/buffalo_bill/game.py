@@ -17,10 +17,15 @@ from parlor.envs.buffalo_bill.features import FEATURES_VERSION, FeatureBlock
 from parlor.envs.buffalo_bill.render import render_view
 from parlor.envs.buffalo_bill.state import BuffaloBillState
 from parlor.envs.buffalo_bill.view import BuffaloBillView
-from parlor.envs.engine.cards import make_deck, parse_stacked_deck
+from parlor.envs.engine.cards import card_name, make_deck, parse_stacked_deck
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.decks import check_decks
+from parlor.envs.engine.game import ConfigError, shown
 from parlor.envs.engine.trace import Serializable
+
+# a game has a round per sheet line, and the observation a block per line: a custom sheet is
+# bounded (the longest built-in sheet has 18 lines)
+MAX_SHEET_LINES = 100
 
 DECKS = ("standard52", "short32")
 REWARDS = ("score", "margin", "win")
@@ -56,15 +61,16 @@ def _check_sheet(sheet: Any) -> str | tuple[str, ...]:
     if isinstance(sheet, str):
         check_choice("sheet", sheet, tuple(SHEETS))
         return sheet
-    if not isinstance(sheet, (list, tuple)) or not sheet:
+    if not isinstance(sheet, (list, tuple)) or not 1 <= len(sheet) <= MAX_SHEET_LINES:
         raise ConfigError(
-            f"sheet={sheet!r} must be one of {', '.join(map(repr, SHEETS))} or a non-empty list of category names"
+            f"sheet={shown(sheet)} must be one of {', '.join(map(repr, SHEETS))} or a list of 1..{MAX_SHEET_LINES} "
+            f"category names"
         )
     names = []
     for name in sheet:
         canon = canonical_name(name) if isinstance(name, str) else None
         if canon is None:
-            raise ConfigError(f"sheet: unknown category {name!r}; allowed categories: {', '.join(CATEGORIES)}")
+            raise ConfigError(f"sheet: unknown category {shown(name)}; allowed categories: {', '.join(CATEGORIES)}")
         names.append(canon)
     return tuple(names)
 
@@ -101,7 +107,7 @@ class BuffaloBillGame(Serializable):
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> BuffaloBillState:
         """A new game; ``decks[r]`` (full deck order) is dealt in round ``r``, later rounds are shuffled."""
-        return BuffaloBillState(self, rng, decks)
+        return BuffaloBillState(self, rng, check_decks(decks, self.deck, name=card_name))
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
         return parse_stacked_deck(deck, self.deck)

@@ -16,10 +16,13 @@ from parlor.envs.dominoes import narrate as _narrate
 from parlor.envs.dominoes import render as _render
 from parlor.envs.dominoes.line import N_TILES, TILES
 from parlor.envs.dominoes.view import DominoView
+from parlor.envs.engine.decks import check_deck, check_decks
 from parlor.envs.engine.trace import Serializable
 
 if TYPE_CHECKING:
     from parlor.envs.dominoes.state import DominoState
+
+DECK = tuple(range(N_TILES))  # the tile ids every deal is dealt from
 
 
 class DominoGame(Serializable):
@@ -58,14 +61,11 @@ class DominoGame(Serializable):
         self.zero_rewards.flags.writeable = False
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None):
-        return self.state_class(self, rng, decks)
+        return self.state_class(self, rng, check_decks(decks, DECK, name=TILES.format_tile, unit="tiles"))
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
-        tiles = TILES.parse(deck)
-        if len(tiles) != N_TILES:
-            raise ValueError(f"a stacked deck must list all {N_TILES} tiles of the double-eight set "
-                             f"without doubles, got {len(tiles)}")
-        return tiles
+        """All 36 tiles of the double-eight set without doubles, in dealing order."""
+        return check_deck(TILES.parse(deck), DECK, name=TILES.format_tile, unit="tiles")
 
     def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
         """A random order of all 36 tiles, as ``new_state`` accepts in ``decks``."""

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from parlor.envs.engine.decks import check_deck
+
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -164,29 +166,21 @@ def parse_cards(text: str | Sequence[str | int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def validate_deck(cards: Sequence[int], full_deck: Sequence[int], *, allow_partial: bool = False) -> None:
-    """Check a stacked deck against the game's deck: no unknown card, no duplicate,
-    and (unless ``allow_partial``) exactly the full deck. Raises ValueError."""
-    allowed = set(full_deck)
-    seen: set[int] = set()
-    for c in cards:
-        if c not in allowed:
-            raise ValueError(f"stacked deck: card {format_card(c, symbols=True)} is not in this game's deck")
-        if c in seen:
-            raise ValueError(f"stacked deck: card {format_card(c, symbols=True)} appears twice")
-        seen.add(c)
-    if not allow_partial and len(cards) != len(full_deck):
-        missing = format_cards(sorted(allowed - seen)[:10], symbols=True)
-        raise ValueError(
-            f"stacked deck has {len(cards)} cards, this game's deck has {len(full_deck)} (missing e.g. {missing})"
-        )
+def card_name(c: int) -> str:
+    """A card id in the on-screen notation (``A♠``, ``A♠*``, ``Xx``): how deck errors name it."""
+    return format_card(c, symbols=True)
+
+
+def validate_deck(cards: Sequence[int], full_deck: Sequence[int], *, allow_partial: bool = False) -> tuple[int, ...]:
+    """A stacked deck checked against the game's deck (``engine.decks.check_deck``): no unknown
+    card, none more often than the deck holds it, and (unless ``allow_partial``) the whole
+    deck. Returns the ids; raises ConfigError (a ValueError) naming the card."""
+    return check_deck(cards, full_deck, name=card_name, min_length=0 if allow_partial else None)
 
 
 def parse_stacked_deck(deck: str | Sequence[str | int], full_deck: Sequence[int]) -> tuple[int, ...]:
     """A stacked deck (text or ids) that must be exactly ``full_deck`` in some order."""
-    cards = parse_cards(deck)
-    validate_deck(cards, full_deck)
-    return cards
+    return validate_deck(parse_cards(deck), full_deck)
 
 
 def complete_deck(prefix: Sequence[int], full_deck: Sequence[int], rng: np.random.Generator) -> tuple[int, ...]:

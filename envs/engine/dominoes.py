@@ -72,7 +72,7 @@ class TileSet:
         seen: set[int] = set()
         dups = [self.format_tile(t) for t in ids if t in seen or seen.add(t)]  # type: ignore[func-returns-value]
         if dups:
-            raise ValueError(f"duplicate tile(s) {', '.join(dups)}")
+            raise ValueError(f"duplicate tile(s) {', '.join(dict.fromkeys(dups))}")
         return tuple(ids)
 
     def _parse_one(self, tok: object) -> int:
@@ -91,6 +91,8 @@ class TileSet:
         return self.tile_id(a, b)
 
     def format_tile(self, t: int) -> str:
+        if not 0 <= t < self.size:  # a negative id would index from the end: name no tile for it
+            raise ValueError(f"tile id {t} out of range 0..{self.size - 1}")
         a, b = self.tiles[t]
         return f"{a}-{b}"
 

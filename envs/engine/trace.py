@@ -28,16 +28,27 @@ from typing import Any
 import numpy as np
 
 from parlor.envs.engine.config import to_dict
-from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.engine.game import ConfigError, IllegalActionError, shown
 
 STATE_FORMAT = "parlor-state"
 STATE_VERSION = 1
 # numpy's bit generators a text may name (a name is looked up only among these)
 BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+# Upper bounds (exclusive) of the scalar integers of a generator state, by key path: numpy's
+# setters do not check them (an MT19937 ``pos`` past its key reads out of bounds and crashes
+# the interpreter), so a state from a file is held to them first. Array entries are bounded
+# by their dtype, their lengths by a fresh generator's state.
+_RNG_INT_LIMITS = {
+    ("state", "state"): 2**128, ("state", "inc"): 2**128,     # PCG64, PCG64DXSM
+    ("state", "pos"): 625,                                     # MT19937: 624 = draw a new block
+    ("buffer_pos",): 5,                                        # Philox: 4 = buffer used up
+    ("has_uint32",): 2, ("uinteger",): 2**32,
+}
 
 
-class ReplayError(ValueError):
-    """A record or state text that does not re-simulate: the message names the step."""
+class ReplayError(ConfigError):
+    """A record or state text that does not re-simulate: the message names the step. A
+    ConfigError: the project's one error type for bad user input."""
 
 
 class Trace:
@@ -92,27 +103,46 @@ def rng_to_json(state: dict[str, Any]) -> dict[str, Any]:
     return plain(state)
 
 
-def rng_from_json(state: Any) -> np.random.Generator:
-    """A generator in the state ``rng_to_json`` wrote; a clear error for anything else."""
+def rng_from_json(state: Any, where: str = "rng") -> np.random.Generator:
+    """A generator in the state ``rng_to_json`` wrote; a ConfigError naming the field for
+    anything else (every key, type, length and range is checked before numpy sees it)."""
     name = state.get("bit_generator") if isinstance(state, dict) else None
-    if name not in BIT_GENERATORS:
-        raise ValueError(f"rng: not a numpy generator state (bit_generator={name!r}); "
-                         f"allowed bit generators: {', '.join(BIT_GENERATORS)}")
+    if not isinstance(name, str) or name not in BIT_GENERATORS:
+        raise ConfigError(f"{where}: not a numpy generator state (bit_generator={shown(name)}); "
+                          f"allowed bit generators: {', '.join(BIT_GENERATORS)}")
     bits = getattr(np.random, name)()
-    template = bits.state
-
-    def like(value: Any, model: Any) -> Any:  # lists back to arrays where numpy keeps arrays
-        if isinstance(model, dict) and isinstance(value, dict):
-            return {k: like(v, model.get(k)) for k, v in value.items()}
-        if isinstance(model, np.ndarray):
-            return np.asarray(value, dtype=model.dtype)
-        return value
-
-    try:
-        bits.state = like(state, template)
-    except (TypeError, ValueError, KeyError) as exc:
-        raise ValueError(f"rng: bad {name} state: {exc}") from None
+    checked = _checked_rng_state(state, bits.state, f"{where}: bad {name} state", ())
+    if name == "MT19937" and not (checked["state"]["key"][0] >> 31 or checked["state"]["key"][1:].any()):
+        # Mersenne Twister's one degenerate state: it yields zeros forever (bounded draws never end)
+        raise ConfigError(f"{where}: bad MT19937 state: state.key is the all-zero state, which no seed produces")
+    bits.state = checked
     return np.random.Generator(bits)
+
+
+def _checked_rng_state(value: Any, model: Any, where: str, path: tuple[str, ...]) -> Any:
+    """``value`` shaped like ``model`` (a fresh generator's state), arrays back as arrays."""
+    field = ".".join(path) or "state"
+    if isinstance(model, dict):
+        if not isinstance(value, dict) or set(value) != set(model):
+            keys = sorted(value) if isinstance(value, dict) else type(value).__name__
+            raise ConfigError(f"{where}: {field} must hold the keys {sorted(model)}, got {keys}")
+        return {k: _checked_rng_state(value[k], model[k], where, (*path, k)) for k in model}
+    if isinstance(model, np.ndarray):
+        limit = int(np.iinfo(model.dtype).max) + 1
+        if (not isinstance(value, list) or len(value) != model.size
+                or not all(_is_int(v) and 0 <= v < limit for v in value)):
+            raise ConfigError(f"{where}: {field} must be a list of {model.size} integers in 0..{limit - 1}")
+        return np.array(value, dtype=model.dtype)
+    if isinstance(model, str):
+        return model  # the bit generator's name, checked above
+    limit = _RNG_INT_LIMITS.get(path)
+    if limit is None or not _is_int(value) or not 0 <= value < limit:
+        raise ConfigError(f"{where}: {field}={shown(value)} must be an integer in 0..{(limit or 1) - 1}")
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def same_rng_state(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -126,8 +156,9 @@ def options_of(game: Any) -> dict[str, Any]:
 
 
 def start_state(game: Any, rng_state: dict[str, Any], decks: Sequence[Sequence[int]]) -> Any:
-    """``new_state`` from a generator state and stacked decks, as the trace recorded them."""
-    return game.new_state(rng_from_json(rng_state), [tuple(int(c) for c in d) for d in decks] or None)
+    """``new_state`` from a generator state and stacked decks, as the trace recorded them (the
+    game's ``new_state`` checks the decks: ``engine.decks``; nothing is cast here)."""
+    return game.new_state(rng_from_json(rng_state), list(decks) or None)
 
 
 def apply_step(game: Any, state: Any, step: int, action: Any) -> None:
@@ -160,9 +191,8 @@ def serialize_state(game: Any, state: Any) -> str:
 def deserialize_state(game: Any, text: str) -> Any:
     """The state ``serialize_state`` wrote, replayed on ``game`` (whose options must match)."""
     data = _load_state_text(game, text)
-    steps, pending = len(data["actions"]), np.asarray(data["rewards_pending"], dtype=float)
-    if pending.shape != (game.num_players,):
-        raise ValueError(f"rewards_pending must hold {game.num_players} numbers, got {data['rewards_pending']!r}")
+    steps, pending = len(data["actions"]), finite_numbers(data["rewards_pending"], game.num_players, "rewards_pending")
+    rng_from_json(data["rng_now"], "rng_now")  # a well-formed generator state, compared after the replay
     # the rewards of the latest positions may still be pending (nobody took them): replay taking
     # the rewards of every position up to the one after which the rest add up to the pending ones
     taken = steps
@@ -196,35 +226,60 @@ def _replay(game: Any, data: dict[str, Any], take_through: int) -> tuple[Any, li
     return state, paid
 
 
-def _load_state_text(game: Any, text: str) -> dict[str, Any]:
+def load_json(text: Any, what: str) -> Any:
+    """``json.loads(text)``, refusing with a ConfigError what is no JSON text, nests deeper
+    than the parser's recursion limit, or spells a number that is not finite (NaN, Infinity)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise ConfigError(f"{what} must be JSON text, got {type(text).__name__}")
     try:
-        data = json.loads(text)
-    except (TypeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"not a parlor state text (JSON expected): {exc}") from None
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{what} is not JSON: {exc}") from None
+    except (RecursionError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{what} is not JSON this parser reads: {type(exc).__name__}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ConfigError(f"the JSON number {name} is not allowed: numbers must be finite")
+
+
+def finite_numbers(values: Any, count: int, field: str) -> np.ndarray:
+    """``values`` as a float array of ``count`` finite numbers (ints or floats, not bools)."""
+    if (not isinstance(values, list) or len(values) != count
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)):
+        raise ConfigError(f"{field} must be a list of {count} numbers, got {shown(values)}")
+    out = np.array([float(v) for v in values]) if all(abs(v) < 1e300 for v in values) else None
+    if out is None or not np.isfinite(out).all():
+        raise ConfigError(f"{field} must be finite numbers of magnitude below 1e300, got {shown(values)}")
+    return out
+
+
+def _load_state_text(game: Any, text: str) -> dict[str, Any]:
+    data = load_json(text, "the state text")
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
-        raise ValueError(f"not a parlor state text: format must be {STATE_FORMAT!r}")
-    if data.get("version") != STATE_VERSION:
-        raise ValueError(f"state text version {data.get('version')!r} is not supported; allowed: {STATE_VERSION}")
+        raise ConfigError(f"not a parlor state text: format must be {STATE_FORMAT!r}")
+    if type(data.get("version")) is not int or data["version"] != STATE_VERSION:  # true == 1 is no version
+        raise ConfigError(f"state text version {shown(data.get('version'))} is not supported; allowed: {STATE_VERSION}")
     missing = [k for k in ("game", "options", "rng", "decks", "actions", "rewards_pending", "rng_now") if k not in data]
     if missing:
-        raise ValueError(f"state text lacks {', '.join(missing)}")
+        raise ConfigError(f"state text lacks {', '.join(missing)}")
     if data["game"] != game.name:
-        raise ValueError(f"the text holds a state of {data['game']!r}, not of {game.name!r}")
+        raise ConfigError(f"the text holds a state of {shown(data['game'])}, not of {game.name!r}")
     check_options(data["options"], game)
     if not isinstance(data["actions"], list) or not isinstance(data["decks"], list):
-        raise ValueError("actions and decks must be lists")
+        raise ConfigError("actions and decks must be lists")
     return data
 
 
 def check_options(options: Any, game: Any) -> None:
-    """Raise ValueError naming every option where ``options`` differs from ``game``'s config."""
+    """Raise ConfigError naming every option where ``options`` differs from ``game``'s config."""
     mine = options_of(game)
     if not isinstance(options, dict):
-        raise ValueError(f"options must be a mapping of option names to values, got {options!r}")
-    differ = [f"{k}: text {options.get(k)!r}, game {mine.get(k)!r}" for k in sorted(set(mine) | set(options))
-              if options.get(k) != mine.get(k)]
+        raise ConfigError(f"options must be a mapping of option names to values, got {shown(options)}")
+    differ = [f"{k}: text {shown(options.get(k))}, game {shown(mine.get(k))}"
+              for k in sorted(set(mine) | set(options), key=str) if options.get(k) != mine.get(k)]
     if differ:
-        raise ValueError("the text was written with other game options; " + "; ".join(differ))
+        raise ConfigError("the text was written with other game options; " + "; ".join(differ[:8]))
 
 
 class Serializable:

@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.cards import parse_stacked_deck, standard52, validate_deck
-from parlor.envs.engine.config import build, check_bool, check_choice, check_int
+from parlor.envs.engine.cards import card_name, parse_stacked_deck, standard52
+from parlor.envs.engine.config import MAX_DEALS, build, check_bool, check_choice, check_int
+from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.ofc import encode as _encode
@@ -48,7 +49,7 @@ class OFCConfig:
                 f"num_players={self.num_players} is not allowed for variant={self.variant!r}; "
                 f"allowed values: 2..{MAX_PLAYERS[self.variant]}"
             )
-        check_int("num_hands", self.num_hands, 1)
+        check_int("num_hands", self.num_hands, 1, MAX_DEALS)
         check_choice("fl_cards", self.fl_cards, FL_CARDS_OPTIONS)
         check_choice("fl_stay", self.fl_stay, FL_STAY_OPTIONS)
         check_bool("features", self.features)
@@ -105,12 +106,7 @@ class OFCGame(Serializable):
         return setup
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> OFCState:
-        stacked = []
-        for d in decks or ():
-            cards = tuple(int(c) for c in d)
-            validate_deck(cards, self.deck)
-            stacked.append(cards)
-        return OFCState(self, rng, stacked)
+        return OFCState(self, rng, check_decks(decks, self.deck, name=card_name))
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
         """A full 52-card deck in dealing order (text ``"As Kd ..."`` or ids)."""

@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.cards import parse_stacked_deck, shuffled, standard52
-from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number
+from parlor.envs.engine.cards import card_name, parse_stacked_deck, shuffled, standard52
+from parlor.envs.engine.config import MAX_DEALS, MAX_STAKE, build, check_bool, check_choice, check_int, check_number
+from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.melds import SPREAD_SIZE
 from parlor.envs.engine.trace import Serializable
@@ -50,14 +51,14 @@ class TonkConfig:
         check_int("num_players", self.num_players, 2, 5)
         check_choice("hand_size", self.hand_size, HAND_SIZES)
         check_bool("start_discard", self.start_discard)
-        check_number("stake", self.stake)
+        check_number("stake", self.stake, hi=MAX_STAKE)
         if self.stake <= 0:
-            raise ConfigError(f"stake={self.stake!r} is out of range; allowed values: > 0")
+            raise ConfigError(f"stake={self.stake!r} is out of range; allowed values: > 0 and <= {MAX_STAKE}")
         for name in ("hit_runs_only", "hit_blocks_drop", "texas", "tonk_needs_six", "spades_side_pot"):
             check_bool(name, getattr(self, name))
         check_choice("natural", self.natural, NATURALS)
         check_choice("low_natural", self.low_natural, LOW_NATURALS)
-        check_int("num_hands", self.num_hands, 1, 100_000)
+        check_int("num_hands", self.num_hands, 1, MAX_DEALS)
         check_int("max_turns", self.max_turns, 1, 1_000_000)
 
 
@@ -75,6 +76,7 @@ class TonkGame(Serializable):
         self.config = config
         self.num_players = config.num_players
         self.max_deals = config.num_hands
+        self.deck = standard52()
         self.observation_shape = (enc.observation_size(config.num_players),)
         # a hand never holds more than hand_size + 1 cards: longer spreads cannot be laid
         self.layable = np.flatnonzero(SPREAD_SIZE <= config.hand_size + 1)
@@ -88,14 +90,14 @@ class TonkGame(Serializable):
         self.zero_rewards.flags.writeable = False  # shared by every step that pays nothing
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> TonkState:
-        return TonkState(self, rng, decks)
+        return TonkState(self, rng, check_decks(decks, self.deck, name=card_name))
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
         """A full 52-card deck in dealing order (see the module docstring of ``tonk_v0``)."""
-        return parse_stacked_deck(deck, standard52())
+        return parse_stacked_deck(deck, self.deck)
 
     def sample_deck(self, rng: np.random.Generator) -> tuple[int, ...]:
-        return tuple(shuffled(standard52(), rng))
+        return tuple(shuffled(self.deck, rng))
 
     def encode(self, view: TonkView) -> np.ndarray:
         return enc.encode(view, self.config.num_hands, self.config.max_turns)

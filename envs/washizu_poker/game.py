@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.cards import NUM_SUITS, SUIT_CHARS, format_cards, parse_cards, suit_of
+from parlor.envs.engine.cards import NUM_SUITS, SUIT_CHARS, card_name, format_cards, parse_cards, suit_of
 from parlor.envs.engine.config import build, check_choice, check_int
+from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.double_deck_hands import evaluators
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError, shown
 from parlor.envs.engine.table import next_active, order_from
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.washizu_poker import encode as enc
@@ -65,7 +66,7 @@ def _normalize_washizu_cards(mode: str, value: Any) -> tuple[int, ...] | None:
     if value is None:
         return None
     if mode not in ("suit", "random13"):
-        raise ConfigError(f"washizu_cards={value!r} is only allowed with washizu='suit' or 'random13', not {mode!r}")
+        raise ConfigError(f"washizu_cards={shown(value)} is only allowed with washizu='suit' or 'random13', not {mode!r}")
     if mode == "suit" and isinstance(value, str) and value.strip() in SUIT_CHARS and len(value.strip()) == 1:
         suit = SUIT_CHARS.index(value.strip())
         return tuple(r * NUM_SUITS + suit for r in range(13))
@@ -75,7 +76,7 @@ def _normalize_washizu_cards(mode: str, value: Any) -> tuple[int, ...] | None:
         raise ConfigError(f"washizu_cards: {err}") from None
     if len(cards) != 13 or len(set(cards)) != 13 or any(c >= 52 for c in cards):
         raise ConfigError(
-            f"washizu_cards={value!r} must be 13 distinct standard cards (2c..As, no '*' copies, no jokers)"
+            f"washizu_cards={shown(value)} must be 13 distinct standard cards (2c..As, no '*' copies, no jokers)"
         )
     if mode == "suit" and len({suit_of(c) for c in cards}) != 1:
         raise ConfigError(
@@ -133,7 +134,7 @@ class WashizuGame(Serializable):
         return list(order)
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> WashizuState:
-        return WashizuState(self, rng, decks)
+        return WashizuState(self, rng, check_decks(decks, self.deck_list, name=card_name))
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
         return parse_deck(self.config, deck)

@@ -7,6 +7,7 @@ import pytest
 
 from parlor.agents.base import RandomAgent
 from parlor.agents.episodes import decide, play_episode, play_until, seat_chooser
+from parlor.envs.engine.game import ConfigError
 from tests.agents.kuhn_agents import AlwaysBet
 from tests.harness import kuhn
 
@@ -70,3 +71,9 @@ def test_play_episode_sums_rewards_and_rejects_a_wrong_number_of_agents() -> Non
     assert result.state.is_terminal()
     with pytest.raises(ValueError, match="needs 2 agents, got 1"):
         play_episode(GAME, [AlwaysBet()], seed=0)
+
+
+@pytest.mark.parametrize("seed", [-1, True, 2**64, 1.5])
+def test_play_episode_refuses_what_is_not_a_seed(seed) -> None:
+    with pytest.raises(ConfigError, match="is not a seed"):
+        play_episode(GAME, [AlwaysBet(), AlwaysBet()], seed=seed)

@@ -13,7 +13,7 @@ from parlor.envs.dominoes.austrian.state import HAND_SIZES, MODES, TAIL, Austria
 from parlor.envs.dominoes.austrian.view import AustrianView
 from parlor.envs.dominoes.game import DominoGame
 from parlor.envs.dominoes.line import N_TILES
-from parlor.envs.engine.config import build, check_choice, check_int
+from parlor.envs.engine.config import MAX_DEALS, build, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
 
 
@@ -33,10 +33,10 @@ class AustrianConfig:
             object.__setattr__(self, "hand_size", allowed[0])
         check_choice("hand_size", self.hand_size, allowed)
         if self.max_draws is not None:
-            check_int("max_draws", self.max_draws, 1)
+            check_int("max_draws", self.max_draws, 1, N_TILES)  # no turn can draw more than the set
             if self.mode != "draw":
                 raise ConfigError("max_draws applies to the draw game only; allowed values: None with mode='block'")
-        check_int("num_deals", self.num_deals, 1)
+        check_int("num_deals", self.num_deals, 1, MAX_DEALS)
 
 
 class AustrianGame(DominoGame):

@@ -21,7 +21,7 @@ from parlor.envs.dominoes.game import DominoGame
 from parlor.envs.dominoes.line import FIRST_GAME_ACTION
 from parlor.envs.dominoes.state import ACCEPT, BET, TILE
 from parlor.envs.engine.chips import exact
-from parlor.envs.engine.config import build, check_bool, check_choice, check_int
+from parlor.envs.engine.config import MAX_CHIPS, MAX_DEALS, MAX_STAKE, build, check_bool, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
 
 
@@ -40,14 +40,14 @@ class BukiConfig:
 
     def __post_init__(self) -> None:
         check_int("banker", self.banker, 0, NUM_PLAYERS - 1)
-        check_int("chips", self.chips, 1)
-        check_int("min_bet", self.min_bet, 1)
+        check_int("chips", self.chips, 1, MAX_CHIPS)
+        check_int("min_bet", self.min_bet, 1, MAX_STAKE)
         if self.max_bet is None:
             object.__setattr__(self, "max_bet", 3 * self.min_bet)
-        check_int("max_bet", self.max_bet, self.min_bet)
+        check_int("max_bet", self.max_bet, self.min_bet, MAX_STAKE)
         check_choice("hand_size", self.hand_size, (6, 7))
         check_bool("raise_before_4th", self.raise_before_4th)
-        check_int("num_deals", self.num_deals, 1)
+        check_int("num_deals", self.num_deals, 1, MAX_DEALS)
         check_bool("features", self.features)
         need = math.ceil(chips_needed(self.min_bet, self.max_bet, self.num_deals))
         if self.chips < need:

@@ -22,7 +22,7 @@ from parlor.envs.dominoes.pulle.state import (
 )
 from parlor.envs.dominoes.pulle.view import PulleView
 from parlor.envs.dominoes.state import BUY_BACK
-from parlor.envs.engine.config import build, check_bool, check_int, check_number
+from parlor.envs.engine.config import MAX_CHIPS, MAX_DEALS, MAX_STAKE, build, check_bool, check_int, check_number
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,11 +34,11 @@ class PulleConfig:
     max_deals: int = 100                   # cap; the episode is truncated there
 
     def __post_init__(self) -> None:
-        check_int("chips", self.chips, 0)
-        check_int("stake", self.stake, 1)
+        check_int("chips", self.chips, 0, MAX_CHIPS)
+        check_int("stake", self.stake, 1, MAX_STAKE)
         check_bool("buy_back", self.buy_back)
-        check_number("per_deal_payment", self.per_deal_payment, 0)  # finite: paid exactly (a Fraction)
-        check_int("max_deals", self.max_deals, 1)
+        check_number("per_deal_payment", self.per_deal_payment, 0, MAX_STAKE)  # finite: paid exactly (a Fraction)
+        check_int("max_deals", self.max_deals, 1, MAX_DEALS)
 
 
 class PulleGame(DominoGame):
