@@ -47,11 +47,12 @@ def worst_episode(records: Sequence[Record], agent: str) -> tuple[int, int]:
 
 def listing(records: Sequence[Record]) -> list[str]:
     from parlor.training.evaluation.replay import who
+    from parlor.training.evaluation.terminal import safe_text
 
     lines = []
     for k, r in enumerate(records):
         end = "" if r.terminal else (" (cut off)" if r.truncated else " (unfinished)")
-        tags = "".join(f" {key} {value}" for key, value in r.tags.items())
+        tags = "".join(f" {safe_text(key)} {safe_text(value)}" for key, value in r.tags.items())
         rewards = ", ".join(f"{who(r, p)} {x:+g}" for p, x in enumerate(r.rewards))
         lines.append(f"{k:4d}: {len(r.steps)} steps{end}; {rewards}{tags}")
     return lines

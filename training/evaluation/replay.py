@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from parlor.envs.records import Record, game_of, positions
+from parlor.training.evaluation.terminal import safe_text
 
 SeatChoice = int | str  # a seat number, "acting" or "all"
 SEAT_WORDS = ("acting", "all")
@@ -49,7 +50,7 @@ def parse_seat(text: str, num_players: int) -> SeatChoice:
 
 def who(record: Record, seat: int) -> str:
     """``player_1 (random)``: the seat and, when the record has them, its agent's label."""
-    return f"player_{seat}" + (f" ({record.agents[seat]})" if record.agents else "")
+    return f"player_{seat}" + (f" ({safe_text(record.agents[seat])})" if record.agents else "")
 
 
 def _amounts(values: Sequence[float], sign: str = "+") -> str:
@@ -134,9 +135,9 @@ def html_frames(record: Record, seat: SeatChoice = "acting", game: Any = None) -
 
 def title(record: Record, number: int | None = None) -> str:
     """``ofc_v0 game 3: heuristic vs random, seed 7, 26 steps``."""
-    agents = " vs ".join(record.agents) if record.agents else f"{record.num_players} seats"
+    agents = " vs ".join(map(safe_text, record.agents)) if record.agents else f"{record.num_players} seats"
     seed = "" if record.seed is None else f", seed {record.seed}"
-    return f"{record.env} game{'' if number is None else f' {number}'}: {agents}{seed}, {len(record.steps)} steps"
+    return f"{safe_text(record.env)} game{'' if number is None else f' {number}'}: {agents}{seed}, {len(record.steps)} steps"
 
 
 def write_html(record: Record, path: str | Path, seat: SeatChoice = "acting", game: Any = None,
