@@ -8,9 +8,15 @@ from parlor.envs.dominoes.line import TILES
 from parlor.envs.engine import svg
 
 
+def _nobody(view: Any) -> str:
+    """Who acts when nobody does: the episode is over, or (a replay's picture of a finished
+    deal, ``DominoState.ended_view``) this deal is."""
+    return "nobody (this deal is over)" if view.phase == "deal over" else "nobody (episode over)"
+
+
 def render(game: Any, view: Any) -> str:
     n = view.num_players
-    who = "nobody (episode over)" if view.current_player is None else f"P{view.current_player}"
+    who = f"P{view.current_player}" if view.current_player is not None else _nobody(view)
     lines = [f"{game.title()}  deal {view.deal_index + 1}/{view.num_deals}  "
              f"you: P{view.player}  to act: {who}  ({view.phase})"]
     if view.line:
@@ -125,7 +131,8 @@ def render_svg(view: Any) -> str:
     title, variant = _VARIANTS[view.game]
     notes, footer = variant(view)
     n = view.num_players
-    turn = "episode over" if view.current_player is None else f"to act: P{view.current_player} ({view.phase})"
+    turn = f"to act: P{view.current_player} ({view.phase})" if view.current_player is not None else (
+        "this deal is over" if view.phase == "deal over" else "episode over")
     body = [svg.caption(WIDTH, f"{title} - deal {view.deal_index + 1}/{view.num_deals}, {turn}",
                         f"view of P{view.player}: other hands are hidden (counts only)")]
     panel_w = (WIDTH - 10 * (n + 1)) / n

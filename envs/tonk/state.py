@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.engine.melds import SPREADS, mask_count
+from parlor.envs.engine.melds import SPREADS, cards_of, mask_count
 from parlor.envs.engine.trace import Trace
 from parlor.envs.tonk import settle
 from parlor.envs.tonk.determinize import determinize_state
@@ -204,7 +204,9 @@ class TonkState(TurnSteps):
         for w in winners:
             self._stats["won"][w] += 1
         counts = tuple([mask_count(h) for h in self.hands])
-        self.last_result = HandResult(self.hand_index, reason, tuple(winners), counts, tuple(self.hand_net), who)
+        shown = tuple(tuple(cards_of(h)) for h in self.hands)  # the rules count every hand face up
+        self.last_result = HandResult(self.hand_index, reason, tuple(winners), counts, tuple(self.hand_net), who,
+                                      shown)
         self.hand_index += 1
         if self.hand_index < self.cfg.num_hands:
             self.dealer = (self.dealer + 1) % self.n
