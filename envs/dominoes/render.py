@@ -94,7 +94,8 @@ def _seat(view: Any, s: int, x: float, y: float, w: float, note: str) -> str:
     out = [svg.seat_panel(x, y, w, PANEL_H, f"P{s}", acting=s == view.current_player, you=s == view.player,
                           note=note, faded=not view.active[s])]
     if not view.active[s]:
-        out.append(svg.text(x + 8, y + 62, "sits out this deal", size=12, fill="#dddddd"))
+        # bottom left, where a playing seat's tile count goes: clear of the chips on the right
+        out.append(svg.text(x + 8, y + 88, "sits out", size=11, fill="#dddddd"))
     else:
         count = view.hand_counts[s]
         if s != view.player:  # others' tiles stand on edge: their backs (own tiles are drawn below)

@@ -136,7 +136,8 @@ class Chromium:
         """The window as PNG; ``full_page``: the whole page, what lies below the window too."""
         extra: dict[str, Any] = {}
         if full_page:
-            width, height = self.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+            width, height = self.evaluate("[Math.max(innerWidth, document.documentElement.scrollWidth), "
+                                          "document.documentElement.scrollHeight]")
             extra = {"captureBeyondViewport": True, "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}}
         png = base64.b64decode(self.call("Page.captureScreenshot", session=True, format="png", **extra)["data"])
         path.write_bytes(png)

@@ -105,7 +105,9 @@ def deal_end(step: int, explanation: str, paid: Sequence[float]) -> DealEnd:
         why = "; ".join(line for line in lines[1:] if " vs " in line.split(":")[0])
     elif not re.search(r"P\d", why) and len(lines) > 1:  # "showdown": the last line says who won
         why += ": " + lines[-1]
-    why += "".join(f"; {line}" for line in lines[1:] if line.startswith("running totals"))  # Pulle: who is out
+    for line in lines[1:]:  # Pulle: the running totals say who is out (the rule's reminder is said once, above)
+        if line.startswith("running totals now: "):
+            why += "; totals " + re.sub(r" \(\d+ or more sits out\)$", "", line.removeprefix("running totals now: "))
     return DealEnd(step, name, why or lines[0], tuple(float(x) for x in paid))
 
 
@@ -115,7 +117,8 @@ def summary(record: Record, ends: Sequence[DealEnd]) -> str:
     if not ends:
         return ""
     unit = ends[0].name.split(" ")[0] if ends[0].name.split(" ")[0].isalpha() else "deal"
-    lines = [f"the whole game, {unit} by {unit} (what each paid; why):"]
+    lines = [f"the whole game, {unit} by {unit} (what each paid; why):" if len(ends) > 1
+             else "the whole game (what it paid; why):"]
     lines += [f"  {e.name}: {_amounts(e.paid)} | {e.why}" for e in ends]
     rest = [t - sum(e.paid[p] for e in ends) for p, t in enumerate(record.rewards)]
     if any(abs(x) > 1e-9 for x in rest):  # paid after the last finished deal (e.g. the end of the episode)
