@@ -159,8 +159,9 @@ def plot_learning_curve(path: str, title: str, history: list[dict[str, Any]], ba
     for ax in axes.flat[:len(panels)]:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, handle)
-    fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=min(3, len(handles)), fontsize=8,
-               frameon=False)
+    if handles:  # (none before the first evaluation)
+        fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=min(3, len(handles)),
+                   fontsize=8, frameon=False)
     fig.suptitle("\n".join(textwrap.wrap(title, 90)), fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)

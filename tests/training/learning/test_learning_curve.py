@@ -48,3 +48,12 @@ def test_the_plot_is_a_grid_of_readable_small_multiples(tmp_path) -> None:
     tab10 = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189), (140, 86, 75)]
     near = lambda c: any(sum((a - b) ** 2 for a, b in zip(c, p)) < 30 ** 2 for p in colours)  # noqa: E731
     assert all(near(c) for c in tab10), "each of the 6 series in its own colour"
+
+
+def test_a_solo_game_and_an_empty_history_still_plot(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    solo = [{"step": s, "agent": "learner", "opponent": "solo", "mean": s / 1000, "ci": float("nan"), "n": 4}
+            for s in (0, 100, 200)]
+    plot_learning_curve(str(tmp_path / "solo.png"), "solo", solo, [{**solo[0], "agent": "heuristic"}])
+    plot_learning_curve(str(tmp_path / "empty.png"), "empty", [], [])
+    assert (tmp_path / "solo.png").stat().st_size > 0 and (tmp_path / "empty.png").stat().st_size > 0
