@@ -192,7 +192,7 @@ def test_the_deal_end_and_every_seat_pictures_in_chromium(browser: Chromium, sho
     from parlor.training.evaluation.replay import write_html
 
     record = _recorded("buki_v0")
-    end = next(s.index for s in replay_shots(record) if "how this deal ended" in s.caption)
+    end = next(s.index for s in replay_shots(record) if "as it ended; the next is already dealt" in s.caption)
     page = write_html(record, tmp_path / "buki-deal-end.html", start=end)
     browser.open(page)
     assert "this deal is over" in browser.evaluate(STAGE)

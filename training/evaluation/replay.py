@@ -16,7 +16,7 @@ statistics. The frame where a hand or deal has just finished also says why it pa
 did (``Game.explain``: OFC's rows, hand names, royalties, fouls and points; the poker
 showdown; who went out or blocked), so the picture of a lost game shows why it was lost.
 Where the game has already dealt the next deal on that frame, the picture is the finished
-deal's final position (``state.ended_view``, the domino games). The last frame ends with
+deal's final position (``state.ended_view``: the domino games, OFC). The last frame ends with
 the whole game deal by deal (:func:`summary`: what each deal or hand paid and why, then the
 totals). Agent labels from the record are shown through
 :func:`~parlor.training.evaluation.terminal.safe_text`.
@@ -172,7 +172,8 @@ def shots(record: Record, seat: SeatChoice = "acting", game: Any = None) -> list
             ends.append(deal_end(position.index, news, [t - b for t, b in zip(position.totals, paid_before)]))
             paid_before = position.totals
             if ended is not None:
-                caption += "\n(the picture: how this deal ended; the next deal is dealt, pictured from the next step)"
+                caption += (f"\n(the picture: {ends[-1].name} as it ended; the next is already dealt, "
+                            "pictured from the next step)")
         out.append(Shot(position.index, caption, views))
     tail = summary(record, ends)
     if tail and out:

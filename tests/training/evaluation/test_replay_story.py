@@ -77,7 +77,8 @@ def test_the_frame_that_ends_a_deal_pictures_that_deal_not_the_next(buki: Record
     view = next(iter(views.values()))
     assert view.deal_index == 0 and view.phase == "deal over" and view.current_player is None
     assert len(view.line) == sum(1 for s in buki.steps[:end] if s.name.startswith("play "))  # the last tile is on it
-    assert "(the picture: how this deal ended" in frames[end].caption and "deal 1/8: " in frames[end].caption
+    assert "(the picture: deal 1/8 as it ended; the next is already dealt" in frames[end].caption
+    assert "deal 1/8: " in frames[end].caption
     text = text_frames(buki)[end]
     assert "deal 1/8" in text and "to act: nobody (this deal is over)" in text and "line: (empty" not in text
     after = next(iter(dict(frames[end + 1].views).values()))
@@ -187,3 +188,18 @@ def test_the_deal_end_picture_keeps_the_bets_the_deal_settled(buki: Record) -> N
     ended = next(iter(dict(frames[end].views).values()))
     assert ended.bets == before.bets and any(ended.bets)  # not cleared by the settlement
     assert ended.chips != before.chips  # but the chips are those after it
+
+
+def test_a_multi_hand_ofc_replay_pictures_each_showdown_then_sums_up_the_hands() -> None:
+    record = recorded("ofc_v0", seed=3, num_hands=3)
+    frames = shots(record)
+    ends = [k for k, shot in enumerate(frames) if re.search(r"^showdown of hand \d/3:", shot.caption, re.M)]
+    assert len(ends) == 3
+    for hand, k in enumerate(ends[:2]):  # the first two: the next hand is already dealt
+        view = next(iter(dict(frames[k].views).values()))
+        assert view.hand_index == hand and view.current_player is None
+        assert all(len(row) == size for board in view.rows for row, size in zip(board, (3, 5, 5)))  # full boards
+        assert "hand over (its showdown)" in text_frames(record)[k]
+    last = frames[-1].caption
+    assert [int(m) for m in re.findall(r"^  hand (\d)/3: P0 ", last, re.M)] == [1, 2, 3]
+    assert re.search(r"^  hand 1/3: .* \| P0 vs P1: ", last, re.M)
