@@ -316,6 +316,7 @@ class OFCState:
         if shown is None or self.terminal or shown.hand_index != self.hand_index - 1:
             return None
         return dataclasses.replace(self.view(player), hand_index=shown.hand_index, current_player=None,
+                                   start_player=(self.start_player - 1) % self.n,  # it moves on one seat a hand
                                    rows=shown.boards, hidden=(False,) * self.n, pending=(), discards_owed=0)
 
     def view(self, player: int) -> OFCView:

@@ -197,7 +197,7 @@ def test_a_multi_hand_ofc_replay_pictures_each_showdown_then_sums_up_the_hands()
     assert len(ends) == 3
     for hand, k in enumerate(ends[:2]):  # the first two: the next hand is already dealt
         view = next(iter(dict(frames[k].views).values()))
-        assert view.hand_index == hand and view.current_player is None
+        assert view.hand_index == hand and view.current_player is None and view.start_player == hand % 2
         assert all(len(row) == size for board in view.rows for row, size in zip(board, (3, 5, 5)))  # full boards
         assert "hand over (its showdown)" in text_frames(record)[k]
     last = frames[-1].caption
