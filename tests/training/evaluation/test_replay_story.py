@@ -203,3 +203,18 @@ def test_a_multi_hand_ofc_replay_pictures_each_showdown_then_sums_up_the_hands()
     last = frames[-1].caption
     assert [int(m) for m in re.findall(r"^  hand (\d)/3: P0 ", last, re.M)] == [1, 2, 3]
     assert re.search(r"^  hand 1/3: .* \| P0 vs P1: ", last, re.M)
+
+
+def test_a_washizu_game_end_pictures_that_game_not_the_next() -> None:
+    record = recorded("washizu_poker_v0")
+    frames = shots(record)
+    ends = [k for k, shot in enumerate(frames) if re.search(r"^game \d/5: ", shot.caption, re.M)]
+    assert len(ends) >= 2
+    k = ends[0]
+    before = next(iter(dict(frames[k - 1].views).values()))
+    view = next(iter(dict(frames[k].views).values()))
+    assert (view.game_number, view.phase, view.current_player) == (0, "game over", None)
+    assert record.steps[k - 1].name == "drop" and view.bets == before.bets  # game 1's bets, not the next ante
+    assert "this game is over" in html_frames(record)[k].svg
+    after = next(iter(dict(frames[k + 1].views).values()))
+    assert after.game_number == 1
