@@ -30,7 +30,8 @@ def shown_hands(view: TonkView) -> tuple[tuple[int, ...], ...] | None:
 def render_view(view: TonkView) -> str:
     n = view.num_players
     count = sum(card_value(c) for c in view.hand)
-    turn = "-" if view.current_player is None else f"player_{view.current_player}"
+    turn = f"player_{view.current_player}" if view.current_player is not None else (
+        "- (hand over)" if view.hand_index + 1 < view.num_hands else "-")
     lines = [
         f"Tonk hand {min(view.hand_index + 1, view.num_hands)}/{view.num_hands}  dealer player_{view.dealer}"
         f"  to act: {turn}  phase: {view.phase}  turn {view.turn}",
@@ -149,7 +150,8 @@ def render_svg(view: TonkView) -> str:
     the number a hit names), stakes; the seat to act framed in gold."""
     n = view.num_players
     width, height = picture_size(n)
-    turn = "episode over" if view.current_player is None else f"to act: P{view.current_player} ({view.phase})"
+    turn = f"to act: P{view.current_player} ({view.phase})" if view.current_player is not None else (
+        "hand over" if view.hand_index + 1 < view.num_hands else "episode over")  # hand over: TonkState.ended_view
     body = [svg.caption(width, f"Tonk - hand {min(view.hand_index + 1, view.num_hands)}/{view.num_hands}, "
                                f"dealer P{view.dealer}, turn {view.turn}, {turn}",
                         f"view of P{view.player}: " + ("every hand is shown, as the rules count them at the end"

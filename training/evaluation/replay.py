@@ -16,7 +16,7 @@ statistics. The frame where a hand or deal has just finished also says why it pa
 did (``Game.explain``: OFC's rows, hand names, royalties, fouls and points; the poker
 showdown; who went out or blocked), so the picture of a lost game shows why it was lost.
 Where the game has already dealt the next deal on that frame, the picture is the finished
-deal's final position (``state.ended_view``: the domino games, OFC, Washizu). The last frame ends with
+deal's final position (``state.ended_view``: the domino games, OFC, Washizu, Tonk). The last frame ends with
 the whole game deal by deal (:func:`summary`: what each deal or hand paid and why, then the
 totals). Agent labels from the record are shown through
 :func:`~parlor.training.evaluation.terminal.safe_text`.

@@ -218,3 +218,17 @@ def test_a_washizu_game_end_pictures_that_game_not_the_next() -> None:
     assert "this game is over" in html_frames(record)[k].svg
     after = next(iter(dict(frames[k + 1].views).values()))
     assert after.game_number == 1
+
+
+def test_a_multi_hand_tonk_hand_end_pictures_that_hand_with_every_hand_shown() -> None:
+    record = recorded("tonk_v0", seed=2, num_hands=3)
+    frames = shots(record)
+    ends = [k for k, shot in enumerate(frames) if re.search(r"^hand \d/3: ", shot.caption, re.M)]
+    assert len(ends) == 3
+    k = ends[0]
+    view = next(iter(dict(frames[k].views).values()))
+    assert (view.hand_index, view.current_player, view.phase) == (0, None, "over")
+    assert view.last_result.hand_index == 0 and all(view.last_result.hands)
+    picture = html_frames(record)[k].svg
+    assert "hand over" in picture and "every hand is shown" in picture
+    assert next(iter(dict(frames[k + 1].views).values())).hand_index == 1
