@@ -8,9 +8,15 @@ from parlor.envs.dominoes.line import TILES
 from parlor.envs.engine import svg
 
 
+def _nobody(view: Any) -> str:
+    """Who acts when nobody does: the episode is over, or (a replay's picture of a finished
+    deal, ``DominoState.ended_view``) this deal is."""
+    return "nobody (this deal is over)" if view.phase == "deal over" else "nobody (episode over)"
+
+
 def render(game: Any, view: Any) -> str:
     n = view.num_players
-    who = "nobody (episode over)" if view.current_player is None else f"P{view.current_player}"
+    who = f"P{view.current_player}" if view.current_player is not None else _nobody(view)
     lines = [f"{game.title()}  deal {view.deal_index + 1}/{view.num_deals}  "
              f"you: P{view.player}  to act: {who}  ({view.phase})"]
     if view.line:
@@ -88,7 +94,8 @@ def _seat(view: Any, s: int, x: float, y: float, w: float, note: str) -> str:
     out = [svg.seat_panel(x, y, w, PANEL_H, f"P{s}", acting=s == view.current_player, you=s == view.player,
                           note=note, faded=not view.active[s])]
     if not view.active[s]:
-        out.append(svg.text(x + 8, y + 62, "sits out this deal", size=12, fill="#dddddd"))
+        # bottom left, where a playing seat's tile count goes: clear of the chips on the right
+        out.append(svg.text(x + 8, y + 88, "sits out", size=11, fill="#dddddd"))
     else:
         count = view.hand_counts[s]
         if s != view.player:  # others' tiles stand on edge: their backs (own tiles are drawn below)
@@ -125,7 +132,8 @@ def render_svg(view: Any) -> str:
     title, variant = _VARIANTS[view.game]
     notes, footer = variant(view)
     n = view.num_players
-    turn = "episode over" if view.current_player is None else f"to act: P{view.current_player} ({view.phase})"
+    turn = f"to act: P{view.current_player} ({view.phase})" if view.current_player is not None else (
+        "this deal is over" if view.phase == "deal over" else "episode over")
     body = [svg.caption(WIDTH, f"{title} - deal {view.deal_index + 1}/{view.num_deals}, {turn}",
                         f"view of P{view.player}: other hands are hidden (counts only)")]
     panel_w = (WIDTH - 10 * (n + 1)) / n

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from parlor.envs.dominoes.game import DominoGame
 
 TILE, BET, ACCEPT, BUY_BACK, OVER = "tile", "bet", "accept", "buy_back", "over"
+DEAL_OVER = "deal over"  # the phase of ended_view: a finished deal's last position, the episode going on
 
 
 class DominoState(ABC):
@@ -51,6 +52,7 @@ class DominoState(ABC):
         self.deals_won = [0] * self.n
         self.deals_drawn = 0
         self.last_deal: DealResult | None = None
+        self.ended_deal: Deal | None = None  # the latest finished deal, as it ended (for ended_view)
         self._set_buffer(np.zeros(game.observation_shape[0] + self.n * _encode.PRIVATE, dtype=np.float32))
         self._tail_dirty = True
 
@@ -172,6 +174,7 @@ class DominoState(ABC):
             else:
                 self.deals_drawn += 1
             earned = self.rewards.copy()
+            self.ended_deal = deal  # never changed again: _end_deal deals a new Deal or finishes
             self._end_deal()
             self._record_deal(deal, self.rewards - earned)
         else:
@@ -240,6 +243,7 @@ class DominoState(ABC):
         resample_hidden(new.deal, player, rng)
         _encode.sync_private(new)
         new.decks = []
+        new.ended_deal = None  # its hidden tiles are the real ones: a sample keeps none of them
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
         new.trace = Trace.resampled()
         return new
@@ -276,6 +280,24 @@ class DominoState(ABC):
             active=tuple(deal.active), stock_count=len(deal.stock), draws_this_turn=deal.draws,
             turns=tuple(deal.turns), hand_capacity=self._hand_capacity(), last_deal=self.last_deal,
         )
+
+    def ended_view(self, player: int) -> Any:
+        """``player``'s view of the latest finished deal as it ended (the line, his tiles, the
+        tile counts; chips after its settlement), once the next deal is dealt; None before
+        the first deal ends and while the finished deal is the one shown (the episode's
+        end). A replay pictures it on the frame where the deal ends."""
+        ended = self.ended_deal
+        if ended is None or ended is self.deal:
+            return None
+        shown = copy.copy(self)  # shares everything (read only) but the fields set here
+        shown.deal, shown.deal_index = ended, self.deal_index - 1
+        shown.current_player, shown.phase = None, DEAL_OVER
+        self._show_ended(shown)
+        return shown.view(player)
+
+    def _show_ended(self, shown: DominoState) -> None:
+        """Hook: put back on ``shown`` (a shallow copy) what the settlement of the finished deal
+        cleared and its view shows (Buki: the bets it settled)."""
 
     @abstractmethod
     def _num_deals(self) -> int:

@@ -79,22 +79,29 @@ def document(width: int, height: int, body: Iterable[str], title: str) -> str:
 _SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"')
 
 
-def stack(pictures: Sequence[str], title: str, gap: int = 8) -> str:
-    """Pictures made by :func:`document`, one under the other in one picture (e.g. every
-    seat's view of one position)."""
-    sizes = []
-    for picture in pictures:
-        m = _SIZE.match(picture)
-        if m is None:
-            raise ValueError("stack() takes pictures made by document(): an <svg> with width and height")
-        sizes.append((float(m[1]), float(m[2])))
+def grid(pictures: Sequence[str], title: str, columns: int = 2, gap: int = 8) -> str:
+    """Pictures made by :func:`document` side by side, ``columns`` to a row (e.g. every
+    seat's view of one position at a glance: a page scales the whole to its width instead
+    of stacking full-size views that must be scrolled)."""
+    sizes = [_size(p) for p in pictures]
     if not sizes:
-        raise ValueError("stack() needs at least one picture")
-    body, y = [], 0.0
-    for picture, (_, h) in zip(pictures, sizes):
-        body.append(f'<g transform="translate(0,{num(y)})">{picture}</g>')
-        y += h + gap
-    return document(math.ceil(max(w for w, _ in sizes)), math.ceil(y - gap), body, title)
+        raise ValueError("grid() needs at least one picture")
+    if columns < 1:
+        raise ValueError(f"grid() columns must be >= 1, got {columns}")
+    cell_w, cell_h = max(w for w, _ in sizes), max(h for _, h in sizes)
+    body = []
+    for i, picture in enumerate(pictures):
+        row, col = divmod(i, columns)
+        body.append(f'<g transform="translate({num(col * (cell_w + gap))},{num(row * (cell_h + gap))})">{picture}</g>')
+    cols, rows = min(columns, len(pictures)), -(-len(pictures) // columns)
+    return document(math.ceil(cols * (cell_w + gap) - gap), math.ceil(rows * (cell_h + gap) - gap), body, title)
+
+
+def _size(picture: str) -> tuple[float, float]:
+    m = _SIZE.match(picture)
+    if m is None:
+        raise ValueError("grid() takes pictures made by document(): an <svg> with width and height")
+    return float(m[1]), float(m[2])
 
 
 def caption(width: int, line: str, sub: str = "") -> str:

@@ -15,7 +15,8 @@ def _row_text(row: tuple[int, ...], size: int) -> str:
 def render(view: OFCView) -> str:
     n = view.num_players
     head = f"OFC {view.variant} - hand {view.hand_index + 1}/{view.num_hands}, start player {view.start_player}"
-    lines = [head + (" - final" if view.terminal else f", to act: player {view.current_player}")]
+    lines = [head + (" - final" if view.terminal else " - hand over (its showdown)" if view.current_player is None
+                     else f", to act: player {view.current_player}")]
     for q in range(n):
         tags = []
         if q == view.player:
@@ -73,7 +74,9 @@ def render_svg(view: OFCView) -> str:
     down), the cards still to place, own discards, scores; the seat to act framed in gold."""
     n = view.num_players
     width, height = picture_size(n)
-    turn = "final" if view.terminal else f"to act: P{view.current_player}"
+    # no one to act before the end: a replay's picture of a hand that has ended (OFCState.ended_view)
+    turn = "final" if view.terminal else "hand over (its showdown)" if view.current_player is None else \
+        f"to act: P{view.current_player}"
     body = [svg.caption(width, f"OFC {view.variant} - hand {view.hand_index + 1}/{view.num_hands}, "
                                f"start P{view.start_player}, {turn}",
                         f"view of P{view.player}: dashed places are free; discards stay face down to others")]

@@ -12,6 +12,7 @@ seen, placed or discarded), so ``observation`` is a copy, not a rebuild.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -307,6 +308,17 @@ class OFCState:
         return episode_stats(self.tally, self.hands_done, self.totals, self.num_hands > 1)
 
     # ------------------------------------------------------------ views
+    def ended_view(self, player: int) -> OFCView | None:
+        """``player``'s view of the hand that has just ended, at its showdown (every board face
+        up, as the showdown shows them; scores after it), once the next hand is dealt; None
+        otherwise. A replay pictures it on the frame where the hand ends."""
+        shown = self.showdown
+        if shown is None or self.terminal or shown.hand_index != self.hand_index - 1:
+            return None
+        return dataclasses.replace(self.view(player), hand_index=shown.hand_index, current_player=None,
+                                   start_player=(self.start_player - 1) % self.n,  # it moves on one seat a hand
+                                   rows=shown.boards, hidden=(False,) * self.n, pending=(), discards_owed=0)
+
     def view(self, player: int) -> OFCView:
         n = self.n
         hidden = tuple(self.in_fl[q] and q != player and not self.terminal for q in range(n))

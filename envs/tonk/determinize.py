@@ -33,6 +33,7 @@ def determinize_state(state, player: int, rng: np.random.Generator):
     when dealt) is not enforced on the redeal.
     """
     new = state.clone()
+    new.ended_hand = None  # the finished hand's stock order stayed hidden: a sample keeps none of it
     others = [q for q in range(state.n) if q != player]
     pinned = {q: known_cards(state, q) for q in others}
     pool = 0

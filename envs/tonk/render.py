@@ -20,10 +20,18 @@ def _spread_order(kind: str, cards: tuple[int, ...]) -> list[int]:
     return sorted(cards, key=lambda c: -1 if (ace_low and c // 4 == 12) else c // 4)
 
 
+def shown_hands(view: TonkView) -> tuple[tuple[int, ...], ...] | None:
+    """Every seat's cards once the episode is over: the last hand counted them face up
+    (``HandResult.hands``); None while they are hidden."""
+    r = view.last_result
+    return r.hands if view.phase == "over" and r is not None and r.hands else None
+
+
 def render_view(view: TonkView) -> str:
     n = view.num_players
     count = sum(card_value(c) for c in view.hand)
-    turn = "-" if view.current_player is None else f"player_{view.current_player}"
+    turn = f"player_{view.current_player}" if view.current_player is not None else (
+        "- (hand over)" if view.hand_index + 1 < view.num_hands else "-")
     lines = [
         f"Tonk hand {min(view.hand_index + 1, view.num_hands)}/{view.num_hands}  dealer player_{view.dealer}"
         f"  to act: {turn}  phase: {view.phase}  turn {view.turn}",
@@ -31,8 +39,11 @@ def render_view(view: TonkView) -> str:
         f"discard pile top: {_cards([view.top_discard] if view.top_discard is not None else [])}"
         f"  ({len(view.discard_pile)} cards)   stock: {view.stock_size}",
     ]
+    shown = shown_hands(view)
     for seat in range(n):
         parts = [f"  player_{seat}: {view.hand_sizes[seat]} cards, stakes {view.stakes[seat]:+d}"]
+        if shown is not None and seat != view.player:
+            parts.append(f"shown {_cards(shown[seat])} (count {sum(card_value(c) for c in shown[seat])})")
         if view.drop_blocked[seat]:
             parts.append(f"no drop for {view.drop_blocked[seat]} turn(s)")
         if view.taken_from_discard[seat]:
@@ -72,11 +83,16 @@ def _seat(view: TonkView, s: int, x: float, y: float, w: float) -> str:
     out = [svg.seat_panel(x, y, w, PANEL_H, f"P{s}", acting=s == view.current_player, you=s == view.player,
                           note=", ".join(notes))]
     count = view.hand_sizes[s]
+    shown = shown_hands(view)
     if s != view.player:
         step = min(svg.CARD_W * 0.5 + 3, (w - 16 - svg.CARD_W * 0.5) / max(count - 1, 1))
-        for i in range(count):
-            out.append(svg.card_back(x + 8 + i * step, y + 40, scale=0.5))
-    out.append(svg.text(x + 8, y + 84, f"{count} card{'s' if count != 1 else ''}", size=11, fill="#e4efe7"))
+        if shown is not None:
+            step = min(svg.CARD_W * 0.5 + 3, (w - 16 - svg.CARD_W * 0.5) / max(len(shown[s]) - 1, 1))
+        for i, card in enumerate(shown[s] if shown is not None else [None] * count):
+            out.append(svg.card_back(x + 8 + i * step, y + 40, scale=0.5) if card is None
+                       else svg.card(x + 8 + i * step, y + 40, card, scale=0.5))
+    counted = f", count {sum(card_value(c) for c in shown[s])}" if shown is not None else ""
+    out.append(svg.text(x + 8, y + 84, f"{count} card{'s' if count != 1 else ''}{counted}", size=11, fill="#e4efe7"))
     extra = []
     if view.taken_from_discard[s]:
         extra.append("took " + _cards(view.taken_from_discard[s]))
@@ -134,10 +150,13 @@ def render_svg(view: TonkView) -> str:
     the number a hit names), stakes; the seat to act framed in gold."""
     n = view.num_players
     width, height = picture_size(n)
-    turn = "episode over" if view.current_player is None else f"to act: P{view.current_player} ({view.phase})"
+    turn = f"to act: P{view.current_player} ({view.phase})" if view.current_player is not None else (
+        "hand over" if view.hand_index + 1 < view.num_hands else "episode over")  # hand over: TonkState.ended_view
     body = [svg.caption(width, f"Tonk - hand {min(view.hand_index + 1, view.num_hands)}/{view.num_hands}, "
                                f"dealer P{view.dealer}, turn {view.turn}, {turn}",
-                        f"view of P{view.player}: other hands are hidden (counts only)")]
+                        f"view of P{view.player}: " + ("every hand is shown, as the rules count them at the end"
+                                                       if shown_hands(view) is not None
+                                                       else "other hands are hidden (counts only)"))]
     panel_w = (width - 10 * (n + 1)) / n
     for s in range(n):
         body.append(_seat(view, s, 10 + s * (panel_w + 10), 52, panel_w))

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.engine.melds import SPREADS, mask_count
+from parlor.envs.engine.melds import SPREADS, cards_of, mask_count
 from parlor.envs.engine.trace import Trace
 from parlor.envs.tonk import settle
 from parlor.envs.tonk.determinize import determinize_state
@@ -45,7 +45,7 @@ from parlor.envs.tonk.encode import (
     buffer_parts,
 )
 from parlor.envs.tonk.turns import NO_LAYS, TurnSteps
-from parlor.envs.tonk.view import DISCARD, LAY, OVER, SIDE, START, HandResult, build_view
+from parlor.envs.tonk.view import DISCARD, LAY, OVER, SIDE, START, HandResult, TonkView, build_view
 
 STAT_KEYS = ("drop", "caught", "tonk", "out", "won")
 
@@ -65,6 +65,7 @@ class TonkState(TurnSteps):
         self._rewards: list[float] | None = None  # made by the first payment only (see take_rewards)
         self._stats = {k: [0] * self.n for k in STAT_KEYS}
         self.last_result: HandResult | None = None
+        self.ended_hand: TonkState | None = None  # the hand that has just ended, as it ended (ended_view)
         self.truncated = False
         self._scale = game.stake_scale
         self.buf = np.zeros(game.buffer_size, dtype=np.float32)
@@ -204,7 +205,11 @@ class TonkState(TurnSteps):
         for w in winners:
             self._stats["won"][w] += 1
         counts = tuple([mask_count(h) for h in self.hands])
-        self.last_result = HandResult(self.hand_index, reason, tuple(winners), counts, tuple(self.hand_net), who)
+        shown = tuple(tuple(cards_of(h)) for h in self.hands)  # the rules count every hand face up
+        self.last_result = HandResult(self.hand_index, reason, tuple(winners), counts, tuple(self.hand_net), who,
+                                      shown)
+        if self.hand_index + 1 < self.cfg.num_hands:
+            self.ended_hand = self._snapshot()
         self.hand_index += 1
         if self.hand_index < self.cfg.num_hands:
             self.dealer = (self.dealer + 1) % self.n
@@ -293,6 +298,26 @@ class TonkState(TurnSteps):
     # ------------------------------------------------------------ views, copies, checks
     def view(self, player: int):
         return build_view(self, player)
+
+    def _snapshot(self) -> TonkState:
+        """The state as a finished hand ended, for :meth:`ended_view` (only where another hand
+        follows): _start_hand binds new per-hand lists, so a shallow copy keeps this hand's;
+        the few lists changed in place later are copied."""
+        snap = copy.copy(self)
+        snap.ended_hand = None  # no chain of every hand
+        snap.stakes, snap.blocked = list(self.stakes), list(self.blocked)
+        snap.taken = [list(t) for t in self.taken]
+        snap.current_player, snap.phase = None, OVER
+        return snap
+
+    def ended_view(self, player: int) -> TonkView | None:
+        """``player``'s view of the hand that has just ended, as it ended (every hand shown, as
+        the rules count them), once the next hand is dealt; None otherwise. A replay pictures
+        it on the frame where the hand ends."""
+        snap = self.ended_hand
+        if snap is None or self.current_player is None or snap.hand_index != self.hand_index - 1:
+            return None
+        return build_view(snap, player)
 
     def clone(self) -> TonkState:
         new = copy.copy(self)

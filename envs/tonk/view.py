@@ -34,6 +34,7 @@ class HandResult:
     counts: tuple[int, ...]
     payments: tuple[int, ...]  # stakes won (+) / paid (-) per seat this hand, side pot included
     ended_by: int | None = None  # the seat whose move ended the hand (the dropper, the one who went out)
+    hands: tuple[tuple[int, ...], ...] = ()  # every seat's cards as they were counted (shown to all)
 
 
 @dataclass(frozen=True, slots=True)

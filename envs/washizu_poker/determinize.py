@@ -75,6 +75,7 @@ def determinize(state: WashizuState, p: int, rng: np.random.Generator) -> Washiz
     new.rng = np.random.default_rng(int(rng.integers(2**63)))
     new.decks = []  # stacked decks (deck order) are unknown to p; later games shuffle from rng
     new.trace = Trace.resampled()
+    new.ended_game = None  # the previous game's unshown hands are the real ones: a sample keeps none
     if state.phase == OVER:
         return new
     is_w = state.is_w

@@ -85,6 +85,10 @@ class MatchSteps:
             self.obs.set_tail(self._seat_values(), self._table_shared(), None)
             self.stat["final_chips"] = [float(s) for s in self.stacks]
         else:
+            # the finished game as it ended, for a replay's picture of it (WashizuState.ended_view):
+            # _start_game binds new per-game lists, so references keep these; it changes the chips in place
+            self.ended_game = (self.game_index, self.dealer, self.hands, self.in_hand, self.bets, self.discarded,
+                               self.draw_turn, self.left_view, self.level, self.stacks[:], self.contrib[:], self.pot)
             self.dealer = next_active(self.dealer, self.alive)
             self._start_game()
 

@@ -107,7 +107,8 @@ def render_svg(view) -> str:
     n = view.num_players
     width, height = picture_size(n)
     w_ids = set(view.washizu)
-    turn = "match over" if view.current_player is None else f"to act: P{view.current_player}"
+    turn = f"to act: P{view.current_player}" if view.current_player is not None else (
+        "this game is over" if view.phase == "game over" else "match over")  # game over: WashizuState.ended_view
     body = [svg.caption(width, f"Washizu draw poker - game {view.game_number + 1}/{view.num_games}, "
                                f"{view.phase} phase, dealer P{view.dealer}, {turn}",
                         f"view of P{view.player}: Washizu (transparent) cards are seen by every seat")]

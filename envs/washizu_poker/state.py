@@ -15,6 +15,7 @@ rule: ``match`` (phases, ante and deal, elimination and the match's end), ``draw
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -72,6 +73,7 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
         self.game_index = -1
         self.rewards = game.zero_rewards  # read-only shared zeros until a settlement pays (_settle)
         self._result: tuple | None = None  # GameResult fields of the previous game (see last_result)
+        self.ended_game: tuple | None = None  # the previous game's fields as it ended (see ended_view)
         self.stat = {k: [0.0] * n for k in STATS}
         self._start_game()
 
@@ -162,6 +164,19 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
         ledger = Ledger([s + c for s, c in zip(self.stacks, self.contrib)], removed=Fraction(self.removed))
         ledger.total = Fraction(self.game.config.starting_chips * self.game.num_players)
         return ledger
+
+    def ended_view(self, player: int) -> WashizuView | None:
+        """``player``'s view of the game that has just ended, as it ended (hands, bets, draws;
+        chips after its settlement, phase ``"game over"``), once the next game is dealt; None
+        otherwise. A replay pictures it on the frame where the game ends."""
+        ended = self.ended_game
+        if ended is None or self.current_player is None or ended[0] != self.game_index - 1:
+            return None
+        shown = copy.copy(self)  # shares everything (read only) but the fields set here
+        (shown.game_index, shown.dealer, shown.hands, shown.in_hand, shown.bets, shown.discarded, shown.draw_turn,
+         shown.left_view, shown.level, shown.stacks, shown.contrib, shown.pot) = ended
+        shown.current_player = None
+        return dataclasses.replace(shown.view(player), phase="game over")
 
     def view(self, player: int) -> WashizuView:
         n = self.game.num_players

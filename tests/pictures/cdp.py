@@ -104,9 +104,13 @@ class Chromium:
             self.events.append(event)
 
     # ------------------------------------------------------------ page
-    def open(self, path: Path) -> None:
+    def open(self, path: Path, fragment: str = "") -> None:
+        """Load ``path`` (``fragment``: e.g. ``#frame=3``, part of the address)."""
+        if fragment:  # the same page with another fragment would not load again: leave it first
+            self.call("Page.navigate", session=True, url="about:blank")
+            self.wait_event("Page.loadEventFired")
         self.events.clear()
-        self.call("Page.navigate", session=True, url=path.resolve().as_uri())
+        self.call("Page.navigate", session=True, url=path.resolve().as_uri() + fragment)
         self.wait_event("Page.loadEventFired")
 
     def evaluate(self, expression: str) -> Any:
@@ -128,8 +132,14 @@ class Chromium:
             self.call("Input.dispatchKeyEvent", session=True, type=kind, key=key, code=key,
                       windowsVirtualKeyCode=code)
 
-    def screenshot(self, path: Path) -> bytes:
-        png = base64.b64decode(self.call("Page.captureScreenshot", session=True, format="png")["data"])
+    def screenshot(self, path: Path, full_page: bool = False) -> bytes:
+        """The window as PNG; ``full_page``: the whole page, what lies below the window too."""
+        extra: dict[str, Any] = {}
+        if full_page:
+            width, height = self.evaluate("[Math.max(innerWidth, document.documentElement.scrollWidth), "
+                                          "document.documentElement.scrollHeight]")
+            extra = {"captureBeyondViewport": True, "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}}
+        png = base64.b64decode(self.call("Page.captureScreenshot", session=True, format="png", **extra)["data"])
         path.write_bytes(png)
         return png
 

@@ -1,12 +1,16 @@
 """The replay page in a real browser: headless Chromium (Debian's package) opens a page of
 real frames for every game, steps it with the buttons, the arrow keys and the slider,
-checks that the picture changes, and saves screenshots. Skipped where no Chromium is
-installed; `make browser-test` installs it and keeps the screenshots in runs/browser-test/.
+checks that the picture changes, and saves screenshots. Recorded games open at their end
+(``--start end``, ``#frame=end``) or any frame the address names; the whole page of each
+game's last frame (the picture and the game's summary) is kept as a screenshot. Skipped
+where no Chromium is installed; `make browser-test` installs it and keeps the screenshots
+in runs/browser-test/.
 """
 from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -119,3 +123,83 @@ def test_the_replay_page_of_a_recorded_game_shows_every_step(name: str, browser:
     browser.screenshot(shots / f"{name}-record-end.png")
     assert browser.script_errors() == []
     assert all(url.startswith("file://") for url in browser.requests()), browser.requests()
+
+
+# the games whose last frame issue 36 asked to see: the picture and the summary under it
+LAST_FRAME_GAMES = ("ofc_v0", "buki_v0", "pulle_v0", "tonk_v0", "washizu_poker_v0", "buffalo_bill_v0")
+CAPTION = "document.getElementById('caption').textContent"
+
+
+def _recorded(name: str, seed: int = 6):
+    from parlor.agents.episodes import play_episode
+    from parlor.agents.registry import make_agent
+    from parlor.envs.records import record_episode
+
+    game = envs.make_game(name)
+    labels = ["heuristic"] + ["random"] * (game.num_players - 1)
+    agents = [make_agent(label, game, env_name=name, seed=p) for p, label in enumerate(labels)]
+    return record_episode(game, name, play_episode(game, agents, seed=seed).state, seed=seed, agents=labels)
+
+
+@pytest.mark.parametrize("name", LAST_FRAME_GAMES)
+def test_the_last_frame_of_a_recorded_game_tells_the_whole_game(name: str, browser: Chromium, shots: Path,
+                                                                 tmp_path: Path) -> None:
+    """`parlor replay FILE --html OUT --start end`: the page opens on the last frame, whose
+    caption sums up the game deal by deal (or hand by hand) below the final picture."""
+    from parlor.training.evaluation.replay import write_html
+
+    record = _recorded(name)
+    steps = len(record.steps)
+    page = write_html(record, tmp_path / f"{name}-end.html", start="end")
+    browser.open(page)
+    assert browser.evaluate(FRAME) == str(steps)
+    caption = browser.evaluate(CAPTION)
+    assert re.search(r"the whole game(, (deal|hand|game) by (deal|hand|game))? \(what", caption), caption
+    assert "total: player_0 (heuristic)" in caption
+    png = browser.screenshot(shots / f"{name}-last-frame.png", full_page=True)
+    bottom = browser.evaluate("document.getElementById('caption').getBoundingClientRect().bottom")
+    assert _picture_pixels(png).shape[0] >= bottom  # the whole page: the summary below the picture too
+    assert browser.evaluate("location.hash") == f"#frame={steps}"
+    assert browser.script_errors() == []
+
+
+def test_a_page_opens_at_the_frame_its_address_names(browser: Chromium, tmp_path: Path) -> None:
+    from parlor.training.evaluation.replay import write_html
+
+    record = _recorded("buki_v0")
+    steps = len(record.steps)
+    page = write_html(record, tmp_path / "buki.html")
+    browser.open(page, "#frame=26")
+    assert browser.evaluate(FRAME) == "26" and browser.evaluate(CAPTION).startswith("step 26 of")
+    browser.click("#next")
+    assert browser.evaluate(FRAME) == "27" and browser.evaluate("location.hash") == "#frame=27"  # the address follows
+    browser.open(page, "#frame=end")
+    assert browser.evaluate(FRAME) == str(steps)
+    browser.open(page, "#frame=-2")
+    assert browser.evaluate(FRAME) == str(steps - 1)
+    browser.open(page, "#frame=oops")  # not a frame: the page's own start
+    assert browser.evaluate(FRAME) == "0"
+    browser.evaluate("location.hash = '#frame=5'")
+    browser.evaluate("new Promise(r => setTimeout(r, 50))")
+    assert browser.evaluate(FRAME) == "5"  # a changed address moves the page
+    assert browser.script_errors() == []
+
+
+def test_the_deal_end_and_every_seat_pictures_in_chromium(browser: Chromium, shots: Path, tmp_path: Path) -> None:
+    """Buki's frame where deal 1 ends pictures that deal's last tile; every seat's view of
+    one position fits the window (2 x 2, no scrolling past the first seat)."""
+    from parlor.training.evaluation.replay import shots as replay_shots
+    from parlor.training.evaluation.replay import write_html
+
+    record = _recorded("buki_v0")
+    end = next(s.index for s in replay_shots(record) if "as it ended; the next is already dealt" in s.caption)
+    page = write_html(record, tmp_path / "buki-deal-end.html", start=end)
+    browser.open(page)
+    assert "this deal is over" in browser.evaluate(STAGE)
+    browser.screenshot(shots / "buki_v0-deal-1-end.png")
+    page = write_html(record, tmp_path / "buki-all.html", seat="all", start=end)
+    browser.open(page)
+    height = browser.evaluate("document.querySelector('#stage svg').getBoundingClientRect().height")
+    assert height < 900, "every seat's view must fit the window"
+    browser.screenshot(shots / "buki_v0-every-seat.png")
+    assert browser.script_errors() == []

@@ -138,13 +138,22 @@ def test_washizu_picture_shows_own_hand_washizu_cards_and_backs_for_the_rest() -
 
 
 def test_tonk_picture_shows_own_hand_others_as_backs_spreads_and_the_discard_top() -> None:
+    """Other hands are backs while the episode runs; at its end the rules have counted every
+    hand face up, so the last picture shows them (issue 36)."""
     draw = svg_renderer(envs.make_game("tonk_v0"))
-    for view in _views("tonk_v0"):
+    views = _views("tonk_v0")
+    assert views[-1].phase == "over" and views[0].phase != "over"
+    for view in views:
         root = parse(draw(view))
         others = sum(view.hand_sizes[s] for s in range(view.num_players) if s != view.player)
-        assert len(shapes(root, "card-back")) == others + (1 if view.stock_size else 0)
+        over = view.phase == "over"
+        assert len(shapes(root, "card-back")) == (0 if over else others) + (1 if view.stock_size else 0)
         faces = len(view.hand) + sum(len(sp.cards) for sp in view.spreads) + len(view.out_of_play)
-        assert len(shapes(root, "card")) == faces + (view.top_discard is not None)
+        assert len(shapes(root, "card")) == faces + (view.top_discard is not None) + (others if over else 0)
+        if over:
+            assert "every hand is shown" in " ".join(texts(root))
+            shown = [c for s in range(view.num_players) if s != view.player for c in view.last_result.hands[s]]
+            assert len(shown) == others
 
 
 def test_tonk_many_spreads_shrink_to_stay_on_the_table() -> None:
@@ -179,13 +188,18 @@ def test_buffalo_bill_picture_writes_scratched_lines_and_totals() -> None:
     assert len(shapes(root, "card")) == sum(len(h) for h in view.hands)
 
 
-def test_stacked_pictures_sit_one_under_the_other_in_one_picture() -> None:
+def test_grid_sets_pictures_side_by_side_in_rows_of_equal_cells() -> None:
     a = svg.document(300, 100, [svg.text(5, 20, "a")], "first")
     b = svg.document(200, 50, [svg.text(5, 20, "b")], "second")
-    both = parse(svg.stack([a, b], "both", gap=8))
-    assert (both.get("width"), both.get("height")) == ("300", "158")
-    groups = both.findall(f"{NS}g")
-    assert [g.get("transform") for g in groups] == ["translate(0,0)", "translate(0,108)"]
-    assert [g.find(f"{NS}svg").find(f"{NS}title").text for g in groups] == ["first", "second"]
+    c = svg.document(300, 100, [svg.text(5, 20, "c")], "third")
+    three = parse(svg.grid([a, b, c], "all", columns=2, gap=8))
+    assert (three.get("width"), three.get("height")) == ("608", "208")  # 2 cells of 300 x 100 a row, 2 rows
+    groups = three.findall(f"{NS}g")
+    assert [g.get("transform") for g in groups] == ["translate(0,0)", "translate(308,0)", "translate(0,108)"]
+    assert [g.find(f"{NS}svg").find(f"{NS}title").text for g in groups] == ["first", "second", "third"]
+    column = parse(svg.grid([a, b], "one column", columns=1, gap=8))
+    assert (column.get("width"), column.get("height")) == ("300", "208")
     with pytest.raises(ValueError, match="pictures made by document"):
-        svg.stack(["<svg/>"], "bad")
+        svg.grid(["<svg/>"], "bad")
+    with pytest.raises(ValueError, match="columns must be >= 1"):
+        svg.grid([a], "bad", columns=0)

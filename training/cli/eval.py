@@ -280,7 +280,9 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
     report.print_tables(results)
     print(f"run folder: {folder.path}")
     if config.record:
+        from parlor.training.evaluation.terminal import safe_text
+
         records = shlex.quote(str(folder.path / RECORDS))
         print(f"game records: {records}; the worst game of an agent as a web page: "
-              f"parlor replay {records} --worst {shlex.quote(config.names()[0])} --html worst.html")
+              f"parlor replay {records} --worst {safe_text(shlex.quote(config.names()[0]))} --html worst.html")
     return 0

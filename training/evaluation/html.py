@@ -4,6 +4,11 @@ Everything is inline (the SVG frames as JSON data, the script, the style): the p
 needs no server and loads nothing from the network, so it can be mailed or opened from
 disk. Controls: first / previous / next / last buttons, a slider, the arrow keys
 (Home and End jump to the ends) and the step caption under the picture.
+
+The page opens on its ``start`` frame (0 unless told), or on the frame its address names:
+``replay.html#frame=N`` (0-based; a replay's frame N is the position after N steps),
+``#frame=end`` or ``#frame=-1`` for the last. Stepping keeps the address in step, so a
+copied address opens where the reader was.
 No torch, no RL framework: frames are SVG strings, e.g. from a game's ``render_svg(view)``.
 """
 from __future__ import annotations
@@ -54,7 +59,18 @@ function show(i) {
   counter.textContent = (at + 1) + " / " + frames.length;
   slider.value = at;
   document.body.dataset.frame = at;
+  try {  // the address follows the frame; a browser refusing it for file: pages only loses that
+    if (location.hash !== "#frame=" + at) history.replaceState(null, "", "#frame=" + at);
+  } catch (e) {}
 }
+function anchored() {  // the frame the address names (#frame=N, #frame=end, #frame=-1), else null
+  const m = /^#frame=(end|-?[0-9]+)$/.exec(location.hash);
+  if (!m) return null;
+  if (m[1] === "end") return frames.length - 1;
+  const n = Number(m[1]);
+  return n < 0 ? frames.length + n : n;
+}
+window.addEventListener("hashchange", () => { const n = anchored(); if (n !== null && n !== at) show(n); });
 document.getElementById("first").onclick = () => show(0);
 document.getElementById("prev").onclick = () => show(at - 1);
 document.getElementById("next").onclick = () => show(at + 1);
@@ -64,7 +80,8 @@ document.addEventListener("keydown", (e) => {
   const moves = {ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: frames.length - 1};
   if (e.key in moves && e.target !== slider) { show(moves[e.key]); e.preventDefault(); }
 });
-show(0);
+const start = anchored();
+show(start === null ? Number(document.body.dataset.start) : start);
 """
 
 
@@ -75,10 +92,27 @@ def _frames_json(frames: Sequence[Frame]) -> str:
     return data.replace("</", "<\\/")
 
 
-def replay_page(frames: Sequence[Frame], title: str) -> str:
-    """The HTML text of a replay page showing ``frames`` in order (at least one)."""
+def start_frame(start: int | str, count: int, name: str = "start frame") -> int:
+    """The frame index ``start`` names among ``count`` frames: N (0-based), a negative N
+    counting from the end, ``"end"`` or ``"start"``; ValueError naming the allowed values."""
+    allowed = f"allowed: start, end or a frame 0..{count - 1} (negative counts from the end)"
+    if start in ("start", "end"):
+        return 0 if start == "start" else count - 1
+    if isinstance(start, str):
+        if not start.lstrip("-").isdigit():
+            raise ValueError(f"{name} {start!r}: {allowed}")
+        start = int(start)
+    if isinstance(start, bool) or not isinstance(start, int) or not -count <= start < count:
+        raise ValueError(f"{name} {start!r} is out of range; {allowed}")
+    return start % count
+
+
+def replay_page(frames: Sequence[Frame], title: str, start: int | str = 0) -> str:
+    """The HTML text of a replay page showing ``frames`` in order (at least one), opening on
+    frame ``start`` (see :func:`start_frame`) unless its address names another."""
     if not frames:
         raise ValueError("a replay page needs at least one frame")
+    first = start_frame(start, len(frames))
     for i, f in enumerate(frames):
         if not isinstance(f, Frame):
             raise ValueError(f"frames[{i}] must be a Frame(svg, caption), got {type(f).__name__}")
@@ -91,7 +125,7 @@ def replay_page(frames: Sequence[Frame], title: str) -> str:
 <title>{escape(title)}</title>
 <style>{_STYLE}</style>
 </head>
-<body data-frame="0">
+<body data-frame="{first}" data-start="{first}">
 <header>{escape(title)}</header>
 <div id="stage"></div>
 <div id="controls">
@@ -99,7 +133,7 @@ def replay_page(frames: Sequence[Frame], title: str) -> str:
 <button id="prev" title="previous step (left arrow)">&#x25C0;</button>
 <button id="next" title="next step (right arrow)">&#x25B6;</button>
 <button id="last" title="last step (End)">&#x25B6;|</button>
-<input id="slider" type="range" min="0" max="{last}" value="0" aria-label="step">
+<input id="slider" type="range" min="0" max="{last}" value="{first}" aria-label="step">
 <span id="counter"></span>
 </div>
 <div id="caption"></div>
@@ -110,8 +144,8 @@ def replay_page(frames: Sequence[Frame], title: str) -> str:
 """
 
 
-def write_replay_page(path: str | Path, frames: Sequence[Frame], title: str) -> Path:
+def write_replay_page(path: str | Path, frames: Sequence[Frame], title: str, start: int | str = 0) -> Path:
     """Write :func:`replay_page` to ``path`` (UTF-8); returns the path."""
     path = Path(path)
-    path.write_text(replay_page(frames, title), encoding="utf-8")
+    path.write_text(replay_page(frames, title, start), encoding="utf-8")
     return path

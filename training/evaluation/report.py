@@ -142,10 +142,10 @@ def table_rows(results: dict) -> tuple[list[str], list[list[str]]]:
     agents = results["agents"]
     stat_names = sorted({k for a in agents for k in a["stats"]})
     show_elo = len(agents) > 2
-    header = ["agent", "seat-games", "reward/game (95% CI)", "win rate"] + (["Elo"] if show_elo else []) + stat_names
+    header = ["agent", "seat-games", "reward/game (95% CI)", "win rate (95% CI)"] + (["Elo"] if show_elo else []) + stat_names
     rows = []
     for a in agents:
-        row = [a["agent"], str(a["seat_games"]), ci_text(a["mean_reward"], a["ci95"]), f"{a['win_rate']:.3f}"]
+        row = [a["agent"], str(a["seat_games"]), ci_text(a["mean_reward"], a["ci95"]), win_text(a)]
         if show_elo:
             row.append(f"{a['elo']:.0f}")
         for k in stat_names:
@@ -166,49 +166,98 @@ def ratio_rows(results: dict) -> tuple[list[str], list[list[str]]]:
     return ["agent", *rates], rows
 
 
-def print_tables(results: dict, file: Any = None) -> None:
-    header, rows = table_rows(results)
+TERMINAL_WIDTH = 80  # what a log or a pipe gets; a terminal gets its own width (no wider than the tables need)
+
+
+def win_text(agent: dict) -> str:
+    """``0.625 (0.31-0.86)``: the win rate and its 95% Wilson interval (inside [0, 1])."""
+    rate, bounds = agent["win_rate"], agent.get("win_rate_wilson95")
+    if rate is None or math.isnan(rate):
+        return "-"
+    if not bounds or None in bounds or any(math.isnan(b) for b in bounds):
+        return f"{rate:.3f}"
+    return f"{rate:.3f} ({bounds[0]:.2f}-{bounds[1]:.2f})"
+
+
+def terminal_tables(results: dict) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(title, header, rows) of every terminal table, each narrow enough for 80 columns:
+    the agents (reward, win rate, Elo), then the game's statistics with one column per agent
+    (a statistic per row, so six OFC hands' many statistics do not widen the table), then
+    the rates. Every name from the results passes :func:`~.terminal.safe_text`."""
+    from parlor.training.evaluation.terminal import safe_text
+
+    agents = results["agents"]
+    names = [safe_text(a["agent"]) for a in agents]
+    show_elo = len(agents) > 2
+    header = ["agent", "seat-games", "reward per episode (95% CI)", "win rate (95% CI)"] + (["Elo"] if show_elo else [])
+    rows = [[name, str(a["seat_games"]), ci_text(a["mean_reward"], a["ci95"]), win_text(a)]
+            + ([f"{a['elo']:.0f}"] if show_elo else []) for name, a in zip(names, agents)]
+    tables = [("agents", header, rows)]
+    stat_names = sorted({k for a in agents for k in a["stats"]})
+    if stat_names:
+        stat_rows = [[safe_text(k), *("-" if a["stats"].get(k) is None else f"{a['stats'][k]['mean']:.3f}"
+                                     for a in agents)] for k in stat_names]
+        tables.append(("game statistics: mean over episodes of each seat's value at the end "
+                       "(the game's State.stats; OFC averages its own over the hands of an episode)",
+                       ["statistic", *names], stat_rows))
     rate_header, rate_rows = ratio_rows(results)
-    title = f"{results['env']} {results.get('options') or ''}: {results['episodes']} episodes, {timing_text(results)}"
+    if rate_rows:  # one rate per row, as the statistics
+        tables.append(("rates: ratio of sums over the agent's seats (95% CI)", ["rate", *names],
+                       [[safe_text(rate), *(row[j] for row in rate_rows)] for j, rate in enumerate(rate_header[1:], 1)]))
+    return tables
+
+
+def print_tables(results: dict, file: Any = None) -> None:
+    """The results in the terminal: :func:`terminal_tables` (rich tables, plain text without
+    rich), the matchups, paired differences and warnings. Names are printed as text, never
+    as rich markup, and with control characters escaped."""
+    from parlor.training.evaluation.terminal import safe_text
+
+    tables = terminal_tables(results)
+    title = (f"{safe_text(results['env'])} {safe_text(results.get('options') or '')}: "
+             f"{count_text(results)}, {timing_text(results)}")
     matchups = results["matchups"] if len(results["matchups"]) > 1 else []
+    notes = ([safe_text(_matchup_line(m)) for m in matchups] + [safe_text(x) for x in _paired_lines(results)])
+    warnings = [safe_text(w) for w in results.get("warnings", [])]
     try:
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
     except ImportError:
         print(title, file=file)
-        for row in [header, *rows]:
-            print("  ".join(f"{c:>14s}" for c in row), file=file)
-        for row in [rate_header, *rate_rows] if rate_rows else []:
-            print("  ".join(f"{c:>16s}" for c in row), file=file)
-        for m in matchups:
-            print(_matchup_line(m), file=file)
-        for line in _paired_lines(results) + [f"warning: {w}" for w in results.get("warnings", [])]:
+        for name, header, rows in tables:
+            print(name, file=file)
+            for row in [header, *rows]:
+                print("  ".join(f"{c:>14s}" for c in row), file=file)
+        for line in notes + [f"warning: {w}" for w in warnings]:
             print(line, file=file)
         return
     import sys
 
     stream = file or sys.stdout
-    wide = None if getattr(stream, "isatty", lambda: False)() else max(100, min(200, 24 * len(header)))
-    console = Console(file=file, width=wide)  # logs and pipes get a table wide enough to read
-    table = Table(title=title)
-    for i, h in enumerate(header):
-        table.add_column(h, justify="left" if i == 0 else "right")
-    for row in rows:
-        table.add_row(*row)
-    console.print(table)
-    if rate_rows:
-        rates = Table(title="rates: ratio of sums over the agent's seats (95% CI)")
-        for i, h in enumerate(rate_header):
-            rates.add_column(h, justify="left" if i == 0 else "right")
-        for row in rate_rows:
-            rates.add_row(*row)
-        console.print(rates)
-    for m in matchups:
-        console.print(_matchup_line(m))
-    for line in _paired_lines(results):
-        console.print(line)
-    for warning in results.get("warnings", []):
-        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+    width = None if getattr(stream, "isatty", lambda: False)() else TERMINAL_WIDTH
+    console = Console(file=file, width=width, markup=False, highlight=False)
+    console.print(Text(title))
+    for name, header, rows in tables:
+        table = Table(title=Text(name))
+        for i, h in enumerate(header):
+            # names fold onto a second line rather than end in "..."; numbers stay whole
+            table.add_column(Text(h), justify="left" if i == 0 else "right", overflow="fold")
+        for row in rows:
+            table.add_row(*(Text(c) for c in row))
+        console.print(table)
+    for line in notes:
+        console.print(Text(line))
+    for warning in warnings:
+        console.print(Text.assemble(("warning: ", "yellow"), warning))
+
+
+def count_text(results: dict) -> str:
+    """``120 deals, 240 episodes``: the deals the progress bar counted, then the episodes they
+    held (a deal is played once per seating of its matchup)."""
+    timing = results.get("timing") or {}
+    deals = timing.get("deals_played", 0) + timing.get("deals_resumed", 0)
+    return f"{deals} deals, {results['episodes']} episodes" if deals else f"{results['episodes']} episodes"
 
 
 def timing_text(results: dict) -> str:
@@ -233,18 +282,22 @@ def _matchup_line(m: dict) -> str:
 
 @contextlib.contextmanager
 def progress_bar(description: str, enabled: bool = True) -> Iterator[Callable[[int, int], None]]:
-    """A rich progress bar over duplicate deals; yields ``update(done, total)``."""
+    """A rich progress bar over duplicate deals (``3/120 deals``, as the summary's first count);
+    yields ``update(done, total)``."""
     if not enabled:
         yield lambda done, total: None
         return
+    from parlor.training.evaluation.terminal import safe_text
+
     try:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     except ImportError:
         yield lambda done, total: None
         return
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TextColumn("deals"),
+                  TimeRemainingColumn(),
                   transient=True) as bar:
-        task = bar.add_task(description, total=None)
+        task = bar.add_task(safe_text(description), total=None)
 
         def update(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)

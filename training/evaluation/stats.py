@@ -46,6 +46,21 @@ def mean_ci(samples: Sequence[float]) -> tuple[float, float]:
     return mean, float(t_quantile_975(x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
 
 
+def wilson_interval(successes: float, trials: float, z: float = _Z975) -> tuple[float, float]:
+    """The 95% Wilson score interval (low, high) of a proportion ``successes / trials``:
+    unlike mean +- t * se it stays inside [0, 1] and is not empty at 0 or at 1. ``successes``
+    may be fractional (a tie for the best reward shares a win). (nan, nan) without trials."""
+    if trials < 0 or not 0 <= successes <= trials:
+        raise ValueError(f"successes must lie in 0..trials, got {successes} of {trials}")
+    if trials == 0:
+        return math.nan, math.nan
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def ratio_ci(numerators: Sequence[float], denominators: Sequence[float]) -> tuple[float, float]:
     """(ratio of sums, half-width of its 95% confidence interval) of paired samples
     (x_i, y_i): R = sum x / sum y, the CI by the delta method over the samples

@@ -35,7 +35,7 @@ from parlor.agents.episodes import play_episode
 from parlor.envs.engine.game import Game
 from parlor.envs.records import record_episode
 from parlor.training.evaluation.deals import deal_for
-from parlor.training.evaluation.stats import MIN_CI_SAMPLES, elo_ratings, mean_ci, ratio_ci
+from parlor.training.evaluation.stats import MIN_CI_SAMPLES, elo_ratings, mean_ci, ratio_ci, wilson_interval
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,15 @@ def win_shares(records: list[dict], num_agents: int, num_seats: int) -> tuple[np
     return wins, seats
 
 
+def _share(records: list[dict], agent: int, stat: str) -> tuple[float, float] | None:
+    """(count of 1s, seats) of ``agent``'s statistic ``stat`` when every seat's value is 0 or 1."""
+    values = [r["stats"][stat][seat] for r in records if stat in r["stats"]
+              for seat, a in enumerate(r["lineup"]) if a == agent]
+    if not values or any(v not in (0, 1) for v in values):
+        return None
+    return float(sum(values)), float(len(values))
+
+
 def deal_samples(records: list[dict], num_agents: int, key: Callable[[dict, int], float]) -> list[list[float]]:
     """Per agent: one sample per (matchup, deal) = mean of ``key(record, seat)`` over its seats."""
     acc: dict[tuple[int, int, int], list[float]] = defaultdict(list)
@@ -200,6 +209,9 @@ def summarize(records: list[dict], names: Sequence[str], num_seats: int,
             values = deal_samples([r for r in records if k in r["stats"]], n, lambda r, s, k=k: r["stats"][k][s])[i]
             m, c = mean_ci(values)
             stats[k] = {"mean": m, "ci95": c}
+            share = _share(records, i, k)
+            if share is not None:  # a yes/no statistic (a foul, a win): its rate gets a Wilson interval
+                stats[k]["wilson95"] = list(wilson_interval(*share))
         rates = {}
         for k, (num, den) in (ratios or {}).items():
             having = [r for r in records if num in r["stats"] and den in r["stats"]]
@@ -209,6 +221,7 @@ def summarize(records: list[dict], names: Sequence[str], num_seats: int,
             "agent": name, "seat_games": int(seats[i]), "deals": len(rewards[i]),
             "mean_reward": mean, "ci95": ci,
             "win_rate": float(wins[i] / seats[i]) if seats[i] else math.nan,
+            "win_rate_wilson95": list(wilson_interval(float(wins[i]), float(seats[i]))),
             "stats": stats,
             "ratios": rates,
         })

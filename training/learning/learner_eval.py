@@ -75,58 +75,93 @@ def flat_row(step: int, who: str, results: dict[str, dict[str, Any]]) -> list[di
     return rows
 
 
+def curve_panels(history: list[dict[str, Any]], baselines: list[dict[str, Any]]) -> list[str]:
+    """The panels of the learning curve: ``"reward"``, then each game statistic (the game's
+    own order, OFC's foul first) that varies somewhere, at most MAX_STAT_PANELS of them: a
+    statistic equal in every evaluation and baseline (Buffalo Bill's ``chips_left``, always
+    0) says nothing and gets no panel."""
+    names = list(dict.fromkeys(k[5:] for row in history for k in row if k.startswith("stat_")))
+    shown = []
+    for name in names:
+        values = [r[f"stat_{name}"] for r in history + baselines if f"stat_{name}" in r]
+        values = [v for v in values if v is not None and not math.isnan(v)]
+        if values and max(values) > min(values):
+            shown.append(name)
+    return ["reward", *shown[:MAX_STAT_PANELS]]
+
+
+def curve_series(history: list[dict[str, Any]], baselines: list[dict[str, Any]]) -> list[str]:
+    """Every series of the plot by its legend label, each drawn in one colour in every
+    panel: the learner against each opponent, then each baseline against each opponent."""
+    opponents = list(dict.fromkeys(row["opponent"] for row in history + baselines))
+    labels = []
+    for opponent in opponents:
+        if any(r["opponent"] == opponent for r in history):
+            labels.append("learner" if opponent == SOLO else f"learner vs {opponent}")
+    for opponent in opponents:
+        for b in baselines:
+            if b["opponent"] == opponent:
+                labels.append(b["agent"] if opponent == SOLO else f"{b['agent']} vs {opponent}")
+    return list(dict.fromkeys(labels))
+
+
+PANEL_COLUMNS = 2
+PANEL_SIZE = (4.6, 3.1)  # inches per small multiple; the figure grows by panels, never by a row of them
+
+
 def plot_learning_curve(path: str, title: str, history: list[dict[str, Any]], baselines: list[dict[str, Any]],
                         train_curve: Sequence[tuple[int, float]] = ()) -> None:
-    """PNG: evaluation mean +- CI per opponent over steps with the baselines as dashed lines
-    and the training episodes' mean return (grey); then one panel per game statistic
-    (e.g. OFC foul rate), learner against baselines."""
+    """PNG of small multiples, two to a row: the evaluation reward (mean +- 95% CI) over
+    training steps with the training episodes' mean return (grey), then one panel per game
+    statistic that varies (:func:`curve_panels`). Each series (learner vs an opponent, a
+    baseline vs an opponent: :func:`curve_series`) keeps one colour in every panel;
+    baselines are dashed level lines; one legend serves all panels."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    # the game's own order of its statistics (OFC: foul first), not the alphabet's
-    stat_names = list(dict.fromkeys(k[5:] for row in history for k in row if k.startswith("stat_")))[:MAX_STAT_PANELS]
-    fig, axes = plt.subplots(1, 1 + len(stat_names), figsize=(6.5 + 4.2 * len(stat_names), 4.2), squeeze=False)
-    ax = axes[0][0]
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    styles = ("--", ":", "-.", (0, (5, 1)))
+    panels = curve_panels(history, baselines)
+    series = curve_series(history, baselines)
+    palette = plt.get_cmap("tab10").colors
+    colour = {label: palette[i % len(palette)] for i, label in enumerate(series)}
+    cols = min(PANEL_COLUMNS, len(panels))
+    rows = -(-len(panels) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(PANEL_SIZE[0] * cols, PANEL_SIZE[1] * rows + 0.9),
+                             squeeze=False, layout="constrained")
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
     opponents = list(dict.fromkeys(row["opponent"] for row in history + baselines))
-    for i, opponent in enumerate(opponents):
-        color = colors[i % len(colors)]
-        rows = sorted((r for r in history if r["opponent"] == opponent), key=lambda r: r["step"])
-        if rows:
-            x = np.array([r["step"] for r in rows])
-            y = np.array([r["mean"] for r in rows])
-            ci = np.array([0.0 if math.isnan(r["ci"]) else r["ci"] for r in rows])
-            label = "learner" if opponent == SOLO else f"learner vs {opponent}"
-            ax.plot(x, y, marker="o", color=color, label=label)
-            ax.fill_between(x, y - ci, y + ci, color=color, alpha=0.2)
-        for j, b in enumerate(r for r in baselines if r["opponent"] == opponent):
-            label = b["agent"] if opponent == SOLO else f"{b['agent']} vs {opponent}"
-            ax.axhline(b["mean"], color=color, linestyle=styles[j % len(styles)], alpha=0.8, label=label)
-    if train_curve:
-        x, y = zip(*train_curve)
-        ax.plot(x, y, color="grey", alpha=0.6, linewidth=1, label="training episodes (mean return)")
-    ax.set_xlabel("training steps")
-    ax.set_ylabel("reward per episode (duplicate deals, 95% CI)")
-    ax.set_title("\n".join(textwrap.wrap(title, 60)), fontsize=9)  # long option sets stay in their panel
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    for k, name in enumerate(stat_names):
-        ax2 = axes[0][k + 1]
-        for i, opponent in enumerate(opponents):
-            color = colors[i % len(colors)]
-            rows = sorted((r for r in history if r["opponent"] == opponent and f"stat_{name}" in r), key=lambda r: r["step"])
-            if rows:
-                ax2.plot([r["step"] for r in rows], [r[f"stat_{name}"] for r in rows], marker="o", color=color,
-                         label="learner" if opponent == SOLO else f"learner vs {opponent}")
-            for j, b in enumerate(r for r in baselines if r["opponent"] == opponent and f"stat_{name}" in r):
-                ax2.axhline(b[f"stat_{name}"], color=color, linestyle=styles[j % len(styles)], alpha=0.8, label=b["agent"])
-        ax2.set_xlabel("training steps")
-        ax2.set_title(f"{name} per episode", fontsize=9)
-        ax2.grid(alpha=0.3)
-        ax2.legend(fontsize=7)
-    fig.tight_layout()
+    for ax, panel in zip(axes.flat, panels):
+        key = "mean" if panel == "reward" else f"stat_{panel}"
+        for opponent in opponents:
+            rows_ = sorted((r for r in history if r["opponent"] == opponent and key in r), key=lambda r: r["step"])
+            if rows_:
+                label = "learner" if opponent == SOLO else f"learner vs {opponent}"
+                x = np.array([r["step"] for r in rows_])
+                y = np.array([r[key] for r in rows_], dtype=float)
+                ax.plot(x, y, marker="o", markersize=3, color=colour[label], label=label)
+                if panel == "reward":
+                    ci = np.array([0.0 if math.isnan(r["ci"]) else r["ci"] for r in rows_])
+                    ax.fill_between(x, y - ci, y + ci, color=colour[label], alpha=0.2)
+            for b in (r for r in baselines if r["opponent"] == opponent and key in r):
+                label = b["agent"] if opponent == SOLO else f"{b['agent']} vs {opponent}"
+                ax.axhline(b[key], color=colour[label], linestyle="--", linewidth=1.6, label=label)
+        if panel == "reward" and train_curve:
+            x, y = zip(*train_curve)
+            ax.plot(x, y, color="grey", alpha=0.6, linewidth=1, label="training episodes (mean return)")
+        ax.set_title("reward per episode (duplicate deals, 95% CI)" if panel == "reward" else f"{panel} per episode",
+                     fontsize=9)
+        ax.set_xlabel("training steps", fontsize=8)
+        ax.tick_params(labelsize=8)
+        ax.grid(alpha=0.3)
+    handles: dict[str, Any] = {}
+    for ax in axes.flat[:len(panels)]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    if handles:  # (none before the first evaluation)
+        fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=min(3, len(handles)),
+                   fontsize=8, frameon=False)
+    fig.suptitle("\n".join(textwrap.wrap(title, 90)), fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)

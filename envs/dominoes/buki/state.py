@@ -34,6 +34,7 @@ class BukiState(DominoState):
         self.ledger = Ledger.equal(NUM_PLAYERS, cfg.chips)
         self.bets = [0] * NUM_PLAYERS        # whole chips on the table (in the ledger's pot)
         self.carried = [False] * NUM_PLAYERS
+        self.settled_bets: tuple[int, ...] = (0,) * NUM_PLAYERS  # the bets the latest finished deal settled
         self.must_bet_first = [False] * NUM_PLAYERS
         self.pending_raise = 0
         self.raiser: int | None = None
@@ -149,6 +150,7 @@ class BukiState(DominoState):
         for s in range(NUM_PLAYERS):
             if s != banker and self.bets[s] == 0:  # Decision: a deal ended before he bet
                 self._set_bet(s, cfg.min_bet)
+        self.settled_bets = tuple(self.bets)
         last = self.deal_index + 1 >= cfg.num_deals
         w = deal.winner
         if w is None:
@@ -190,6 +192,9 @@ class BukiState(DominoState):
     # ------------------------------------------------------------ protocol extras
     def _num_deals(self) -> int:
         return self.cfg.num_deals
+
+    def _show_ended(self, shown: DominoState) -> None:
+        shown.bets = list(self.settled_bets)  # type: ignore[attr-defined]
 
     def _copy_extra(self, new: BukiState) -> None:
         new.ledger = self.ledger.copy()

@@ -53,3 +53,20 @@ def test_the_games_rates_get_a_panel_each_after_the_statistics_unless_never_meas
     drawn = panels(results)
     assert [title for title, *_ in drawn][2:] == ["foul", "fl_entry_rate", "fl_stay_rate"]  # no FL hand: no panel
     assert drawn[3][1:3] == ([0.01, 0.02], [0.01, 0.01])
+
+
+def test_proportions_get_wilson_whiskers_that_stay_inside_0_1() -> None:
+    from parlor.training.evaluation.plots import whiskers
+
+    results = fake_results(["a", "b"], {"foul": [0.0, 0.05], "royalties": [1.0, 2.0]})
+    for agent, bounds in zip(results["agents"], [(0.0, 0.2), (0.01, 0.3)]):
+        agent["win_rate_wilson95"] = [0.0, 0.45]
+        agent["stats"]["foul"]["wilson95"] = list(bounds)
+    drawn = {title: (means, cis) for title, means, cis, _ in panels(results)}
+    assert set(drawn) == {"reward per game", "win rate (best reward at the table)", "foul (rate)", "royalties"}
+    means, cis = drawn["foul (rate)"]
+    errs = whiskers(means, cis)
+    lows, highs = [m - e for m, e in zip(means, errs[0])], [m + e for m, e in zip(means, errs[1])]
+    assert lows == pytest.approx([0.0, 0.01]) and highs == pytest.approx([0.2, 0.3])
+    assert min(lows) >= 0.0 and max(highs) <= 1.0
+    assert whiskers([1.0], [0.5]).tolist() == [[0.5], [0.5]]  # a CI half-width stays symmetric

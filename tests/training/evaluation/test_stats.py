@@ -81,3 +81,21 @@ def test_ratio_ci_is_the_ratio_of_sums_with_a_delta_method_interval() -> None:
     assert math.isnan(ratio_ci([1.0], [2.0])[1]) and ratio_ci([1.0], [2.0])[0] == 0.5
     with pytest.raises(ValueError, match="differ in length"):
         ratio_ci([1.0], [1.0, 2.0])
+
+
+@pytest.mark.parametrize("successes,trials", [(0, 5), (5, 5), (1, 3), (2.5, 7), (50, 100), (0, 1)])
+def test_wilson_interval_stays_in_0_1_and_holds_the_rate(successes, trials) -> None:
+    from parlor.training.evaluation.stats import wilson_interval
+
+    low, high = wilson_interval(successes, trials)
+    assert 0.0 <= low <= successes / trials <= high <= 1.0 and high - low > 0.05
+
+
+def test_wilson_interval_matches_the_textbook_value_and_refuses_bad_counts() -> None:
+    from parlor.training.evaluation.stats import wilson_interval
+
+    low, high = wilson_interval(8, 10)  # 0.8 of 10: Wilson (0.490, 0.943)
+    assert (round(low, 3), round(high, 3)) == (0.490, 0.943)
+    assert all(math.isnan(x) for x in wilson_interval(0, 0))
+    with pytest.raises(ValueError, match="successes must lie in 0..trials"):
+        wilson_interval(3, 2)
