@@ -15,6 +15,9 @@ SECTION = re.compile(r"^## (.+?)\n(.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
 PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 # what each recipe prints when it worked (a recipe whose script prints nothing proves little)
 PRINTS = {
+    "make_vec_env": r"DummyVecEnv: 128 steps, frames \[\(\d+, \d+, 3\), \(\d+, \d+, 3\)\]\n"
+                    r"SubprocVecEnv: 128 steps, frames \[\(\d+, \d+, 3\), \(\d+, \d+, 3\)\]",
+    "to_sb3": r"predict plays the parlor agent's action in 100/100 decisions\ntrained 512 more steps, saved buki_tuned.zip",
     "MaskablePPO": r"points per hand against the heuristic: [+-]\d+\.\d\d \(sd \d+\.\d\d\)",
     "Tianshou": r"player_0's best test return: [+-]\d+\.\d\d",
     "PettingZoo": r"illegal action: \{'player_0': -1\.0.*all terminated: True\n.*returns of a random parallel episode",
