@@ -221,10 +221,9 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     import torch
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
     from stable_baselines3.common.utils import configure_logger
-    from tqdm import tqdm
 
     from parlor.training.evaluation.ray_runner import default_address, session
-    from parlor.training.learning.callbacks import ParlorCallback
+    from parlor.training.learning.callbacks import ParlorCallback, step_bar
     from parlor.training.learning.train import TrainResult, env_kwargs, initialise, make_model, save_final, warm_start
 
     torch.set_num_threads(1)
@@ -249,8 +248,7 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
             callback = ParlorCallback(config, run_dir, log=log)
             callback.init_callback(model)  # baselines and the first evaluation; on resume, the snapshots
             keep = config.self_play.keep if config.self_play else 1
-            bar = tqdm(total=config.total_steps, initial=min(steps, config.total_steps), disable=not progress_bar,
-                       unit="step", desc="rllib ppo")
+            bar = step_bar(config, steps, progress_bar)
             while steps < config.total_steps:
                 result = algo.train()
                 sampled = float(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED, math.nan))
