@@ -20,6 +20,10 @@ PRINTS = {
     "to_sb3": r"predict plays the parlor agent's action in 100/100 decisions\ntrained 512 more steps, saved buki_tuned.zip",
     "MaskablePPO": r"points per hand against the heuristic: [+-]\d+\.\d\d \(sd \d+\.\d\d\)",
     "Tianshou": r"player_0's best test return: [+-]\d+\.\d\d",
+    "SuperSuit": r"tonk_v0: dtype_v0 refuses the Dict observation \('Dict' object has no attribute 'low'\)\n"
+                 r"connect_four_v3: dtype_v0 refuses.*\n"
+                 r"observation_lambda_v0 with a space function: \['action_mask', 'observation'\], mask kept: True\n"
+                 r"frame_stack_v1 on parlor/Tonk-v0: observation \(\d+,\), [1-9]\d* legal actions",
     "PettingZoo": r"illegal action: \{'player_0': -1\.0.*all terminated: True\n.*returns of a random parallel episode",
 }
 
