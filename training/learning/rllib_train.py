@@ -236,16 +236,17 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
         envs.algo = algo
         try:
             steps = 0
+            callback = ParlorCallback(config, run_dir, log=log)
             if resume:
                 steps = restore_checkpoint(algo, run_dir)
                 log(f"resuming {run_dir} at step {steps:,}")
             elif config.pretrain is not None or config.init is not None:
                 pull(algo, model)  # the shadow starts from the learner's initial weights
+                callback.evaluate_untrained(model.policy)  # the warm start's gain is measured from here
                 (warm_start if config.pretrain is not None else initialise)(config, model, run_dir, log)
                 push(algo, model)
             pull(algo, model)
             model.num_timesteps = steps
-            callback = ParlorCallback(config, run_dir, log=log)
             callback.init_callback(model)  # baselines and the first evaluation; on resume, the snapshots
             keep = config.self_play.keep if config.self_play else 1
             bar = step_bar(config, steps, progress_bar)
