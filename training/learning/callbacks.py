@@ -5,7 +5,8 @@ resumed run carries on where it stopped; rows and snapshots of steps past the
 checkpoint it resumed from (a part of the run that was lost) are dropped, so the
 curve has one row per step and opponent. A run with a warm start (``pretrain``,
 ``init``) also evaluates the network before it, as the baseline ``untrained``: the
-warm start's gain is the first point's distance from that line. Every file is
+warm start's gain is the first point's distance from that line, and each evaluation
+logs its gain over it as a paired difference on the same deals (a narrower CI). Every file is
 replaced atomically. :func:`step_bar` is the one progress bar of training, sb3's and RLlib's.
 Imported only by :mod:`parlor.training.learning.train` (it needs sb3)."""
 from __future__ import annotations
@@ -23,6 +24,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from parlor.agents.policy import PolicyAgent, save_policy
 from parlor.envs.engine.files import atomic_write_text
+from parlor.training.evaluation.stats import mean_ci
 from parlor.training.learning.checkpoints import step_files, step_of, step_path, write_checkpoint
 from parlor.training.learning.configs import TrainConfig
 from parlor.training.learning.learner_eval import evaluate_player, flat_row, plot_learning_curve
@@ -88,6 +90,7 @@ class ParlorCallback(BaseCallback):
         self.baselines = read_csv(self.run_dir / "baselines.csv")
         self.train_curve = [(int(r["step"]), float(r["mean"])) for r in read_csv(self.run_dir / "train_curve.csv")]
         self._episode_returns: list[float] = []
+        self._untrained: dict[str, list[float]] = {}  # opponent -> per-deal samples (this session's)
         self._opponents: dict[tuple[str, int], Any] = {}
 
     # ------------------------------------------------------------ setup
@@ -138,19 +141,23 @@ class ParlorCallback(BaseCallback):
         the baseline ``untrained`` (once: a resumed run keeps the row it has)."""
         if not any(r["agent"] == UNTRAINED for r in self.baselines):
             player = self._player(policy)
-            self._evaluate_baselines({UNTRAINED: lambda seat: player})
+            results = self._evaluate_baselines({UNTRAINED: lambda seat: player})[UNTRAINED]
+            self._untrained = {opp: r["samples"] for opp, r in results.items()}
 
-    def _evaluate_baselines(self, players: Mapping[str, Callable[[int], Any]]) -> None:
+    def _evaluate_baselines(self, players: Mapping[str, Callable[[int], Any]]) -> dict[str, dict[str, Any]]:
+        """Each of ``players`` in the learner's place; rows into baselines.csv; the results by name."""
         ev = self.config.eval
         t = time.perf_counter()
+        out = {}
         for name, make_player in players.items():
-            results = evaluate_player(self.game, make_player, self._opponent,
-                                      ev.opponents, self.seats, ev.deals, ev.seed)
+            out[name] = results = evaluate_player(self.game, make_player, self._opponent,
+                                                  ev.opponents, self.seats, ev.deals, ev.seed)
             self.baselines += flat_row(0, name, results)
             for opp, r in results.items():
                 self.log(f"baseline {name} vs {opp}: {r['mean']:+.3f} +- {r['ci']:.3f} {_stats_text(r)}")
         write_csv(self.run_dir / "baselines.csv", self.baselines)
         self.log(f"baselines evaluated in {time.perf_counter() - t:.1f} s")
+        return out
 
     # ------------------------------------------------------------ periodic work
     def _on_training_start(self) -> None:  # sb3's learn(); the RLlib loop draws its own step_bar
@@ -203,6 +210,10 @@ class ParlorCallback(BaseCallback):
                 self.logger.record(f"eval/{opp}/{name}", value)
             self.log(f"step {step:>9,}: learner vs {opp}: {r['mean']:+.3f} +- {r['ci']:.3f} {_stats_text(r)}"
                      f" ({time.perf_counter() - t:.1f} s)")
+            if opp in self._untrained:
+                gain, ci = mean_ci(np.subtract(r["samples"], self._untrained[opp]))
+                self.log(f"step {step:>9,}: gain over the untrained network vs {opp}: {gain:+.3f} +- {ci:.3f} "
+                         f"(paired, {len(r['samples'])} deals)")
         self.plot()
 
     def _checkpoint(self) -> Path:

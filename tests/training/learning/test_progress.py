@@ -68,8 +68,17 @@ def test_a_warm_started_run_records_its_untrained_network_once(tmp_path: Path) -
     run = tmp_path / "run"
     run.mkdir()
     write_run_files(run, config, KUHN, "pytest")
-    train(config, run, progress_bar=False, log=lambda *_: None)
+    said: list[str] = []
+    train(config, run, progress_bar=False, log=said.append)
     train(replace(config, total_steps=256), run, resume=True, progress_bar=False, log=lambda *_: None)
     with open(run / "baselines.csv", newline="", encoding="utf-8") as fh:
-        agents = [row["agent"] for row in csv.DictReader(fh)]
-    assert agents.count(callbacks.UNTRAINED) == 1 and "random" in agents
+        rows = list(csv.DictReader(fh))
+    assert [r["agent"] for r in rows].count(callbacks.UNTRAINED) == 1 and "random" in [r["agent"] for r in rows]
+    with open(run / "eval.csv", newline="", encoding="utf-8") as fh:
+        first = next(r for r in csv.DictReader(fh) if r["step"] == "0")
+    untrained = next(r for r in rows if r["agent"] == callbacks.UNTRAINED)
+    # the paired gain's mean is the difference of the means (same deals); its CI is its own
+    gain = next(m for m in said if m.startswith("step         0: gain over the untrained network vs random: "))
+    mean = float(gain.split(": ")[2].split(" +- ")[0])
+    assert abs(mean - (float(first["mean"]) - float(untrained["mean"]))) < 1e-3
+    assert gain.endswith(f"(paired, {CONFIG.eval.deals} deals)")
