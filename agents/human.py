@@ -14,8 +14,8 @@ middle``, ``discard K♣ 7♦ and draw 2``, ``play 3-5 on the left end``), and t
 
 Input that does not come from a terminal is echoed after the prompt (a scripted
 session reads like a typed one). Bad or ambiguous input gets a message naming the
-candidates and a new prompt;
-``?`` lists the actions again; ``q`` or the end of the input raises
+candidates and a new prompt. A forced move (the only legal action) is played without
+asking, and said. ``?`` lists the actions again; ``q`` or the end of the input raises
 :class:`Abandon`. Input and output are streams, so tests drive it with scripted text.
 """
 from __future__ import annotations
@@ -149,6 +149,9 @@ class HumanAgent:
     def act(self, observation, action_mask, view, sample_world=None) -> int:
         legal = [int(a) for a in range(len(action_mask)) if action_mask[a]]
         labels = self.labels(legal, view)
+        if len(legal) == 1:  # nothing to decide: play it, and say so
+            self.say(f"your only legal move: {labels[legal[0]]} (played for you)")
+            return legal[0]
         self.say()
         self.say(self.game.render(view))
         self.list_actions(labels)

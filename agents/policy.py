@@ -57,6 +57,7 @@ from parlor.agents.policy_format import (
     restore_optimizer,
     write_policy_file,
 )
+from parlor.agents.sb3_export import to_sb3 as to_sb3  # SB3 models from policy files (re-export)
 from parlor.envs.engine.game import Game
 
 __all__ = ["ACTIVATIONS", "POLICY_FORMAT", "Architecture", "PolicyAgent", "PolicyFile", "PolicyFileError",

@@ -3,7 +3,7 @@
 Entry modules ``envs/<name>_v<N>.py`` are discovered automatically; each
 offers ``env(**options)``, ``raw_env(**options)`` and ``PRESETS``.
 
->>> import envs
+>>> from parlor import envs
 >>> envs.ENVS            # doctest: +SKIP
 ['austrian_dominoes_v0', 'buffalo_bill_v0', ...]
 >>> env = envs.make("ofc_v0", variant="pineapple")   # doctest: +SKIP

@@ -10,7 +10,7 @@ count wins (equal lowest: draw).
 
 | | |
 |---|---|
-| Import | `from envs import austrian_dominoes_v0; env = austrian_dominoes_v0.env(mode="draw", num_players=3)` |
+| Import | `from parlor.envs import austrian_dominoes_v0; env = austrian_dominoes_v0.env(mode="draw", num_players=3)` |
 | Agents | `player_0` .. `player_{n-1}`, n = 2..4 |
 | Actions | `Discrete(73)`: `2 t + e` plays tile `t` on end `e` (0 left, 1 right; first tile `e = 0`); 72 = pass (block game), draw until a tile fits or no draw is allowed, then pass (draw game); 72 is legal only when no tile fits |
 | Observation | `Dict(observation=Box(0, 1, (300,), float32), action_mask=Box(0, 1, (73,), int8))` |

@@ -6,7 +6,7 @@ face up (everything but the stock order is public); on a turn a player either
 exchanges any cards (first exchange of a round free, later ones 1 chip from 12
 for the whole game) or scores the hand on an empty line (0 = scratching).
 
-| Import             | ``from envs import buffalo_bill_v0``                               |
+| Import             | ``from parlor.envs import buffalo_bill_v0``                        |
 |--------------------|--------------------------------------------------------------------|
 | Actions            | Discrete(31 + L), L = sheet lines (standard 9, extended 18, bobtail 11) |
 | Parallel API       | no (AEC)                                                           |

@@ -12,7 +12,7 @@ bet back plus exactly 2.5x from the banker, the other bets go to the banker.
 
 | | |
 |---|---|
-| Import | `from envs import buki_v0; env = buki_v0.env(hand_size=7)` |
+| Import | `from parlor.envs import buki_v0; env = buki_v0.env(hand_size=7)` |
 | Agents | `player_0` .. `player_3`; the banker seat (option `banker`) is an agent too |
 | Actions | `Discrete(76 + K)` with `K = max_bet - min_bet + 1` (81 by default), table below |
 | Observation | `Dict(observation=Box(0, 1, (342,), float32), action_mask=Box(0, 1, (A,), int8))`; `(518,)` with `features=True` |

@@ -6,7 +6,7 @@ fouled. Hands are scored pairwise at the showdown (rows, scoop, royalties).
 
 | | |
 |---|---|
-| Import | `from envs import ofc_v0; env = ofc_v0.env(variant="pineapple", num_players=3)` |
+| Import | `from parlor.envs import ofc_v0; env = ofc_v0.env(variant="pineapple", num_players=3)` |
 | Agents | `player_0` .. `player_{n-1}`; n = 2..4 (original), 2..3 (pineapple) |
 | Actions | `Discrete(4)`: where the acting player's **next pending card** goes |
 | Observation | `Dict(observation=Box(0, 1, (L,), float32), action_mask=Box(0, 1, (4,), int8))` |

@@ -11,7 +11,7 @@ totals go back to 0, everybody stakes again and play goes on.
 
 | | |
 |---|---|
-| Import | `from envs import pulle_v0; env = pulle_v0.env(buy_back=True)` |
+| Import | `from parlor.envs import pulle_v0; env = pulle_v0.env(buy_back=True)` |
 | Agents | `player_0` .. `player_3` |
 | Actions | `Discrete(75)`, table below |
 | Observation | `Dict(observation=Box(0, 1, (305,), float32), action_mask=Box(0, 1, (75,), int8))` |

@@ -2,7 +2,7 @@
 
 | | |
 |---|---|
-| Import | ``from envs import tonk_v0``; ``env = tonk_v0.env(num_players=3)`` |
+| Import | ``from parlor.envs import tonk_v0``; ``env = tonk_v0.env(num_players=3)`` |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..5 (default 3) |
 | Actions | ``Discrete(1312)``, masked (table below) |
 | Observation | ``float32[52 + 1040 + 17n + 124n + 7]`` in [-1, 1] (1522 for 3 players; layout below) |

@@ -7,7 +7,7 @@ Jokers are wild; five of a kind beats a straight flush.
 
 | | |
 |---|---|
-| Import | `from envs import washizu_poker_v0; env = washizu_poker_v0.env(num_players=4, washizu="suit")` |
+| Import | `from parlor.envs import washizu_poker_v0; env = washizu_poker_v0.env(num_players=4, washizu="suit")` |
 | Agents | `player_0` .. `player_{n-1}`; n = 2..6 |
 | Actions | `Discrete(34 + max_raise)` (37 by default) |
 | Observation | `Dict(observation=Box(0, 1, (L,), float32), action_mask=Box(0, 1, (34 + max_raise,), int8))` |

@@ -15,9 +15,16 @@ SECTION = re.compile(r"^## (.+?)\n(.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
 PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 # what each recipe prints when it worked (a recipe whose script prints nothing proves little)
 PRINTS = {
+    "make_vec_env": r"DummyVecEnv: 128 steps, frames \[\(\d+, \d+, 3\), \(\d+, \d+, 3\)\]\n"
+                    r"SubprocVecEnv: 128 steps, frames \[\(\d+, \d+, 3\), \(\d+, \d+, 3\)\]",
+    "to_sb3": r"predict plays the parlor agent's action in 100/100 decisions\ntrained 512 more steps, saved buki_tuned.zip",
     "MaskablePPO": r"points per hand against the heuristic: [+-]\d+\.\d\d \(sd \d+\.\d\d\)",
     "Tianshou": r"player_0's best test return: [+-]\d+\.\d\d",
     "RLlib": r"tonk_rllib against the heuristic: [+-]\d+\.\d\d points per game \(95% CI ± \d+\.\d\d\)",
+    "SuperSuit": r"tonk_v0: dtype_v0 refuses the Dict observation \('Dict' object has no attribute 'low'\)\n"
+                 r"connect_four_v3: dtype_v0 refuses.*\n"
+                 r"observation_lambda_v0 with a space function: \['action_mask', 'observation'\], mask kept: True\n"
+                 r"frame_stack_v1 on parlor/Tonk-v0: observation \(\d+,\), [1-9]\d* legal actions",
     "PettingZoo": r"illegal action: \{'player_0': -1\.0.*all terminated: True\n.*returns of a random parallel episode",
 }
 

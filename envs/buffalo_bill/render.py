@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import format_cards
+from parlor.envs.engine.words import count
 
 
 def render_view(view) -> str:
@@ -110,9 +111,9 @@ def render_svg(view) -> str:
     over = view.current_player is None
     turn = "game over" if over else f"to act: P{view.current_player}"
     rnd = f"round {min(view.round + 1, view.num_rounds)}/{view.num_rounds}"
-    cost = "" if over else f"; P{view.player}'s next exchange costs {view.exchange_cost()} chip(s)"
+    cost = "" if over else f"; P{view.player}'s next exchange costs {count(view.exchange_cost(), 'chip')}"
     body = [svg.caption(width, f"Buffalo Bill - {rnd}, dealer P{view.dealer}, {turn}",
-                        f"view of P{view.player} (all hands are public): stock {view.stock_size} cards, "
+                        f"view of P{view.player} (all hands are public): stock {count(view.stock_size, 'card')}, "
                         f"discard pile {len(view.discards)}{cost}")]
     for seat in range(view.num_players):
         body.append(_seat(view, seat, 52 + seat * (PANEL_H + 8)))

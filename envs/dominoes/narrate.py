@@ -7,6 +7,7 @@ from typing import Any
 
 from parlor.envs.dominoes.line import PASS, PLAY_ACTIONS, TILES
 from parlor.envs.dominoes.view import DominoView
+from parlor.envs.engine.words import count
 
 ENDS = ("left", "right")
 
@@ -52,7 +53,7 @@ def describe_move(game: Any, before: DominoView, after: DominoView, actor: int, 
     if actor == before.player:
         new = [t for t in after.hand if t not in before.hand]
         return f"draws {_tiles(new)} from the stock{open_ends}"
-    return f"draws {drawn} tile{'s' if drawn > 1 else ''} from the stock{open_ends}"
+    return f"draws {count(drawn, 'tile')} from the stock{open_ends}"
 
 
 def explain(game: Any, view: DominoView) -> str:

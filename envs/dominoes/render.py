@@ -6,6 +6,7 @@ from typing import Any
 
 from parlor.envs.dominoes.line import TILES
 from parlor.envs.engine import svg
+from parlor.envs.engine.words import count
 
 
 def _nobody(view: Any) -> str:
@@ -25,7 +26,7 @@ def render(game: Any, view: Any) -> str:
     else:
         lines.append(f"line: (empty; P{view.leader} leads)")
     hand = " ".join(TILES.show(t) for t in view.hand) or "-"
-    lines.append(f"your tiles: {hand}   ({TILES.pips(view.hand)} pips)")
+    lines.append(f"your tiles: {hand}   ({count(TILES.pips(view.hand), 'pip')})")
     extra = game.seat_notes(view)
     for s in range(n):
         if not view.active[s]:
@@ -33,10 +34,10 @@ def render(game: Any, view: Any) -> str:
             continue
         voids = ",".join(map(str, view.void[s]))
         played = " ".join(TILES.show(t) for t in view.played[s])
-        lines.append(f"  P{s}: {view.hand_counts[s]} tiles{'  passed on ' + voids if voids else ''}"
+        lines.append(f"  P{s}: {count(view.hand_counts[s], 'tile')}{'  passed on ' + voids if voids else ''}"
                      f"  {extra[s]}  played {played or '-'}".rstrip())
     if view.stock_count:
-        lines.append(f"stock: {view.stock_count} tiles")
+        lines.append(f"stock: {count(view.stock_count, 'tile')}")
     lines.extend(game.footer(view))
     return "\n".join(lines)
 
@@ -142,7 +143,7 @@ def render_svg(view: Any) -> str:
     y = 52 + PANEL_H + 8
     body.append(_line(view, y))
     y += 24 + LINE_ROWS * (LINE_TILE + 10) + 8
-    body.append(svg.text(10, y + 12, f"P{view.player}'s tiles ({TILES.pips(view.hand)} pips)", size=13, bold=True))
+    body.append(svg.text(10, y + 12, f"P{view.player}'s tiles ({count(TILES.pips(view.hand), 'pip')})", size=13, bold=True))
     for i, t in enumerate(view.hand):
         a, b = TILES.tiles[t]
         x = 10 + i * (2 * HAND_TILE + 10)
@@ -151,7 +152,7 @@ def render_svg(view: Any) -> str:
                              size=11, fill="#e4efe7", anchor="middle"))
     y += 2 * HAND_TILE + 30
     if view.stock_count:
-        footer.insert(0, f"stock {view.stock_count} tiles")
+        footer.insert(0, f"stock {count(view.stock_count, 'tile')}")
     body.append(svg.text(10, y + 16, "; ".join(footer), size=12, fill="#e4efe7"))
     body.append(svg.text(10, y + 36, "tiles are written low-high as the deck parser reads them (3-5); "
                          "gold frames = the two open ends", size=11, fill="#cfe3d5"))

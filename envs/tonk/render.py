@@ -4,6 +4,7 @@ from __future__ import annotations
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import format_card
 from parlor.envs.engine.melds import RUN, card_value
+from parlor.envs.engine.words import count as counted  # `count` is a hand's point count here
 from parlor.envs.tonk.view import TableSpread, TonkView
 
 
@@ -37,15 +38,15 @@ def render_view(view: TonkView) -> str:
         f"  to act: {turn}  phase: {view.phase}  turn {view.turn}",
         f"player_{view.player} hand: {_cards(view.hand)}  (count {count})",
         f"discard pile top: {_cards([view.top_discard] if view.top_discard is not None else [])}"
-        f"  ({len(view.discard_pile)} cards)   stock: {view.stock_size}",
+        f"  ({counted(len(view.discard_pile), 'card')})   stock: {view.stock_size}",
     ]
     shown = shown_hands(view)
     for seat in range(n):
-        parts = [f"  player_{seat}: {view.hand_sizes[seat]} cards, stakes {view.stakes[seat]:+d}"]
+        parts = [f"  player_{seat}: {counted(view.hand_sizes[seat], 'card')}, stakes {view.stakes[seat]:+d}"]
         if shown is not None and seat != view.player:
             parts.append(f"shown {_cards(shown[seat])} (count {sum(card_value(c) for c in shown[seat])})")
         if view.drop_blocked[seat]:
-            parts.append(f"no drop for {view.drop_blocked[seat]} turn(s)")
+            parts.append(f"no drop for {counted(view.drop_blocked[seat], 'turn')}")
         if view.taken_from_discard[seat]:
             parts.append(f"took {_cards(view.taken_from_discard[seat])}")
         if view.side_pot_joined[seat] is not None:
@@ -79,7 +80,7 @@ def picture_size(num_players: int) -> tuple[int, int]:
 def _seat(view: TonkView, s: int, x: float, y: float, w: float) -> str:
     notes = [f"stakes {view.stakes[s]:+d}"]
     if view.drop_blocked[s]:
-        notes.append(f"no drop for {view.drop_blocked[s]} turn(s)")
+        notes.append(f"no drop for {counted(view.drop_blocked[s], 'turn')}")
     out = [svg.seat_panel(x, y, w, PANEL_H, f"P{s}", acting=s == view.current_player, you=s == view.player,
                           note=", ".join(notes))]
     count = view.hand_sizes[s]
@@ -91,8 +92,8 @@ def _seat(view: TonkView, s: int, x: float, y: float, w: float) -> str:
         for i, card in enumerate(shown[s] if shown is not None else [None] * count):
             out.append(svg.card_back(x + 8 + i * step, y + 40, scale=0.5) if card is None
                        else svg.card(x + 8 + i * step, y + 40, card, scale=0.5))
-    counted = f", count {sum(card_value(c) for c in shown[s])}" if shown is not None else ""
-    out.append(svg.text(x + 8, y + 84, f"{count} card{'s' if count != 1 else ''}{counted}", size=11, fill="#e4efe7"))
+    total = f", count {sum(card_value(c) for c in shown[s])}" if shown is not None else ""
+    out.append(svg.text(x + 8, y + 84, counted(count, 'card') + total, size=11, fill="#e4efe7"))
     extra = []
     if view.taken_from_discard[s]:
         extra.append("took " + _cards(view.taken_from_discard[s]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from parlor.envs.engine.hand_names import describe, why_better
+from parlor.envs.engine.words import count
 from parlor.envs.washizu_poker.betting import CALL, DROP, RAISE_BASE
 from parlor.envs.washizu_poker.draw import DISCARDED, NUM_DISCARDS
 from parlor.envs.washizu_poker.render import card_text
@@ -52,7 +53,7 @@ def describe_move(before: WashizuView, after: WashizuView, actor: int, action: i
     came = [c for c in after.visible[actor] if c not in before.visible[actor]]
     seen = f" (Washizu {_cards(gone, w)} among them)" if gone else ""
     got = f" (Washizu {_cards(came, w)} among them)" if came else ""
-    return f"discards {k} card{'s' if k > 1 else ''}{seen} and draws {k}{got}"
+    return f"discards {count(k, 'card')}{seen} and draws {k}{got}"
 
 
 def explain(view: WashizuView, rank5: Callable[[Sequence[int]], int]) -> str:

@@ -5,6 +5,7 @@ from collections.abc import Callable
 
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import format_card
+from parlor.envs.engine.words import noun
 from parlor.envs.washizu_poker.deck import HAND_SIZE
 
 
@@ -52,7 +53,7 @@ def render(view, action_name: Callable[[int], str], jokers: bool) -> str:
     r = view.last_result
     if r is not None:
         shown = ", ".join(f"seat {s}: {' '.join(card_text(c, w) for c in h)}" for s, h in enumerate(r.shown) if h)
-        lines.append(f"game {r.game_number + 1}: seat(s) {', '.join(map(str, r.winners))} took the pot of {r.pot}"
+        lines.append(f"game {r.game_number + 1}: {noun(len(r.winners), 'seat')} {', '.join(map(str, r.winners))} took the pot of {r.pot}"
                      + (f" ({r.removed} removed)" if r.removed else "") + (f"; shown {shown}" if shown else ""))
     if view.current_player == view.player:
         if view.phase == "draw":

@@ -1,4 +1,5 @@
-"""The human-play agent on scripted text: numbers, names, prefixes, help and quitting."""
+"""The human-play agent on scripted text: numbers, names, prefixes, help and quitting; forced
+moves played without asking."""
 from __future__ import annotations
 
 import io
@@ -40,3 +41,11 @@ def test_the_prompt_reminds_of_the_notation_the_moves_use() -> None:
     assert "cards as K♣ or Kc" in prompt({0: "place K♣ on top", 3: "discard K♣"})
     assert "tiles as 3-5" in prompt({0: "play 3-5 on the left end (on the open 3)", 72: "pass"})
     assert "cards" not in prompt({0: "pass", 1: "bet"}) and "tiles" not in prompt({0: "pass", 1: "bet"})
+
+
+def test_a_forced_move_is_played_and_said_without_asking() -> None:
+    state = GAME.new_state(np.random.default_rng(0), decks=[(2, 0, 1)])
+    out = io.StringIO()
+    human = HumanAgent(GAME, io.StringIO(""), out)  # reading any input would abandon the game
+    assert human.act(None, np.array([0, 1], np.int8), state.view(0)) == 1
+    assert out.getvalue() == f"your only legal move: {GAME.move_name(state.view(0), 1)} (played for you)\n"

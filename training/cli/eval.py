@@ -37,7 +37,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from parlor.training.cli.options import add_game_option_arguments, game_options, option_flags, policy_game
+from parlor.training.cli.options import add_game_option_arguments, game_from_policy, game_options, option_flags
 from parlor.training.evaluation.runner import EVAL_KEYS, EvalConfig
 
 RESUME_COMPANIONS = ("resume", "quiet", "no_plot")  # the only flags --resume takes
@@ -87,13 +87,9 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
         if unknown:
             raise ConfigError(f"{args.config}: unknown key(s) {unknown}; allowed keys: {', '.join(EVAL_KEYS)}")
     if args.game_from:
-        env, trained = policy_game(args.game_from)
-        if args.preset or args.option:
-            raise ConfigError(f"--game-from {args.game_from} sets every game option; leave out --preset and --option")
+        env, trained = game_from_policy(args.game_from, args.game, args.preset, args.option)
         if data.get("options") and data["options"] != trained:
             raise ConfigError(f"--game-from {args.game_from} sets the game options; {args.config} has others")
-        if args.game and args.game != env:
-            raise ConfigError(f"GAME {args.game!r} contradicts {args.game_from}, trained on {env!r}")
         if data.get("env", env) != env:
             raise ConfigError(f"--game-from {args.game_from} (trained on {env!r}) contradicts env {data['env']!r} "
                               f"in {args.config}")

@@ -57,3 +57,16 @@ def policy_game(path: str) -> tuple[str, dict[str, Any]]:
 
     signature = read_signature(path)
     return signature["env"], dict(signature["options"])
+
+
+def game_from_policy(path: str, game: str | None, preset: str | None, items: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """``--game-from POLICY.zip``: (env name, game options) of the policy, which sets them all, so
+    ``--preset``/``--option`` are refused and a GAME given too must be the policy's."""
+    from parlor.envs.engine.game import ConfigError
+
+    env, trained = policy_game(path)
+    if preset or items:
+        raise ConfigError(f"--game-from {path} sets every game option; leave out --preset and --option")
+    if game and game != env:
+        raise ConfigError(f"GAME {game!r} contradicts {path}, trained on {env!r}")
+    return env, trained

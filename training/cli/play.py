@@ -3,12 +3,14 @@
     parlor play ofc_v0 --vs heuristic --seat 0
     parlor play buki_v0 --vs heuristic,search,random --seed 7
     parlor play tonk_v0 --record        # keep the game record (runs/play/<time>-tonk_v0-<random>/records.jsonl)
+    parlor play --game-from agents/pretrained/ofc_pineapple.zip --vs ppo:agents/pretrained/ofc_pineapple.zip
 
 The human (:class:`parlor.agents.human.HumanAgent`) sees exactly his seat's view
 and the legal actions named by their cards or tiles, types a number, a name or a
-unique part of one; every move is told as he saw it and each finished hand or deal
-is explained (``Game.describe_move``, ``Game.explain``); ``q`` or the end of the
-input abandons the game. Input and output are streams, so tests drive it with
+unique part of one (a forced move, the only legal one, is played for him and said);
+every move is told as he saw it and each finished hand or deal (``Game.describe_move``, ``Game.explain``); ``q`` or the end of the
+input abandons the game. ``--game-from POLICY.zip`` plays the game (env and options) a
+policy was trained on, read from the file's header. Input and output are streams, so tests drive it with
 scripted text.
 """
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any, TextIO
 
 from parlor.agents.human import Abandon, HumanAgent
 from parlor.envs.engine.game import Game
-from parlor.training.cli.options import add_game_option_arguments, game_options
+from parlor.training.cli.options import add_game_option_arguments, game_from_policy, game_options
 
 
 class Table:
@@ -108,24 +110,34 @@ def save_record(game: Game, env_name: str, state: Any, seed: int, labels: Sequen
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="environment name (see `parlor list`)")
+    parser.add_argument("game", nargs="?", help="environment name (see `parlor list`); optional with --game-from")
     parser.add_argument("--vs", default="heuristic",
                         help="agents for the other seats, comma-separated (one name fills every seat); default heuristic")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--seed", type=int, help="seed of the deal (default: random)")
     add_game_option_arguments(parser)
+    parser.add_argument("--game-from", metavar="POLICY.zip", help="play the game with the options POLICY.zip was "
+                        "trained with (read from the file) instead of GAME, --preset and --option")
     parser.add_argument("--record", action="store_true",
                         help="save the game record in runs/play/<time>-<game>-<random>/ (see `parlor replay`)")
 
 
-def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
-    """(game, opponent agents, their labels) from the command line; ValueError on bad input."""
+def setup(args: argparse.Namespace) -> tuple[str, Any, list[Any], list[str]]:
+    """(env name, game, opponent agents, their labels) from the command line; ValueError on bad input."""
     from parlor import envs
     from parlor.agents.registry import make_agent
 
-    if args.game not in envs.ENVS:
-        raise ValueError(f"unknown environment {args.game!r}; available: {', '.join(envs.ENVS)}")
-    game = envs.make_game(args.game, **game_options(args.game, args.preset, args.option))
+    game_from = getattr(args, "game_from", None)  # absent from Namespaces that tests build by hand
+    if game_from:
+        env_name, options = game_from_policy(game_from, args.game, args.preset, args.option)
+    elif args.game is None:
+        raise ValueError(f"name the game (GAME or --game-from POLICY.zip); available: {', '.join(envs.ENVS)}")
+    else:
+        env_name = args.game
+        if env_name not in envs.ENVS:
+            raise ValueError(f"unknown environment {env_name!r}; available: {', '.join(envs.ENVS)}")
+        options = game_options(env_name, args.preset, args.option)
+    game = envs.make_game(env_name, **options)
     n = game.num_players
     if not 0 <= args.seat < n:
         raise ValueError(f"--seat {args.seat} is out of range; allowed values: 0..{n - 1}")
@@ -135,15 +147,15 @@ def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
     elif len(specs) == 1:
         specs = specs * (n - 1)
     elif len(specs) != n - 1:
-        raise ValueError(f"--vs names {len(specs)} agents; {args.game} has {n - 1} other seats (give 1 or {n - 1})")
-    return game, [make_agent(s, game, env_name=args.game) for s in specs], specs
+        raise ValueError(f"--vs names {len(specs)} agents; {env_name} has {n - 1} other seats (give 1 or {n - 1})")
+    return env_name, game, [make_agent(s, game, env_name=env_name) for s in specs], specs
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     try:
-        game, opponents, labels = setup(args)
+        env_name, game, opponents, labels = setup(args)
     except (ValueError, FileNotFoundError) as exc:
         print(f"parlor play: {exc}", file=sys.stderr)
         return 2
-    return play(game, opponents, labels, args.seat, args.seed, stdin, stdout, args.game if args.record else None)
+    return play(game, opponents, labels, args.seat, args.seed, stdin, stdout, env_name if args.record else None)

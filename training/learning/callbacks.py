@@ -3,7 +3,11 @@ with duplicate deals, checkpoints, self-play snapshots, TensorBoard scalars
 and the learning-curve PNG. Schedules key on the model's step count, so a
 resumed run carries on where it stopped; rows and snapshots of steps past the
 checkpoint it resumed from (a part of the run that was lost) are dropped, so the
-curve has one row per step and opponent. Every file is replaced atomically.
+curve has one row per step and opponent. A run with a warm start (``pretrain``,
+``init``) also evaluates the network before it, as the baseline ``untrained``: the
+warm start's gain is the first point's distance from that line, and each evaluation
+logs its gain over it as a paired difference on the same deals (a narrower CI). Every file is
+replaced atomically. :func:`step_bar` is the one progress bar of training, sb3's and RLlib's.
 Imported only by :mod:`parlor.training.learning.train` (it needs sb3)."""
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import csv
 import io
 import json
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +24,14 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from parlor.agents.policy import PolicyAgent, save_policy
 from parlor.envs.engine.files import atomic_write_text
+from parlor.training.evaluation.stats import mean_ci
 from parlor.training.learning.checkpoints import step_files, step_of, step_path, write_checkpoint
 from parlor.training.learning.configs import TrainConfig
 from parlor.training.learning.learner_eval import evaluate_player, flat_row, plot_learning_curve
 from parlor.training.learning.opponents import make_agent
 from parlor.training.learning.wrapper import make_raw_env
 
+UNTRAINED = "untrained"  # the baseline of the network before its warm start
 
 def _next(step: int, every: int, start: int = 0) -> int:
     """The first multiple-of-``every`` milestone (from ``start``) after ``step``."""
@@ -59,16 +66,31 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
     atomic_write_text(path, text.getvalue())
 
 
+def step_bar(config: TrainConfig, done: int, enabled: bool = True) -> Any:
+    """The training progress bar, the same for every backend: the run's steps, ``done`` of
+    ``total_steps`` (a resumed run starts where it is), drawn with rich as SB3's own bar."""
+    import warnings
+
+    from tqdm import TqdmExperimentalWarning
+    from tqdm.rich import tqdm
+
+    warnings.filterwarnings("ignore", category=TqdmExperimentalWarning)  # tqdm calls its rich bar experimental
+    total = config.total_steps
+    return tqdm(total=total, initial=min(done, total), unit="step", desc=f"{config.backend} ppo", disable=not enabled)
+
+
 class ParlorCallback(BaseCallback):
-    def __init__(self, config: TrainConfig, run_dir: Path, log: Any = print):
+    def __init__(self, config: TrainConfig, run_dir: Path, log: Any = print, progress_bar: bool = False):
         super().__init__()
         self.config, self.run_dir, self.log = config, Path(run_dir), log
+        self.progress_bar, self.bar = progress_bar, None
         self.game = make_raw_env(config.env, config.options).game
         self.seats = config.learner_seats or tuple(range(self.game.num_players))
         self.history = read_csv(self.run_dir / "eval.csv")
         self.baselines = read_csv(self.run_dir / "baselines.csv")
         self.train_curve = [(int(r["step"]), float(r["mean"])) for r in read_csv(self.run_dir / "train_curve.csv")]
         self._episode_returns: list[float] = []
+        self._untrained: dict[str, list[float]] = {}  # opponent -> per-deal samples (this session's)
         self._opponents: dict[tuple[str, int], Any] = {}
 
     # ------------------------------------------------------------ setup
@@ -83,8 +105,9 @@ class ParlorCallback(BaseCallback):
             self._reload_snapshots()
             sp = cfg.self_play
             self.next_snapshot = _next(step, sp.every, sp.start) if self._snapshot_paths() else max(step, sp.start)
-        if not self.baselines:
-            self._evaluate_baselines()
+        missing = [n for n in cfg.eval.baselines if not any(r["agent"] == n for r in self.baselines)]
+        if missing:
+            self._evaluate_baselines({n: (lambda seat, n=n: self._opponent(n, seat)) for n in missing})
         if not self.history:
             self._evaluate()  # the untrained policy: the curve's first point
 
@@ -107,20 +130,47 @@ class ParlorCallback(BaseCallback):
             self._opponents[key] = make_agent(name, self.game, self.config.env, None, None)
         return self._opponents[key]
 
-    def _evaluate_baselines(self) -> None:
+    def _player(self, policy: Any) -> PolicyAgent:
+        """The network ``policy`` as the evaluation plays it (the eval's determinism and seed, the run's guard)."""
+        ev = self.config.eval
+        return PolicyAgent(policy, deterministic=ev.deterministic, seed=ev.seed, game=self.game,
+                           guard=self.config.action_guard, env_name=self.config.env)
+
+    def evaluate_untrained(self, policy: Any) -> None:
+        """Before a warm start: the fresh network ``policy`` on the evaluation deals, recorded as
+        the baseline ``untrained`` (once: a resumed run keeps the row it has)."""
+        if not any(r["agent"] == UNTRAINED for r in self.baselines):
+            player = self._player(policy)
+            results = self._evaluate_baselines({UNTRAINED: lambda seat: player})[UNTRAINED]
+            self._untrained = {opp: r["samples"] for opp, r in results.items()}
+
+    def _evaluate_baselines(self, players: Mapping[str, Callable[[int], Any]]) -> dict[str, dict[str, Any]]:
+        """Each of ``players`` in the learner's place; rows into baselines.csv; the results by name."""
         ev = self.config.eval
         t = time.perf_counter()
-        for name in ev.baselines:
-            results = evaluate_player(self.game, lambda seat, n=name: self._opponent(n, seat), self._opponent,
-                                      ev.opponents, self.seats, ev.deals, ev.seed)
+        out = {}
+        for name, make_player in players.items():
+            out[name] = results = evaluate_player(self.game, make_player, self._opponent,
+                                                  ev.opponents, self.seats, ev.deals, ev.seed)
             self.baselines += flat_row(0, name, results)
             for opp, r in results.items():
                 self.log(f"baseline {name} vs {opp}: {r['mean']:+.3f} +- {r['ci']:.3f} {_stats_text(r)}")
         write_csv(self.run_dir / "baselines.csv", self.baselines)
         self.log(f"baselines evaluated in {time.perf_counter() - t:.1f} s")
+        return out
 
     # ------------------------------------------------------------ periodic work
+    def _on_training_start(self) -> None:  # sb3's learn(); the RLlib loop draws its own step_bar
+        self.bar = step_bar(self.config, int(self.model.num_timesteps), self.progress_bar)
+
+    def _on_training_end(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
     def _on_step(self) -> bool:
+        if self.bar is not None:
+            self.bar.update(min(self.num_timesteps, self.bar.total) - self.bar.n)
         for info in self.locals.get("infos", ()):
             if "raw_return" in info:
                 self._episode_returns.append(info["raw_return"])
@@ -148,8 +198,7 @@ class ParlorCallback(BaseCallback):
     def _evaluate(self) -> None:
         ev = self.config.eval
         t = time.perf_counter()
-        player = PolicyAgent(self.model.policy, deterministic=ev.deterministic, seed=ev.seed, game=self.game,
-                             guard=self.config.action_guard, env_name=self.config.env)
+        player = self._player(self.model.policy)
         results = evaluate_player(self.game, lambda seat: player, self._opponent, ev.opponents, self.seats,
                                   ev.deals, ev.seed)
         step = self.num_timesteps
@@ -161,6 +210,10 @@ class ParlorCallback(BaseCallback):
                 self.logger.record(f"eval/{opp}/{name}", value)
             self.log(f"step {step:>9,}: learner vs {opp}: {r['mean']:+.3f} +- {r['ci']:.3f} {_stats_text(r)}"
                      f" ({time.perf_counter() - t:.1f} s)")
+            if opp in self._untrained:
+                gain, ci = mean_ci(np.subtract(r["samples"], self._untrained[opp]))
+                self.log(f"step {step:>9,}: gain over the untrained network vs {opp}: {gain:+.3f} +- {ci:.3f} "
+                         f"(paired, {len(r['samples'])} deals)")
         self.plot()
 
     def _checkpoint(self) -> Path:

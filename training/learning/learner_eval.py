@@ -36,7 +36,8 @@ def evaluate_player(
     seed: int,
 ) -> dict[str, dict[str, Any]]:
     """Results of the agent ``make_player(seat)`` per opponent name:
-    ``{opponent: {"mean", "ci", "n", "stats": {name: mean}}}``."""
+    ``{opponent: {"mean", "ci", "n", "stats": {name: mean}, "samples": [per-deal mean]}}`` (the
+    samples in deal order: two agents' samples of the same ``seed`` are paired, deal by deal)."""
     if game.num_players == 1:
         opponents = [SOLO]
     results = {}
@@ -60,6 +61,7 @@ def evaluate_player(
             "ci": ci,
             "n": len(samples),
             "stats": {name: float(np.mean(v)) for name, v in stats.items()},
+            "samples": samples,
         }
     return results
 

@@ -233,10 +233,9 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     import torch
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
     from stable_baselines3.common.utils import configure_logger
-    from tqdm import tqdm
 
     from parlor.training.evaluation.ray_runner import default_address, session, watched
-    from parlor.training.learning.callbacks import ParlorCallback
+    from parlor.training.learning.callbacks import ParlorCallback, step_bar
     from parlor.training.learning.train import TrainResult, env_kwargs, initialise, make_model, save_final, warm_start
 
     torch.set_num_threads(1)
@@ -250,20 +249,20 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
         envs.algo = algo
         try:
             steps = 0
+            callback = ParlorCallback(config, run_dir, log=log)
             if resume:
                 steps = restore_checkpoint(algo, run_dir)
                 log(f"resuming {run_dir} at step {steps:,}")
             elif config.pretrain is not None or config.init is not None:
                 pull(algo, model)  # the shadow starts from the learner's initial weights
+                callback.evaluate_untrained(model.policy)  # the warm start's gain is measured from here
                 (warm_start if config.pretrain is not None else initialise)(config, model, run_dir, log)
                 push(algo, model)
             pull(algo, model)
             model.num_timesteps = steps
-            callback = ParlorCallback(config, run_dir, log=log)
             callback.init_callback(model)  # baselines and the first evaluation; on resume, the snapshots
             keep = config.self_play.keep if config.self_play else 1
-            bar = tqdm(total=config.total_steps, initial=min(steps, config.total_steps), disable=not progress_bar,
-                       unit="step", desc="rllib ppo")
+            bar = step_bar(config, steps, progress_bar)
             while steps < config.total_steps:
                 result = algo.train()
                 sampled = float(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED, math.nan))

@@ -236,10 +236,13 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     vec_env = make_vec_env(config)
     try:
         model = make_model(config, vec_env, run_dir)
+        callback = ParlorCallback(config, run_dir, log=log, progress_bar=progress_bar)
         if saved is not None:
             restore(model, saved)
             log(f"resuming {run_dir} at step {model.num_timesteps:,} from {saved.path.name}")
         else:
+            if config.pretrain is not None or config.distill is not None or config.init is not None:
+                callback.evaluate_untrained(model.policy)  # the warm start's gain is measured from here
             if config.pretrain is not None:
                 warm_start(config, model, run_dir, log)
             if config.distill is not None:
@@ -248,12 +251,10 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
                 expert_iteration(config, model, run_dir, log)
             if config.init is not None:
                 initialise(config, model, run_dir, log)
-        callback = ParlorCallback(config, run_dir, log=log)
         remaining = config.total_steps - model.num_timesteps
         if remaining > 0:
             ppo_start = time.perf_counter()
-            model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo",
-                        progress_bar=progress_bar)
+            model.learn(remaining, callback=callback, reset_num_timesteps=not resume, tb_log_name="ppo")
             callback.finish(model)
             record_time(run_dir, "ppo", time.perf_counter() - ppo_start)
         else:

@@ -61,7 +61,8 @@ from parlor import envs
 from parlor.agents.advisors import advisor_for, check_guard, guarded, solved_action
 from parlor.agents.episodes import play_until, seat_chooser
 from parlor.agents.policy import PolicyAgent
-from parlor.envs.aec import ADAPTER_OPTIONS, action_id
+from parlor.envs.aec import ADAPTER_OPTIONS, action_id, svg_renderer
+from parlor.envs.engine import svg
 from parlor.envs.engine.config import check_choice, check_number
 from parlor.envs.engine.game import ConfigError, IllegalActionError
 from parlor.training.learning.opponents import AgentFactory, OpponentPool, PoolEntry
@@ -99,7 +100,8 @@ def stat_of(shaped: str) -> str:
 class SingleAgentEnv(gymnasium.Env):
     """The learner's seat of a multi-player game as a Gymnasium env with action masks."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 2}
+    # rgb_array: what SB3's make_vec_env asks for by default (and its video recorder draws)
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -129,6 +131,8 @@ class SingleAgentEnv(gymnasium.Env):
                               f"through; allowed values: the game's own options and {', '.join(ILLEGAL_ACTION_OPTIONS)}")
         self._table = make_raw_env(env_name, self.options)  # deals each episode (seed, stacked decks)
         self.game = self._table.game
+        # the AEC adapter's picture of a view; the pictures extra is first needed by render()
+        self._picture = svg_renderer(self.game) if render_mode == "rgb_array" else None
         self.illegal_action, self.illegal_reward = self._table.illegal_action, self._table.illegal_reward
         n = self.game.num_players
         seats = tuple(range(n)) if learner_seats is None else tuple(learner_seats)
@@ -342,9 +346,14 @@ class SingleAgentEnv(gymnasium.Env):
             return legal
         return guarded(self.advisor, self._last_obs, legal, self.action_guard, self.state.view(self.learner))
 
-    def render(self) -> str:
-        """The learner's view as text (``render_mode="ansi"``; also without a render mode)."""
-        return self.game.render(self.state.view(self.learner))
+    def render(self) -> str | np.ndarray:
+        """The learner's view: text (``render_mode="ansi"``, also without a render mode) or, for
+        ``rgb_array``, ``uint8[H, W, 3]`` pixels of the AEC adapter's picture of that view
+        (the ``pictures`` extra; without it, an ImportError naming it)."""
+        view = self.state.view(self.learner)
+        if self._picture is not None:
+            return svg.rasterize(self._picture(view))
+        return self.game.render(view)
 
     @property
     def state(self) -> Any:

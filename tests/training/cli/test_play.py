@@ -77,3 +77,26 @@ def test_bad_command_line_is_refused(capsys) -> None:
         args = argparse.Namespace(game="tonk_v0", vs="random", seat=9, seed=None, preset=None, option=[], record=False)
         assert play_mod.run(args, stdin=io.StringIO(), stdout=io.StringIO()) == 2
         assert "--seat 9 is out of range" in capsys.readouterr().err
+
+
+def play_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser()
+    play_mod.add_arguments(parser)
+    return parser
+
+
+def test_game_from_plays_the_game_a_policy_was_trained_on(tmp_path, capsys) -> None:
+    from tests.agents.policy_files import tiny_policy
+
+    game = envs.make_game("tonk_v0", num_players=3)
+    policy = str(tiny_policy(tmp_path / "tonk3.zip", game, "tonk_v0"))
+    out = io.StringIO()
+    args = play_parser().parse_args(["--game-from", policy, "--vs", f"ppo:{policy}", "--seat", "2", "--seed", "3"])
+    assert play_mod.run(args, stdin=FirstLegal(out), stdout=out) == 0
+    text = out.getvalue()
+    assert "you are player_2" in text and "player_1 (ppo:" in text and "result" in text  # 3 players: the policy's
+    for argv, problem in ((["--game-from", policy, "--option", "num_players=2"], "sets every game option"),
+                          (["ofc_v0", "--game-from", policy], "GAME 'ofc_v0' contradicts"),
+                          ([], "name the game")):
+        assert play_mod.run(play_parser().parse_args(argv), stdin=io.StringIO(), stdout=io.StringIO()) == 2
+        assert problem in capsys.readouterr().err

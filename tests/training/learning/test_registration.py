@@ -1,5 +1,6 @@
 """The Gymnasium ids: one per env, made by ``gymnasium.make`` alone, the learner against the
-heuristic table, SB3's ``check_env`` in penalty mode and MaskablePPO on them unchanged."""
+heuristic table, SB3's ``check_env`` in penalty mode and MaskablePPO on them unchanged, also
+through SB3's ``make_vec_env`` with its defaults (``render_mode="rgb_array"``, Dummy- and SubprocVecEnv)."""
 from __future__ import annotations
 
 import subprocess
@@ -105,3 +106,49 @@ def test_maskable_ppo_trains_on_the_id_unchanged(env_id: str) -> None:
     mask = env.get_wrapper_attr("action_masks")()
     action, _ = model.predict(obs, action_masks=mask, deterministic=True)
     assert mask[int(action)]
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_sb3_make_vec_env_with_its_defaults_draws_the_learners_view(env_id: str) -> None:
+    from stable_baselines3.common.env_util import make_vec_env
+
+    from parlor.envs.aec import svg_renderer
+    from parlor.envs.engine import svg
+
+    venv = make_vec_env(env_id, n_envs=2, seed=0)  # asks for render_mode="rgb_array" (SB3's default)
+    assert venv.render_mode == "rgb_array"
+    venv.reset()
+    for _ in range(2):  # the first decision, then the next one
+        frames = venv.get_images()
+        assert len(frames) == 2 and frames[0].shape == frames[1].shape
+        for env, frame in zip(venv.envs, frames):
+            inner = env.unwrapped
+            assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+            # the adapter's picture of the learner's view (not of whoever acts next)
+            assert np.array_equal(frame, svg.rasterize(svg_renderer(inner.game)(inner.state.view(inner.learner))))
+        masks = venv.env_method("action_masks")
+        venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+    venv.close()
+
+
+def test_sb3_make_vec_env_in_subprocesses_trains_maskable_ppo() -> None:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    # the workers import nothing of the test: the "module:id" form registers the ids in them
+    venv = make_vec_env("parlor.training.learning:parlor/Tonk-v0", n_envs=2, seed=0, env_kwargs={"num_players": 2},
+                        vec_env_cls=SubprocVecEnv)
+    try:
+        model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu")
+        model.learn(64)
+        assert model.num_timesteps == 64
+        frames = venv.get_images()
+        assert len(frames) == 2 and all(f.dtype == np.uint8 and f.shape == frames[0].shape for f in frames)
+    finally:
+        venv.close()
+
+
+def test_the_wrapper_refuses_render_modes_it_cannot_serve() -> None:
+    with pytest.raises(ConfigError, match="render_mode='human' is not allowed; allowed values: 'ansi', 'rgb_array'"):
+        SingleAgentEnv("tonk_v0", render_mode="human")
