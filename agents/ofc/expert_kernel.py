@@ -309,7 +309,9 @@ def candidate_values(dests: np.ndarray, pending: np.ndarray, own_keys: np.ndarra
     ``rollout_fl``."""
     params = np.array([fl_value, foul_cost, row_weight, rollout_fl], dtype=np.float64)
     sched = np.asarray(schedule, dtype=np.int64).reshape(-1, 2)
-    osched = np.asarray(opp_schedule, dtype=np.int64).reshape(len(opp_keys), -1, 2)
+    osched = np.asarray(opp_schedule, dtype=np.int64)
+    if osched.ndim != 3 or osched.shape[0] != len(opp_keys) or osched.shape[2] != 2:
+        raise ValueError(f"opp_schedule must be [Q, T, 2] for Q = {len(opp_keys)} opponents, got {osched.shape}")
     tabs = (ROW_TABLE, FLUSH_OFFSET, LEAD_ROYALTY, LEAD_FL)
     return _candidate_values(
         np.ascontiguousarray(dests, dtype=np.int64), np.asarray(pending, dtype=np.int64),
