@@ -41,9 +41,13 @@ from parlor.envs.ofc.rollouts import DISCARD, FOUL_COST, ROW_WEIGHT, plans_of
 from parlor.envs.ofc.scoring import evaluate_board
 from parlor.envs.ofc.view import OFCView
 
-DEFAULT_SAMPLES = 48     # worlds per decision of ``expert``
+DEFAULT_SAMPLES = 128    # worlds per decision of ``expert`` (the final comparison; see OFCExpert.samples_for)
 FILLS = 8                # random fillings behind each rollout placement
 MAX_SAMPLES = 1 << 16
+SCREEN_KEEP = 24         # candidates kept from a turn's screening for the full budget
+SCREEN_SHARE = 4         # the screening's worlds: the budget divided by this
+FL_DEALS = 16            # distinct deals of a hidden Fantasyland opponent per decision (each solved exactly)
+LATE_FACTOR = 4          # turns with at most SCREEN_KEEP candidates get this many times the budget
 
 
 @dataclass(frozen=True)
@@ -110,23 +114,40 @@ def turn_setup(view: OFCView) -> TurnSetup:
         np.array(starts, dtype=np.int64), pos)
 
 
-def draw_worlds(unseen: list[int], samples: int, rng: np.random.Generator) -> np.ndarray:
-    """[samples, len(unseen)]: random orders of the unseen cards."""
+def draw_worlds(unseen: list[int], samples: int, rng: np.random.Generator, head: int = 0,
+                heads: int = FL_DEALS) -> np.ndarray:
+    """[samples, len(unseen)]: random orders of the unseen cards. With ``head`` > 0 (the
+    hidden Fantasyland deals, which come first) only ``min(heads, samples)`` distinct heads
+    are drawn, world ``w`` taking head ``w % heads`` and a random order of the other cards:
+    every world is still a random order of the unseen cards, and only that many
+    Fantasyland boards have to be solved."""
     pool = np.asarray(unseen, dtype=np.int64)
-    return pool[np.argsort(rng.random((samples, len(pool))), axis=1)]
+    worlds = pool[np.argsort(rng.random((samples, len(pool))), axis=1)]
+    if head:
+        distinct = min(heads, samples)
+        for w in range(distinct, samples):
+            first = worlds[w % distinct, :head]
+            rest = np.setdiff1d(pool, first, assume_unique=True)
+            worlds[w] = np.concatenate((first, rest[rng.permutation(len(rest))]))
+    return worlds
 
 
-def fantasyland_boards(worlds: np.ndarray, sizes: tuple[int, ...], fl_stay: str, stay_value: float) -> np.ndarray:
+def fantasyland_boards(worlds: np.ndarray, sizes: tuple[int, ...], fl_stay: str, stay_value: float,
+                       heads: int = FL_DEALS) -> np.ndarray:
     """[F, K, RESULT]: each hidden Fantasyland opponent's solved board in each world (his
-    cards are the world's first ones, in the order of ``sizes``)."""
+    cards are the world's first ones, in the order of ``sizes``; the worlds repeat their
+    first ``heads`` heads, :func:`draw_worlds`, so only those are solved)."""
     out = np.zeros((len(sizes), len(worlds), RESULT))
-    for w, world in enumerate(worlds):
+    distinct = min(heads, len(worlds))
+    for w, world in enumerate(worlds[:distinct]):
         pos = 0
         for f, size in enumerate(sizes):
             board = solve(world[pos:pos + size].tolist(), fl_stay, stay_value)
             pos += size
             res = evaluate_board(board.top, board.middle, board.bottom)
             out[f, w, :5] = (*res.ranks, res.royalty, float(res.fouled))
+    for w in range(distinct, len(worlds)):
+        out[:, w] = out[:, w % distinct]
     return out
 
 
@@ -151,23 +172,45 @@ class OFCExpert(SeededAgent):
         super().reset(seed)
         self._plan = None
 
+    def samples_for(self, view: OFCView, candidates: int) -> tuple[int, int]:
+        """(worlds for the screening of every candidate, worlds for the final comparison):
+        a turn with more than ``SCREEN_KEEP`` candidates (the 232 of the opening) scores them
+        all on a quarter of the budget first and compares the best ``SCREEN_KEEP`` on the
+        full budget; later turns, a few dozen candidates with short futures, get
+        ``LATE_FACTOR`` times the budget."""
+        if candidates > SCREEN_KEEP:
+            return max(1, self.samples // SCREEN_SHARE), self.samples
+        return 0, self.samples * LATE_FACTOR
+
     def values(self, view: OFCView) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
-        """(the candidates of the view's turn, their mean scores over ``samples`` worlds)."""
+        """(the candidates of the view's turn, their mean scores over the sampled worlds;
+        ``-inf`` for those the screening dropped)."""
         plans = plans_of(view)
         setup = turn_setup(view)
         unseen = view.unseen_cards()
         if len(unseen) < setup.needed:
             raise ValueError(f"the view leaves {len(unseen)} unseen cards, the hand still deals {setup.needed}")
-        worlds = draw_worlds(unseen, self.samples, self.rng)
+        screen, final = self.samples_for(view, len(plans.dests))
+        values = np.full(len(plans.dests), -np.inf)
+        kept = np.arange(len(plans.dests))
+        if screen:
+            first = self._scores(view, setup, plans.array, unseen, screen)
+            kept = np.sort(np.argsort(-first, kind="stable")[:SCREEN_KEEP])
+        values[kept] = self._scores(view, setup, plans.array[kept], unseen, final)
+        return plans.dests, values
+
+    def _scores(self, view: OFCView, setup: TurnSetup, dests: np.ndarray, unseen: list[int],
+                samples: int) -> np.ndarray:
+        """Mean scores of the candidates ``dests`` over ``samples`` fresh worlds."""
+        worlds = draw_worlds(unseen, samples, self.rng, head=setup.own_start)
         seed = int(self.rng.integers(2**31 - 1))
         next_hand = view.hand_index + 1 < view.num_hands
         fl_value = FANTASYLAND_VALUE if next_hand else 0.0
         fl_boards = fantasyland_boards(worlds, setup.fl_sizes, self.fl_stay, fl_value)
-        values = candidate_values(
-            plans.array, view.pending, *row_keys(view.own_rows), setup.schedule, worlds, fl_boards,
+        return candidate_values(
+            dests, view.pending, *row_keys(view.own_rows), setup.schedule, worlds, fl_boards,
             setup.opp_keys, setup.opp_counts, setup.opp_schedule, setup.opp_turns, setup.opp_start,
             setup.own_start, view.discards_owed, self.fills, fl_value, FOUL_COST, ROW_WEIGHT, fl_value, seed)
-        return plans.dests, values
 
     def plan_turn(self, view: OFCView) -> list[int]:
         """Destinations of the view's pending cards: the best-scoring candidate (the first of equals)."""
