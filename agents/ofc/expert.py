@@ -31,13 +31,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from parlor.agents.base import SeededAgent
 from parlor.agents.ofc.expert_kernel import RESULT, candidate_values
-from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE, FantasylandPlayer, solve
+from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE, solve
+from parlor.agents.ofc.heuristic import OFCHeuristic
 from parlor.envs.engine.hands import CARD_KEY
 from parlor.envs.ofc.deal import deal_plan
 from parlor.envs.ofc.game import OFCGame
-from parlor.envs.ofc.rollouts import DISCARD, FOUL_COST, ROW_WEIGHT, plans_of
+from parlor.envs.ofc.rollouts import FOUL_COST, ROW_WEIGHT, plans_of
 from parlor.envs.ofc.scoring import evaluate_board
 from parlor.envs.ofc.view import OFCView
 
@@ -151,10 +151,12 @@ def fantasyland_boards(worlds: np.ndarray, sizes: tuple[int, ...], fl_stay: str,
     return out
 
 
-class OFCExpert(SeededAgent):
+class OFCExpert(OFCHeuristic):
     """Agent protocol (agents/base.py): decides from the View; ``samples`` worlds per
     regular turn, drawn from its own generator (``seed``), so a seeded expert replays
-    identically whatever the machine's load."""
+    identically whatever the machine's load. It follows each turn's plan card by card
+    and hands Fantasyland hands to the exact solver as the heuristic does (it is the
+    heuristic with another planner: :meth:`plan_regular_turn`)."""
 
     def __init__(self, game: OFCGame | None = None, seed: int | None = None, samples: int = DEFAULT_SAMPLES,
                  fills: int = FILLS):
@@ -162,15 +164,9 @@ class OFCExpert(SeededAgent):
             raise ValueError(f"expert samples must be an integer in 1..{MAX_SAMPLES}, got {samples!r}")
         if not isinstance(fills, int) or fills < 1:
             raise ValueError(f"expert fills must be a positive integer, got {fills!r}")
-        self.game, self.samples, self.fills = game, samples, fills
-        self.fl_stay = game.config.fl_stay if game is not None else "trips_fh_quads"
-        self.fantasyland = FantasylandPlayer(self.fl_stay, FANTASYLAND_VALUE)
-        super().__init__(seed)
-        self._plan: tuple[tuple, list[int]] | None = None
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self._plan = None
+        super().__init__(game, seed)
+        self.samples, self.fills = samples, fills
+        self.fl_stay = self.fantasyland.fl_stay
 
     def samples_for(self, view: OFCView, candidates: int) -> tuple[int, int]:
         """(worlds for the screening of every candidate, worlds for the final comparison):
@@ -212,26 +208,10 @@ class OFCExpert(SeededAgent):
             setup.opp_keys, setup.opp_counts, setup.opp_schedule, setup.opp_turns, setup.opp_start,
             setup.own_start, view.discards_owed, self.fills, fl_value, FOUL_COST, ROW_WEIGHT, fl_value, seed)
 
-    def plan_turn(self, view: OFCView) -> list[int]:
+    def plan_regular_turn(self, view: OFCView) -> list[int]:
         """Destinations of the view's pending cards: the best-scoring candidate (the first of equals)."""
         plans = plans_of(view)
         if len(plans.dests) == 1:
             return list(plans.dests[0])
         dests, values = self.values(view)
         return list(dests[int(np.argmax(values))])
-
-    def act(self, observation, action_mask, view: OFCView, sample_world=None) -> int:
-        if self.fantasyland.plays(view):
-            return self.fantasyland.action(view)
-        key = (view.hand_index, view.pending, view.own_rows)
-        if self._plan is None or self._plan[0] != key:
-            self._plan = (key, self.plan_turn(view))
-        dest = self._plan[1]
-        action = dest[0]
-        rows = list(view.own_rows)
-        if action != DISCARD:
-            rows[action] = rows[action] + (view.pending[0],)
-        self._plan = ((view.hand_index, view.pending[1:], tuple(rows)), dest[1:])
-        if not action_mask[action]:
-            raise RuntimeError(f"expert planned illegal action {action} for mask {action_mask.tolist()}")
-        return int(action)

@@ -57,20 +57,28 @@ def _rank(keys: int, row: int, row_table: np.ndarray, flush_offset: np.ndarray) 
 
 
 @numba.njit(cache=True, nogil=True)
+def _ranks(keys: np.ndarray, tabs) -> tuple[int, int, int]:
+    """The top, middle and bottom ranks of the full rows with key sums ``keys`` [3]."""
+    row_table, flush_offset = tabs[0], tabs[1]
+    return (_rank(keys[0], 0, row_table, flush_offset), _rank(keys[1], 1, row_table, flush_offset),
+            _rank(keys[2], 2, row_table, flush_offset))
+
+
+@numba.njit(cache=True, nogil=True)
+def _royalty(t: int, m: int, b: int, lead_royalty: np.ndarray) -> float:
+    return (lead_royalty[t >> LEAD_SHIFT] + lead_royalty[LEADS + (m >> LEAD_SHIFT)]
+            + lead_royalty[2 * LEADS + (b >> LEAD_SHIFT)])
+
+
+@numba.njit(cache=True, nogil=True)
 def _finish(keys: np.ndarray, out: np.ndarray, tabs) -> None:
     """``out`` [RESULT]: the finished board of the row key sums ``keys`` [3]."""
-    row_table, flush_offset, lead_royalty, lead_fl = tabs
-    t = _rank(keys[0], 0, row_table, flush_offset)
-    m = _rank(keys[1], 1, row_table, flush_offset)
-    b = _rank(keys[2], 2, row_table, flush_offset)
+    t, m, b = _ranks(keys, tabs)
     out[0], out[1], out[2] = t, m, b
     if t > m or m > b:
         out[3], out[4], out[5] = 0.0, 1.0, 0.0
     else:
-        out[3] = (lead_royalty[t >> LEAD_SHIFT] + lead_royalty[LEADS + (m >> LEAD_SHIFT)]
-                  + lead_royalty[2 * LEADS + (b >> LEAD_SHIFT)])
-        out[4] = 0.0
-        out[5] = lead_fl[t >> LEAD_SHIFT]
+        out[3], out[4], out[5] = _royalty(t, m, b, tabs[2]), 0.0, tabs[3][t >> LEAD_SHIFT]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -94,16 +102,11 @@ def _pair_points(a: np.ndarray, b: np.ndarray) -> float:
 @numba.njit(cache=True, nogil=True)
 def _own_value(keys: np.ndarray, params: np.ndarray, tabs) -> float:
     """The rollout policy's score of a full board: -foul_cost, or royalties + row strength + Fantasyland."""
-    row_table, flush_offset, lead_royalty, lead_fl = tabs
-    t = _rank(keys[0], 0, row_table, flush_offset)
-    m = _rank(keys[1], 1, row_table, flush_offset)
-    b = _rank(keys[2], 2, row_table, flush_offset)
+    t, m, b = _ranks(keys, tabs)
     if t > m or m > b:
         return -params[1]
-    lt, lm, lb = t >> LEAD_SHIFT, m >> LEAD_SHIFT, b >> LEAD_SHIFT
-    value = lead_royalty[lt] + lead_royalty[LEADS + lm] + lead_royalty[2 * LEADS + lb]
-    value += params[2] * (t + m + b) / STRENGTH_UNIT
-    return value + params[3] * lead_fl[lt]
+    value = _royalty(t, m, b, tabs[2]) + params[2] * (t + m + b) / STRENGTH_UNIT
+    return value + params[3] * tabs[3][t >> LEAD_SHIFT]
 
 
 @numba.njit(cache=True, nogil=True)

@@ -73,7 +73,7 @@ def test_last_street_equals_brute_force(variant: str, players: int, hands: int) 
         dests, values = expert.values(view)
         assert [list(d) for d in dests] == turn_candidates(view)
         np.testing.assert_array_equal(values, expected)   # exact: integers, no sampling left
-        plan = expert.plan_turn(view)
+        plan = expert.plan_regular_turn(view)
         assert expected[[list(d) for d in dests].index(plan)] == max(expected)
 
 
@@ -209,7 +209,7 @@ def test_registry_parses_the_budget() -> None:
 def test_expert_plays_only_legal_actions_in_its_plan() -> None:
     game = envs.make_game("ofc_v0", variant="pineapple")
     view = game.new_state(np.random.default_rng(4)).view(0)
-    plan = OFCExpert(game, seed=0, samples=4).plan_turn(view)
+    plan = OFCExpert(game, seed=0, samples=4).plan_regular_turn(view)
     assert len(plan) == 5 and DISCARD not in plan and sorted(plan).count(0) <= 3
 
 
