@@ -218,3 +218,23 @@ def test_all_candidates_are_listed_once() -> None:
     state = game.new_state(np.random.default_rng(6))
     dests, _ = OFCExpert(game, seed=0, samples=2).values(state.view(0))
     assert len(dests) == len(set(dests)) == len(list(itertools.product(range(3), repeat=5))) - 11
+
+
+def test_a_candidates_score_does_not_depend_on_the_others_scored_with_it() -> None:
+    # common random numbers: every candidate meets the same worlds, fillings and opponent boards
+    game = envs.make_game("ofc_v0", variant="pineapple")
+    state = game.new_state(np.random.default_rng(8))
+    expert = OFCExpert(game, seed=0, samples=6)
+    advance(game, state, [expert, OFCHeuristic(game, seed=1)], lambda s: s.turn == 2)   # seat 0's second turn
+    view = state.view(0)
+    plans = expert_module.plans_of(view)
+    setup = expert_module.turn_setup(view)
+    unseen = view.unseen_cards()
+
+    def scores(index) -> np.ndarray:
+        expert.reset(seed=5)
+        return expert._scores(view, setup, plans.array[index], unseen, 6)
+
+    every = scores(np.arange(len(plans.dests)))
+    some = [len(plans.dests) - 1, 0, 3]
+    np.testing.assert_array_equal(scores(some), every[some])
