@@ -8,6 +8,7 @@ Specs understood by :func:`make_agent` (``ENV`` is the environment's name):
 | ``heuristic`` | the game's rule-based player (table ``HEURISTICS``) |
 | extra names of a game (``EXTRAS``) | e.g. ``always_min`` / ``always_max`` (buki_v0), ``montecarlo`` (buffalo_bill_v0) |
 | ``search[:BUDGET[:ROLLOUT[:HORIZON]]]`` | determinized Monte Carlo (:mod:`parlor.agents.search`): BUDGET rollouts per decision, ROLLOUT ``heuristic`` or ``random``, HORIZON ``episode`` or ``reward``; omitted parts take the game's defaults (``SEARCH_DEFAULTS``); decisions the env's advisor solves (OFC: Fantasyland hands) are played as solved |
+| ``expert[:SAMPLES]`` | OFC only: the Monte-Carlo expert (:mod:`parlor.agents.ofc.expert`), SAMPLES sampled worlds per regular turn (default ``agents.ofc.expert.DEFAULT_SAMPLES``) |
 | ``ppo:PATH.zip`` | a trained policy (:class:`parlor.agents.policy.PolicyAgent`, deterministic; its signature must fit the env; torch is imported only then; decisions the env's advisor solves are played as solved) |
 | ``package.module:Class`` | any class with the ``(game, seed=None)`` constructor |
 
@@ -40,6 +41,9 @@ EXTRAS: dict[str, dict[str, str]] = {
     "buffalo_bill_v0": {"montecarlo": "parlor.agents.buffalo_bill.heuristic:BuffaloBillMonteCarlo"},
 }
 
+# agents that plan with a game's own model, by name: ``NAME`` or ``NAME:SAMPLES``
+PLANNERS: dict[str, dict[str, str]] = {"ofc_v0": {"expert": "parlor.agents.ofc.expert:OFCExpert"}}
+
 DEFAULT_SEARCH_BUDGET = 64
 ROLLOUTS = ("heuristic", "random")
 # plain ``search`` per game: (rollouts per decision, playout policy, horizon, max candidates),
@@ -71,11 +75,13 @@ def agent_names(env_name: str | None = None) -> list[str]:
     """Agent names usable for ``env_name``; without one, every name (extras tagged with their env)."""
     if env_name is None:
         extras = [f"{name} ({env})" for env, named in EXTRAS.items() for name in named]
-        return ["random", "heuristic", "search", "ppo:<zip>", *extras]
+        planners = [f"{name} ({env})" for env, named in PLANNERS.items() for name in named]
+        return ["random", "heuristic", "search", "ppo:<zip>", *extras, *planners]
     names = ["random"]
     if env_name in HEURISTICS:
         names.append("heuristic")
     names += list(EXTRAS.get(env_name, {}))
+    names += list(PLANNERS.get(env_name, {}))
     names += ["search", "ppo:<zip>"]
     return names
 
@@ -92,6 +98,9 @@ def make_agent(spec: str, game: Game, env_name: str | None = None, seed: int | N
         return PolicyAgent.from_file(spec[len("ppo:"):], env_name, game, seed=seed)
     if spec == "search" or spec.startswith("search:"):
         return _make_search(spec, game, env_name, seed)
+    planner = spec.partition(":")[0]
+    if planner in PLANNERS.get(env_name, {}):
+        return _make_planner(spec, PLANNERS[env_name][planner], game, seed)
     named = dict(EXTRAS.get(env_name, {}))
     if env_name in HEURISTICS:
         named["heuristic"] = HEURISTICS[env_name]
@@ -103,6 +112,17 @@ def make_agent(spec: str, game: Game, env_name: str | None = None, seed: int | N
         f"unknown agent {spec!r} for {env_name or 'this game'}; available: "
         f"{', '.join(agent_names(env_name))}, search:BUDGET[:ROLLOUT], package.module:Class"
     )
+
+
+def _make_planner(spec: str, target: str, game: Game, seed: int | None) -> Any:
+    """``NAME`` or ``NAME:SAMPLES`` (a positive integer) of :data:`PLANNERS`."""
+    name, _, samples = spec.partition(":")
+    if not samples:
+        return resolve(target)(game, seed=seed)
+    if not samples.isdigit() or int(samples) < 1:
+        raise ValueError(f"bad {name} budget {samples!r} in {spec!r}: a positive integer (sampled worlds per turn), "
+                         f"e.g. {name}:64")
+    return resolve(target)(game, seed=seed, samples=int(samples))
 
 
 def search_defaults(env_name: str) -> tuple[int, str, str, int | None]:

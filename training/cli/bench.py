@@ -9,6 +9,9 @@ machines are shared and noisy.
 learner steps/s of SB3 MaskablePPO next to RLlib PPO, evaluation episodes/s of
 ``--workers 1/2`` next to ``--ray``, and what a cluster of N machines would give.
 
+``--ofc-expert BUDGETS`` measures the OFC expert's CPU per heads-up hand at each budget
+beside the heuristic's (:mod:`parlor.training.benchmarks.ofc_expert`).
+
 ``--ofc-advisors`` measures the OFC feature block, policies, heuristic and search against
 a reference checkout of the code (:mod:`parlor.training.benchmarks.ofc_advisors`).
 """
@@ -36,6 +39,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=60, help="with --scale: the evaluation's games per matchup")
     parser.add_argument("--ofc-advisors", action="store_true",
                         help="only the OFC advisors' speed (feature block, shipped policies, heuristic, search)")
+    parser.add_argument("--ofc-expert", metavar="BUDGETS",
+                        help="only the OFC expert's CPU per heads-up hand at these comma-separated budgets (e.g. "
+                        "16,48,192), beside the heuristic's; game options from --option (default variant=pineapple)")
+    parser.add_argument("--hands", type=int, default=20, help="with --ofc-expert: hands per budget")
     parser.add_argument("--reference", metavar="DIR",
                         help="with --ofc-advisors: a checkout of the code to compare with (e.g. main before a change)")
     parser.add_argument("--workloads", default=",".join(OFC_WORKLOADS),
@@ -94,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         return run_scale(args)
     if args.ofc_advisors:
         return run_ofc_advisors(args)
+    if args.ofc_expert:
+        return run_ofc_expert(args)
     if args.reference:
         raise SystemExit("--reference compares the OFC advisors: add --ofc-advisors")
     require(["rlcard"], "the reference env texas_holdem_v4 (PettingZoo classic)")
@@ -115,6 +124,24 @@ def run(args: argparse.Namespace) -> int:
         for r in rows:
             print(f"{r['name']:28s} {r['hands_per_s']:14,.0f}")
         print("\n".join(summary(rows)))
+    return 0
+
+
+def run_ofc_expert(args: argparse.Namespace) -> int:
+    from parlor.training.benchmarks.ofc_expert import report, timed_hands
+    from parlor.training.cli.options import game_options
+
+    budgets = [b for b in args.ofc_expert.split(",") if b]
+    if not budgets or not all(b.isdigit() and int(b) > 0 for b in budgets):
+        raise SystemExit(f"--ofc-expert {args.ofc_expert!r}: comma-separated positive sample counts, e.g. 16,48,192")
+    if args.hands < 1:
+        raise SystemExit(f"--hands {args.hands}: at least 1")
+    options = {"variant": "pineapple", **game_options("ofc_v0", args.preset, args.option)}
+    if options.get("num_players", 2) != 2:
+        raise SystemExit("--ofc-expert times heads-up hands: leave num_players at 2")
+    costs = [timed_hands("heuristic", options, args.hands)]
+    costs += [timed_hands(f"expert:{b}", options, args.hands) for b in budgets]
+    print("\n".join(report(costs, options)))
     return 0
 
 

@@ -1,0 +1,27 @@
+"""``parlor bench --ofc-expert``: the expert's CPU per heads-up hand beside the heuristic's."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from parlor.training.benchmarks.ofc_expert import report, timed_hands
+from parlor.training.cli import main
+
+
+def test_timed_hands_counts_every_turn_of_the_agent() -> None:
+    ticks = itertools.count()
+    cost = timed_hands("expert:2", {"variant": "pineapple"}, hands=2, clock=lambda: float(next(ticks)))
+    # the fake clock ticks once per reading: each timed decision takes exactly 1 "second"
+    assert cost.hands == 2 and len(cost.by_turn_s) == 5
+    assert cost.by_turn_s[0] == 5.0 and cost.by_turn_s[1:] == (3.0,) * 4   # 5 cards, then 3 a turn (one discarded)
+    assert cost.mean_s == sum(cost.by_turn_s) == cost.max_hand_s
+    lines = report([cost], {"variant": "pineapple"})
+    assert "expert:2" in lines[-1]
+
+
+def test_bench_option_rejects_bad_budgets(capsys) -> None:
+    with pytest.raises(SystemExit, match="positive sample counts"):
+        main(["bench", "--ofc-expert", "0,x"])
+    with pytest.raises(SystemExit, match="heads-up"):
+        main(["bench", "--ofc-expert", "4", "--option", "num_players=3"])
