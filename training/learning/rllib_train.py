@@ -82,8 +82,12 @@ def ppo_config(config: TrainConfig) -> Any:
         # parlor refuses (IllegalActionError); tests/training/learning/test_rllib_env.py checks the contract
         .environment(ParlorMultiAgentEnv, env_config=env_config(config), disable_env_checking=True)
         .framework("torch")
+        # episodes_to_numpy=False: RLlib 2.x converts every finished episode of a sample() call again
+        # after each env step (quadratic: a third of the sampling CPU on OFC); the learner
+        # connector batches the lists into the same arrays
         .env_runners(num_env_runners=r.num_env_runners, num_envs_per_env_runner=config.n_envs,
-                     num_cpus_per_env_runner=r.num_cpus_per_env_runner, rollout_fragment_length="auto")
+                     num_cpus_per_env_runner=r.num_cpus_per_env_runner, rollout_fragment_length="auto",
+                     episodes_to_numpy=False)
         .learners(num_learners=0)
         .multi_agent(policies={LEARNER}, policy_mapping_fn=map_to_learner, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER: module}))

@@ -110,18 +110,19 @@ def env_kwargs(config: TrainConfig, rank: int) -> dict[str, Any]:
 
 def make_vec_env(config: TrainConfig):
     """``n_envs`` learner envs in a Dummy- or SubprocVecEnv under one VecMonitor (so the
-    workers never import sb3 or torch); ``action_masks`` reaches MaskablePPO through
-    ``env_method`` either way."""
+    workers never import sb3 or torch); ``action_masks`` reaches MaskablePPO with each
+    step's results (:mod:`.vec_masks`: no second round trip to the env processes)."""
     from functools import partial
 
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    from parlor.training.learning.vec_masks import CachedMasks, masked_env
     from parlor.training.learning.wrapper import SingleAgentEnv
 
-    fns = [partial(SingleAgentEnv, **env_kwargs(config, rank)) for rank in range(config.n_envs)]
+    fns = [partial(masked_env, partial(SingleAgentEnv, **env_kwargs(config, rank))) for rank in range(config.n_envs)]
     if config.vec_env == "subproc" and config.n_envs > 1:
-        return VecMonitor(SubprocVecEnv(fns))
-    return VecMonitor(DummyVecEnv(fns))
+        return VecMonitor(CachedMasks(SubprocVecEnv(fns)))
+    return VecMonitor(CachedMasks(DummyVecEnv(fns)))
 
 
 def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
@@ -155,6 +156,18 @@ def save_final(model: Any, run_dir: Path, config: TrainConfig, game: Any, checkp
 
 
 # ------------------------------------------------------------------ training
+def training_torch() -> None:
+    """Torch as a training process uses it: one thread (the other cores step envs; the nets
+    are small), and no argument checks in torch.distributions, which sb3-contrib's masked
+    categorical runs on every forward pass (three normalisations and a simplex check per
+    decision, about a third of the learner's acting CPU in ``parlor bench --train``). The
+    checks only raise; the numbers are the same (and NaN logits still fail, in sampling)."""
+    import torch
+
+    torch.set_num_threads(1)
+    torch.distributions.Distribution.set_default_validate_args(False)
+
+
 def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
     """Behaviour cloning of ``config.pretrain.teacher`` (see parlor.training.learning.warm_start); writes pretrain.json."""
     from parlor.training.learning.warm_start import clone, collect
@@ -207,12 +220,10 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
         from parlor.envs.engine.game import ConfigError
 
         raise ConfigError(f"a Ray address ({ray_address}) only applies with backend: rllib")
-    import torch
-
     from parlor.training.learning.callbacks import ParlorCallback
     from parlor.training.learning.checkpoints import newest_intact, restore
 
-    torch.set_num_threads(1)  # a shared 2-core machine: one thread per process
+    training_torch()
     start = time.perf_counter()
     saved = newest_intact(run_dir, config.env, policy_game(config), log) if resume else None  # before any env starts
     vec_env = make_vec_env(config)
