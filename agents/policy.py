@@ -355,9 +355,9 @@ class PolicyAgent:
 
         # obs_to_tensor's checks and device lookup cost more than the network's three layers
         obs = torch.from_numpy(np.array(observation, dtype=np.float32)).reshape((1, *self.policy.observation_space.shape))
-        with torch.no_grad():
-            features = BasePolicy.extract_features(self.policy, obs, self.policy.pi_features_extractor)
-            return self.policy.action_net(self.policy.mlp_extractor.forward_actor(features))[0].numpy()
+        with torch.no_grad():  # a learner trained with ppo.device=cuda is evaluated where it lives
+            features = BasePolicy.extract_features(self.policy, obs.to(self.policy.device), self.policy.pi_features_extractor)
+            return self.policy.action_net(self.policy.mlp_extractor.forward_actor(features))[0].cpu().numpy()
 
     def _masked_probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         import torch

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
+from typing import Any
 
 from parlor import envs
 from parlor.training.benchmarks.env_speed import DEFAULT_TARGET, TARGET_RATIO, reference_env, steps_per_second
@@ -44,6 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--procs", default="2", help="with --train: comma-separated numbers of env processes, e.g. "
                         "2,16 (default 2)")
     parser.add_argument("--no-rllib", action="store_true", help="with --train: SB3 rows only (no Ray needed)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                        help="with --train: where SB3 (ppo.device) and RLlib's learner (rllib.learner_device) run")
     add_game_option_arguments(parser)
     parser.add_argument("--steps", type=int, default=8192, help="with --scale: learner steps timed per trainer")
     parser.add_argument("--agents", default="heuristic,search:4", help="with --scale: the evaluation's agents")
@@ -125,9 +129,10 @@ def run_train(args: argparse.Namespace) -> int:
 
     options = game_options(args.train, args.preset, args.option)
     sb3 = scale.train_config(args.train, options, "sb3")
+    sb3 = replace(sb3, ppo=replace(sb3.ppo, device=args.device))
     print(f"training: {args.train} {options}: net {list(scale.NET)} relu, {scale.ROLLOUT} env steps per update, "
           f"minibatch {scale.MINIBATCH}, {scale.EPOCHS} epochs, learner vs heuristic, {args.steps:,} steps per row, "
-          f"{os.cpu_count()} CPUs")
+          f"{os.cpu_count()} CPUs, learner on {args.device}")
     rows = [train_speed.sb3_row(train_speed.sb3_config(sb3, 1, "dummy"), args.steps, "sb3, 1 env in this process",
                                 split=True),
             train_speed.sb3_row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs in this process",
@@ -138,10 +143,12 @@ def run_train(args: argparse.Namespace) -> int:
         from parlor.training.evaluation import ray_runner
 
         with ray_runner.session(ray_runner.LOCAL, num_cpus=max(os.cpu_count() or 1, max(procs) + 1)):
-            rows.append(train_speed.rllib_row(scale.train_config(args.train, options, "rllib", 0), args.steps,
-                                              "rllib, 2 envs in this process", split=True))
-            rows += [train_speed.rllib_row(scale.train_config(args.train, options, "rllib", n), args.steps,
-                                           f"rllib, {n} env runner(s) x 2 envs") for n in procs]
+            def rllib(runners: int) -> Any:
+                config = scale.train_config(args.train, options, "rllib", runners)
+                return replace(config, rllib=replace(config.rllib, learner_device=args.device))
+
+            rows.append(train_speed.rllib_row(rllib(0), args.steps, "rllib, 2 envs in this process", split=True))
+            rows += [train_speed.rllib_row(rllib(n), args.steps, f"rllib, {n} env runner(s) x 2 envs") for n in procs]
     print("\n".join(train_speed.report(rows, reference=rows[0], cpu_reference=rows[1])))
     print("\n".join(train_speed.breakdown(rows)))
     return 0

@@ -125,15 +125,27 @@ def make_vec_env(config: TrainConfig):
     return VecMonitor(CachedMasks(DummyVecEnv(fns)))
 
 
+def check_device(field: str, device: str) -> None:
+    """A ConfigError naming ``field`` if ``device`` is cuda and torch sees no CUDA device."""
+    import torch
+
+    if device == "cuda" and not torch.cuda.is_available():
+        from parlor.envs.engine.game import ConfigError
+
+        raise ConfigError(f"{field}=cuda but torch sees no CUDA device (torch {torch.__version__}); allowed values "
+                          "here: cpu")
+
+
 def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
     from sb3_contrib import MaskablePPO
 
     p = config.ppo
+    check_device("ppo.device", p.device)
     activation = activation_class(p.activation)
     return MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range, ent_coef=p.ent_coef,
-        vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm, seed=config.seed, device="cpu", verbose=0,
+        vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm, seed=config.seed, device=p.device, verbose=0,
         tensorboard_log=str(run_dir / "tb"),
         policy_kwargs=dict(net_arch=dict(pi=list(p.net_arch), vf=list(p.net_arch)), activation_fn=activation),
     )
