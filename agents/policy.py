@@ -51,6 +51,7 @@ from parlor.agents.policy_format import (
     PolicyFile,
     PolicyFileError,
     activation_class,
+    check_tensors,
     fit_weights,
     optimizer_tensors,
     read_policy_file,
@@ -61,7 +62,7 @@ from parlor.agents.sb3_export import to_sb3 as to_sb3  # SB3 models from policy 
 from parlor.envs.engine.game import Game
 
 __all__ = ["ACTIVATIONS", "POLICY_FORMAT", "Architecture", "PolicyAgent", "PolicyFile", "PolicyFileError",
-           "NetworkMismatchError", "PolicyMismatchError", "action_guard", "activation_class", "architecture_for", "check_signature", "convert_sb3_policy",
+           "NetworkMismatchError", "PolicyMismatchError", "action_guard", "activation_class", "architecture_for", "check_policy", "check_signature", "convert_sb3_policy",
            "fit_weights", "layout_version", "load_policy", "load_weights_into", "read_checkpoint", "read_signature", "restore_optimizer",
            "save_policy", "save_policy_weights", "shield_policy", "signature"]
 
@@ -229,6 +230,26 @@ def read_signature(path: str | Path) -> dict[str, Any]:
     return read_policy_file(path, weights=False).header
 
 
+def check_policy(path: str | Path, env_name: str, game: Game) -> dict[str, Any]:
+    """Everything :meth:`PolicyAgent.from_file` checks (the file, its signature against ``game``,
+    its tensors against its architecture, its action guard against the env's advisor, the
+    libraries that play it installed) without importing torch; returns the header. A process
+    that only plans work for others (an evaluation's parent) checks with this, so the worker
+    processes it forks do not inherit torch (which does not survive fork) or pay for it twice."""
+    import importlib.util
+
+    for module in ("torch", "sb3_contrib"):
+        if importlib.util.find_spec(module) is None:  # ModuleNotFoundError names the extra to install
+            raise ModuleNotFoundError(f"No module named {module!r}", name=module)
+    saved = read_policy_file(path, framework="numpy")
+    check_signature(saved.header, signature(env_name, game), path, game.portable_options)
+    check_tensors(path, saved.architecture.tensor_shapes(), saved.weights or {})
+    guard = action_guard(saved.header)
+    if guard:
+        check_guard(advisor_for(env_name, game), guard, env_name)
+    return saved.header
+
+
 def _build(path: str | Path) -> tuple[dict[str, Any], Any]:
     saved = read_policy_file(path)
     policy = saved.architecture.build()
@@ -335,9 +356,9 @@ class PolicyAgent:
 
         # obs_to_tensor's checks and device lookup cost more than the network's three layers
         obs = torch.from_numpy(np.array(observation, dtype=np.float32)).reshape((1, *self.policy.observation_space.shape))
-        with torch.no_grad():
-            features = BasePolicy.extract_features(self.policy, obs, self.policy.pi_features_extractor)
-            return self.policy.action_net(self.policy.mlp_extractor.forward_actor(features))[0].numpy()
+        with torch.no_grad():  # a learner trained with ppo.device=cuda is evaluated where it lives
+            features = BasePolicy.extract_features(self.policy, obs.to(self.policy.device), self.policy.pi_features_extractor)
+            return self.policy.action_net(self.policy.mlp_extractor.forward_actor(features))[0].cpu().numpy()
 
     def _masked_probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         import torch

@@ -140,6 +140,23 @@ class Architecture:
                    observation_shape=tuple(int(n) for n in space.shape), observation_low=float(low[0]),
                    observation_high=float(high[0]), num_actions=int(action.n))
 
+    def tensor_shapes(self) -> dict[str, tuple[int, ...]]:
+        """Name -> shape of every tensor in the state dict of :meth:`build`'s network, without
+        torch (the flatten extractor feeds the product of the observation shape to both MLPs)."""
+        features = 1
+        for n in self.observation_shape:
+            features *= n
+        shapes: dict[str, tuple[int, ...]] = {}
+        for net, sizes in (("policy_net", self.pi), ("value_net", self.vf)):
+            width = features
+            for layer, size in enumerate(sizes):  # Linear, activation, Linear...: weights at even indices
+                shapes[f"mlp_extractor.{net}.{2 * layer}.weight"] = (size, width)
+                shapes[f"mlp_extractor.{net}.{2 * layer}.bias"] = (size,)
+                width = size
+        shapes.update({"action_net.weight": (self.num_actions, self.pi[-1]), "action_net.bias": (self.num_actions,),
+                       "value_net.weight": (1, self.vf[-1]), "value_net.bias": (1,)})
+        return shapes
+
     def build(self) -> Any:
         """A fresh MaskableActorCriticPolicy of this architecture (CPU, eval mode). Its throw-away
         initial weights do not touch the global torch RNG (training runs stay reproducible)."""
@@ -175,21 +192,24 @@ def _is_int(value: Any) -> bool:
 
 
 # ---------------------------------------------------------------- tensors
-def fit_weights(policy: Any, tensors: Mapping[str, Any], path: str | Path) -> None:
-    """Load ``tensors`` into ``policy``: every name of its state dict, each with its shape
-    and float32, nothing else; otherwise a :class:`PolicyFileError` naming the first misfit."""
-    import torch
-
-    want = policy.state_dict()
+def check_tensors(path: str | Path, want: Mapping[str, tuple[int, ...]], tensors: Mapping[str, Any]) -> None:
+    """``tensors`` (torch or numpy) are exactly the names of ``want``, each of its shape and
+    float32; otherwise a :class:`PolicyFileError` naming the first misfit."""
     missing, extra = sorted(set(want) - set(tensors)), sorted(set(tensors) - set(want))
     if missing or extra:
         raise PolicyFileError(path, f"its weights do not fit the architecture in {HEADER}: "
                               f"missing tensors {missing[:4]}, unexpected tensors {extra[:4]}")
-    for name, tensor in want.items():
+    for name, shape in want.items():
         got = tensors[name]
-        if tuple(got.shape) != tuple(tensor.shape) or got.dtype != torch.float32:
+        if tuple(got.shape) != tuple(shape) or str(got.dtype).removeprefix("torch.") != "float32":
             raise PolicyFileError(path, f"tensor {name} is {got.dtype} {list(got.shape)}; the architecture in "
-                                  f"{HEADER} needs float32 {list(tensor.shape)}")
+                                  f"{HEADER} needs float32 {list(shape)}")
+
+
+def fit_weights(policy: Any, tensors: Mapping[str, Any], path: str | Path) -> None:
+    """Load ``tensors`` into ``policy``: every name of its state dict, each with its shape
+    and float32, nothing else (:func:`check_tensors`)."""
+    check_tensors(path, {name: tuple(t.shape) for name, t in policy.state_dict().items()}, tensors)
     policy.load_state_dict(dict(tensors), strict=True)
 
 
@@ -226,10 +246,13 @@ def _safetensors_bytes(tensors: Mapping[str, Any]) -> bytes:
     return save({name: t.detach().cpu().contiguous() for name, t in tensors.items()})
 
 
-def _load_safetensors(path: str | Path, member: str, data: bytes) -> dict[str, Any]:
+def _load_safetensors(path: str | Path, member: str, data: bytes, framework: str = "torch") -> dict[str, Any]:
     from safetensors import SafetensorError
-    from safetensors.torch import load
 
+    if framework == "numpy":  # no torch: what a parent process checks before its workers start
+        from safetensors.numpy import load
+    else:
+        from safetensors.torch import load
     try:
         return load(data)
     except (SafetensorError, ValueError) as exc:
@@ -284,7 +307,7 @@ class PolicyFile:
     path: Path
     header: dict[str, Any]
     architecture: Architecture
-    weights: dict[str, Any] | None = None      # name -> torch tensor
+    weights: dict[str, Any] | None = None      # name -> torch tensor (or numpy array)
     weights_bytes: bytes | None = None         # the member as stored (shield copies it unchanged)
     optimizer: dict[str, Any] | None = None    # checkpoints: name -> torch tensor
 
@@ -311,9 +334,11 @@ def _members(zf: zipfile.ZipFile, path: Path) -> dict[str, zipfile.ZipInfo]:
     return {i.filename: i for i in infos}
 
 
-def read_policy_file(path: str | Path, weights: bool = True, optimizer: bool = False) -> PolicyFile:
+def read_policy_file(path: str | Path, weights: bool = True, optimizer: bool = False,
+                     framework: str = "torch") -> PolicyFile:
     """Open and check the policy file ``path`` (see the module docstring); with ``weights``
-    (and ``optimizer``, checkpoints only) its tensors too. FileNotFoundError if it is missing."""
+    (and ``optimizer``, checkpoints only) its tensors too, as torch tensors or, with
+    ``framework="numpy"``, numpy arrays (torch is not imported). FileNotFoundError if it is missing."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no policy file {str(path)!r}")
@@ -334,8 +359,9 @@ def read_policy_file(path: str | Path, weights: bool = True, optimizer: bool = F
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
         raise PolicyFileError(path, f"not a readable policy zip ({exc or type(exc).__name__})") from None
     return PolicyFile(path, header, arch,
-                      weights=_load_safetensors(path, WEIGHTS, raw) if raw is not None else None, weights_bytes=raw,
-                      optimizer=_load_safetensors(path, OPTIMIZER, opt_raw) if opt_raw is not None else None)
+                      weights=_load_safetensors(path, WEIGHTS, raw, framework) if raw is not None else None,
+                      weights_bytes=raw,
+                      optimizer=_load_safetensors(path, OPTIMIZER, opt_raw, framework) if opt_raw is not None else None)
 
 
 def write_policy_file(path: str | Path, header: Mapping[str, Any], weights: Mapping[str, Any] | bytes,

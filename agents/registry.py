@@ -125,6 +125,19 @@ def _make_planner(spec: str, target: str, game: Game, seed: int | None) -> Any:
     return resolve(target)(game, seed=seed, samples=int(samples))
 
 
+def check_agent(spec: str, game: Game, env_name: str | None = None) -> None:
+    """Fail as :func:`make_agent` would for ``spec``, building nothing heavy: a policy is
+    checked without torch (:func:`parlor.agents.policy.check_policy`), so a process that only
+    plans (an evaluation's parent) can fork workers that never inherit torch."""
+    env_name = env_name or game.name
+    if spec.strip().startswith("ppo:"):
+        from parlor.agents.policy import check_policy
+
+        check_policy(spec.strip()[len("ppo:"):], env_name, game)
+        return
+    make_agent(spec, game, env_name=env_name)
+
+
 def search_defaults(env_name: str) -> tuple[int, str, str, int | None]:
     """(budget, rollout, horizon, max candidates) of plain ``search`` for ``env_name``."""
     rollout = "heuristic" if env_name in HEURISTICS else "random"

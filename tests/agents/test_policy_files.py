@@ -23,6 +23,7 @@ from parlor.agents.policy import (
     PolicyAgent,
     PolicyFileError,
     architecture_for,
+    check_policy,
     load_policy,
     read_signature,
     save_policy,
@@ -117,6 +118,28 @@ def test_a_bad_policy_file_is_refused_in_one_line_naming_the_file(good: Path, tm
     assert message.startswith(f"{path}: ") and "\n" not in message, message
     assert re.search(expected, message), message
     assert not path.with_suffix(".ran").exists()
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_check_policy_refuses_what_loading_refuses_with_the_same_message(good: Path, tmp_path: Path, case: str) -> None:
+    """check_policy (no torch: numpy tensors, shapes from the architecture) lets nothing through
+    that load_policy refuses; the dtype reads float64 where torch says torch.float64."""
+    make, _ = BAD_FILES[case]
+    path = make(good, tmp_path / "bad.zip")
+    assert check_policy(good, "kuhn_test", GAME)["format"] == 2
+    with pytest.raises(PolicyFileError) as loading:
+        load_policy(path, "kuhn_test", GAME)
+    with pytest.raises(PolicyFileError) as checking:
+        check_policy(path, "kuhn_test", GAME)
+    assert str(checking.value) == str(loading.value).replace("torch.float", "float")
+    assert not path.with_suffix(".ran").exists()
+
+
+@pytest.mark.parametrize("hidden", [(8,), (16, 4), (5, 7, 3)])
+def test_architecture_tensor_shapes_are_those_of_the_network_it_builds(hidden: tuple[int, ...]) -> None:
+    arch = architecture_for(GAME, {"pi": list(hidden), "vf": list(hidden[::-1])}, "relu")
+    built = {name: tuple(t.shape) for name, t in arch.build().state_dict().items()}
+    assert arch.tensor_shapes() == built
 
 
 def test_a_saved_policy_loads_with_the_same_tensors_and_the_same_play(tmp_path: Path) -> None:

@@ -16,9 +16,6 @@ from typing import Any
 
 import numpy as np
 
-TARGET_RATIO = {"ofc_v0": 10.0}  # steps/s against texas_holdem_v4 the project aims for
-DEFAULT_TARGET = 5.0
-
 
 def play_random_episode(env: Any, rng: np.random.Generator, seed: int | None = None) -> tuple[dict[str, float], int]:
     """Play one episode with uniformly random legal actions.

@@ -40,11 +40,9 @@ def sb3_speed(config: Any, steps: int) -> dict[str, float]:
     import tempfile
     from pathlib import Path
 
-    import torch
+    from parlor.training.learning.train import make_model, make_vec_env, training_torch
 
-    from parlor.training.learning.train import make_model, make_vec_env
-
-    torch.set_num_threads(1)
+    training_torch()
     vec = make_vec_env(config)
     try:
         model = make_model(config, vec, Path(tempfile.mkdtemp()))

@@ -12,6 +12,14 @@ learner steps/s of SB3 MaskablePPO next to RLlib PPO, evaluation episodes/s of
 ``--ofc-expert BUDGETS`` measures the OFC expert's CPU per heads-up hand at each budget
 beside the heuristic's (:mod:`parlor.training.benchmarks.ofc_expert`).
 
+``--train ENV`` measures training throughput instead (:mod:`parlor.training.benchmarks.train_speed`):
+SB3 MaskablePPO with 1 env, 2 in-process envs and ``--procs`` subprocess envs next to RLlib
+PPO with its envs in-process and on ``--procs`` env runners: steps/s, CPU per env step, and
+where an in-process step's CPU goes.
+
+Every figure is printed as a ratio to the reference measured in the same run; there are
+no pass/fail verdicts against internal targets.
+
 ``--ofc-advisors`` measures the OFC feature block, policies, heuristic and search against
 a reference checkout of the code (:mod:`parlor.training.benchmarks.ofc_advisors`).
 """
@@ -19,9 +27,11 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
+from typing import Any
 
 from parlor import envs
-from parlor.training.benchmarks.env_speed import DEFAULT_TARGET, TARGET_RATIO, reference_env, steps_per_second
+from parlor.training.benchmarks.env_speed import reference_env, steps_per_second
 from parlor.training.benchmarks.ofc_advisors import WORKLOADS as OFC_WORKLOADS
 from parlor.training.cli.extras import require
 from parlor.training.cli.options import add_game_option_arguments
@@ -33,6 +43,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--skip-hands", action="store_true", help="skip the hand-evaluator benchmark")
     parser.add_argument("--scale", metavar="ENV", help="instead: training and evaluation throughput on ENV, SB3 "
                         "against RLlib and --workers against --ray (needs the train and scale extras)")
+    parser.add_argument("--train", metavar="ENV", help="instead: training steps/s and CPU per env step of SB3 "
+                        "(1 env, 2 envs, --procs subprocess envs) and RLlib (in-process, --procs env runners), and "
+                        "where a step's CPU goes (needs the train and scale extras)")
+    parser.add_argument("--procs", default="2", help="with --train: comma-separated numbers of env processes, e.g. "
+                        "2,16 (default 2)")
+    parser.add_argument("--no-rllib", action="store_true", help="with --train: SB3 rows only (no Ray needed)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                        help="with --train: where SB3 (ppo.device) and RLlib's learner (rllib.learner_device) run")
     add_game_option_arguments(parser)
     parser.add_argument("--steps", type=int, default=8192, help="with --scale: learner steps timed per trainer")
     parser.add_argument("--agents", default="heuristic,search:4", help="with --scale: the evaluation's agents")
@@ -96,7 +114,56 @@ def run_scale(args: argparse.Namespace) -> int:
     return 0
 
 
+def _procs(text: str) -> list[int]:
+    try:
+        procs = [int(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        procs = []
+    if not procs or any(p < 1 or p > 256 for p in procs):
+        raise SystemExit(f"--procs {text!r}: give comma-separated numbers of env processes in 1..256, e.g. 2,16")
+    return procs
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from parlor.training.cli.extras import RLLIB_MODULES
+    from parlor.training.cli.options import game_options
+    from parlor.training.cli.train import TRAIN_MODULES
+
+    procs = _procs(args.procs)
+    require([*TRAIN_MODULES, *([] if args.no_rllib else RLLIB_MODULES)], "parlor bench --train",
+            alternative="" if args.no_rllib else "or SB3 alone: --no-rllib")
+    from parlor.training.benchmarks import scale, train_speed
+
+    options = game_options(args.train, args.preset, args.option)
+    sb3 = scale.train_config(args.train, options, "sb3")
+    sb3 = replace(sb3, ppo=replace(sb3.ppo, device=args.device))
+    print(f"training: {args.train} {options}: net {list(scale.NET)} relu, {scale.ROLLOUT} env steps per update, "
+          f"minibatch {scale.MINIBATCH}, {scale.EPOCHS} epochs, learner vs heuristic, {args.steps:,} steps per row, "
+          f"{os.cpu_count()} CPUs, learner on {args.device}")
+    rows = [train_speed.sb3_row(train_speed.sb3_config(sb3, 1, "dummy"), args.steps, "sb3, 1 env in this process",
+                                split=True),
+            train_speed.sb3_row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs in this process",
+                                split=True)]
+    rows += [train_speed.sb3_row(train_speed.sb3_config(sb3, n, "subproc"), args.steps,
+                                 f"sb3, {n} subprocess envs") for n in procs if n > 1]
+    if not args.no_rllib:
+        from parlor.training.evaluation import ray_runner
+
+        with ray_runner.session(ray_runner.LOCAL, num_cpus=max(os.cpu_count() or 1, max(procs) + 1)):
+            def rllib(runners: int) -> Any:
+                config = scale.train_config(args.train, options, "rllib", runners)
+                return replace(config, rllib=replace(config.rllib, learner_device=args.device))
+
+            rows.append(train_speed.rllib_row(rllib(0), args.steps, "rllib, 2 envs in this process", split=True))
+            rows += [train_speed.rllib_row(rllib(n), args.steps, f"rllib, {n} env runner(s) x 2 envs") for n in procs]
+    print("\n".join(train_speed.report(rows, reference=rows[0], cpu_reference=rows[1])))
+    print("\n".join(train_speed.breakdown(rows)))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.train:
+        return run_train(args)
     if args.scale:
         return run_scale(args)
     if args.ofc_advisors:
@@ -109,13 +176,12 @@ def run(args: argparse.Namespace) -> int:
     names = [n for n in args.envs.split(",") if n]
     # the reference is re-measured right before each env: shared machines change speed
     # within a run, and a ratio is only fair between two back-to-back measurements
-    print(f"{'environment':24s} {'steps/s':>10s} {'texas_holdem_v4':>16s} {'ratio':>7s} {'target':>7s}")
+    # a ratio to the reference, not a verdict: what is fast enough is the reader's call
+    print(f"{'environment':24s} {'steps/s':>10s} {'texas_holdem_v4':>16s} {'ratio':>7s}")
     for name in names:
         reference = steps_per_second(reference_env, args.seconds)
         rate = steps_per_second(lambda name=name: envs.make(name), args.seconds)
-        target = TARGET_RATIO.get(name, DEFAULT_TARGET)
-        verdict = "ok" if rate / reference >= target else "SLOW"
-        print(f"{name:24s} {rate:10,.0f} {reference:16,.0f} {rate / reference:6.1f}x {target:6.0f}x {verdict}")
+        print(f"{name:24s} {rate:10,.0f} {reference:16,.0f} {rate / reference:6.1f}x")
     if not args.skip_hands:
         from parlor.training.benchmarks.hands import bench_hands, summary
 

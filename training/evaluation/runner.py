@@ -223,14 +223,9 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
         for job in jobs:
             yield task.run(job)
         return
-    import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
-    # fork is fast and needs no `if __name__ == "__main__"` guard; never fork a process that
-    # loaded torch (its thread pools do not survive fork): spawn workers rebuild everything
-    fork_ok = "fork" in mp.get_all_start_methods() and "torch" not in sys.modules
-    ctx = mp.get_context("fork" if fork_ok else "spawn")
-    pool = ProcessPoolExecutor(config.workers, mp_context=ctx, initializer=init_pool_worker,
+    pool = ProcessPoolExecutor(config.workers, mp_context=pool_context(), initializer=init_pool_worker,
                                initargs=(config, make_game, task, factories))
     with _ctrl_c_ignored():  # the workers start ignoring it, even while a spawned one imports
         futures = [pool.submit(task.run, job) for job in jobs]  # (the pool starts its processes here)
@@ -245,6 +240,26 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
             # workers are gone (cancelling too races with it in Python 3.11: a traceback)
             _terminate_workers(pool)
         pool.shutdown(wait=finished)
+
+
+def pool_context() -> Any:
+    """How worker processes start. Fork (fast; workers inherit the game's compiled kernels and
+    need no ``if __name__ == "__main__"`` guard) unless this process loaded torch, whose thread
+    pools do not survive fork: :func:`plan` checks policies without it, so only a caller that
+    loaded torch itself (e.g. after training) gets a forkserver instead, which imports torch
+    once and forks each worker from there, rather than spawned workers importing it each."""
+    import multiprocessing as mp
+
+    methods = mp.get_all_start_methods()
+    if "torch" not in sys.modules and "fork" in methods:
+        return mp.get_context("fork")
+    if "forkserver" not in methods:
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    # the modules a worker needs, imported once by the server (a server already running keeps its own list)
+    ctx.set_forkserver_preload([m for m in ("torch", "sb3_contrib.common.maskable.policies", "parlor.agents.policy",
+                                            __name__) if m in sys.modules])
+    return ctx
 
 
 @contextlib.contextmanager
@@ -280,11 +295,13 @@ class Plan:
 
 
 def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Plan:
-    """The game and the schedule of ``config``; every agent is built once first, so a bad
-    name, a policy that does not fit or a missing extra fails before any game or file. On Ray
-    the policy files are also read here, once, and their bytes are what the workers get
+    """The game and the schedule of ``config``; every agent is checked first, so a bad
+    name, a policy that does not fit or a missing extra fails before any game or file.
+    Policies are checked without torch (:func:`~parlor.agents.registry.check_agent`), so
+    the worker pool can fork this process instead of spawning workers that import it all again.
+    On Ray the policy files are also read here, once, and their bytes are what the workers get
     (:mod:`.shipped`): the cluster's machines need neither the files nor our cwd."""
-    from parlor.agents.registry import make_agent
+    from parlor.agents.registry import check_agent
     from parlor.envs.engine.game import ConfigError
     from parlor.training.evaluation.shipped import policy_factories
     from parlor.training.evaluation.tournament import field_schedule, schedule
@@ -292,7 +309,7 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
     game = build_game(config, make_game)
     factories = policy_factories(config.players(), config.env) if config.ray is not None else {}
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
-        make_agent(spec, game, env_name=config.env)
+        check_agent(spec, game, env_name=config.env)
     if config.field is not None:
         if game.num_players < 2:
             raise ConfigError(f"field needs a game of 2 or more seats; {config.env} has {game.num_players}")

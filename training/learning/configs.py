@@ -16,13 +16,13 @@ One YAML file describes one experiment::
     total_steps: 1000000
     seed: 0
     checkpoint_every: 100000
-    ppo: {learning_rate: 3.0e-4, n_steps: 1024, ...}   # MaskablePPO hyperparameters
+    ppo: {learning_rate: 3.0e-4, n_steps: 1024, ..., device: cpu}   # MaskablePPO hyperparameters (device: sb3's)
     eval: {every: 50000, deals: 200, opponents: [heuristic], baselines: [heuristic]}
     pretrain: {teacher: heuristic, episodes: 2000, epochs: 10}   # optional behaviour-cloning warm start
     distill: {teacher: expert, rounds: 4, episodes: 2000}       # optional instead: expert iteration (DAgger) first
     init: runs/train/<run>/model.zip # optional instead of pretrain: start from a saved policy's weights
     backend: sb3                     # sb3 (MaskablePPO, this machine) | rllib (RLlib PPO on a Ray cluster)
-    rllib: {num_env_runners: 2}      # only with backend: rllib (see RLlibConfig)
+    rllib: {num_env_runners: 2, num_learners: 0, learner_device: cpu}   # only with backend: rllib (RLlibConfig)
 
 Unknown keys anywhere are errors naming the allowed ones; values are checked
 with the engine's ``check_*`` helpers (the error names the field). With
@@ -46,6 +46,7 @@ from parlor.training.learning.opponents import SELF, PoolEntry
 from parlor.training.learning.wrapper import SHAPING_MODES
 
 VEC_ENVS = ("dummy", "subproc")
+DEVICES = ("cpu", "cuda")
 BACKENDS = ("sb3", "rllib")
 SB3_ONLY = ("vec_env",)  # keys RLlib has no use for: given with backend rllib, an error
 
@@ -91,8 +92,10 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     net_arch: tuple[int, ...] = (128, 128)
     activation: str = "tanh"
+    device: str = "cpu"     # where sb3 runs the network (acting and updates): cpu | cuda
 
     def __post_init__(self) -> None:
+        check_choice("ppo.device", self.device, DEVICES)
         check_number("ppo.learning_rate", self.learning_rate, 1e-7, 1.0)
         check_int("ppo.n_steps", self.n_steps, 2)
         check_int("ppo.batch_size", self.batch_size, 2)
@@ -168,10 +171,14 @@ class RLlibConfig:
 
     num_env_runners: int = 0   # 0: sample in the trainer's process; N: N env-runner processes on the cluster
     num_cpus_per_env_runner: int = 1
+    num_learners: int = 0      # 0: the update runs in the trainer's process; N: N learner processes (data-parallel)
+    learner_device: str = "cpu"  # cpu | cuda (one GPU per learner; with num_learners 0, the trainer's process's)
 
     def __post_init__(self) -> None:
         check_int("rllib.num_env_runners", self.num_env_runners, 0, 1024)
         check_int("rllib.num_cpus_per_env_runner", self.num_cpus_per_env_runner, 1, 256)
+        check_int("rllib.num_learners", self.num_learners, 0, 256)
+        check_choice("rllib.learner_device", self.learner_device, DEVICES)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -243,8 +250,21 @@ class TrainConfig:
                                   "step the envs; set rllib.num_env_runners instead)")
             if self.rllib is None:
                 object.__setattr__(self, "rllib", RLlibConfig())
+            if self.ppo.device != "cpu":
+                raise ConfigError(f"ppo.device={self.ppo.device!r} is sb3's; with backend: rllib set "
+                                  "rllib.learner_device instead")
+            batch, learners = self.update_steps, max(1, self.rllib.num_learners)
+            if batch % learners:
+                raise ConfigError(f"rllib.num_learners={self.rllib.num_learners} must divide the {batch} env steps "
+                                  "of an update (ppo.n_steps x n_envs x num_env_runners) into equal shares")
         elif self.rllib is not None:
             raise ConfigError("rllib: this section only applies with backend: rllib")
+
+    @property
+    def update_steps(self) -> int:
+        """Env steps per PPO update: ``n_steps`` per env, of every env (and env runner)."""
+        runners = self.rllib.num_env_runners if self.rllib is not None else 0
+        return self.ppo.n_steps * self.n_envs * max(1, runners)
 
     def policy_metadata(self) -> dict[str, Any]:
         """What a saved policy carries besides its signature: the action guard it was

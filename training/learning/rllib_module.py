@@ -67,6 +67,15 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         inner[Columns.OBS] = obs[OBS_KEY]
         return obs[MASK_KEY], inner
 
+    def forward_exploration(self, batch: dict, **kwargs: Any) -> dict:
+        # RLlib's switches the module to eval() and back to train() around every call: two walks
+        # over every submodule, about as much CPU as the forward pass itself. These networks are
+        # Linear layers and activations only (model_config), which act the same in either mode.
+        return self._forward_exploration(batch, **kwargs)
+
+    def forward_inference(self, batch: dict, **kwargs: Any) -> dict:
+        return self._forward_inference(batch, **kwargs)  # as forward_exploration
+
     def _forward(self, batch: dict, **kwargs: Any) -> dict:
         mask, inner = self._split(batch)
         out = super()._forward(inner, **kwargs)

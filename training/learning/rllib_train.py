@@ -8,7 +8,7 @@ The training config means what it means for sb3 (:mod:`.configs`); the PPO keys 
 
 | parlor ``ppo.*`` (SB3 names)       | RLlib ``PPOConfig``                                       |
 |------------------------------------|-----------------------------------------------------------|
-| n_steps x n_envs x max(1, runners) | ``train_batch_size_per_learner`` (env steps per update)   |
+| n_steps x n_envs x max(1, runners) | ``train_batch_size_per_learner`` x max(1, ``num_learners``) |
 | batch_size, n_epochs               | ``minibatch_size``, ``num_epochs``                        |
 | learning_rate, gamma, gae_lambda   | ``lr``, ``gamma``, ``lambda_``                            |
 | clip_range, ent_coef, vf_coef      | ``clip_param``, ``entropy_coeff``, ``vf_loss_coeff``      |
@@ -85,12 +85,16 @@ def ppo_config(config: TrainConfig) -> Any:
         # parlor refuses (IllegalActionError); tests/training/learning/test_rllib_env.py checks the contract
         .environment(ParlorMultiAgentEnv, env_config=env_config(config), disable_env_checking=True)
         .framework("torch")
+        # episodes_to_numpy=False: RLlib 2.x converts every finished episode of a sample() call again
+        # after each env step (quadratic: a third of the sampling CPU on OFC); the learner
+        # connector batches the lists into the same arrays
         .env_runners(num_env_runners=r.num_env_runners, num_envs_per_env_runner=config.n_envs,
-                     num_cpus_per_env_runner=r.num_cpus_per_env_runner, rollout_fragment_length="auto")
-        .learners(num_learners=0)
+                     num_cpus_per_env_runner=r.num_cpus_per_env_runner, rollout_fragment_length="auto",
+                     episodes_to_numpy=False)
+        .learners(num_learners=r.num_learners, num_gpus_per_learner=1 if r.learner_device == "cuda" else 0)
         .multi_agent(policies={LEARNER}, policy_mapping_fn=map_to_learner, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER: module}))
-        .training(train_batch_size_per_learner=p.n_steps * config.n_envs * max(1, r.num_env_runners),
+        .training(train_batch_size_per_learner=config.update_steps // max(1, r.num_learners),
                   minibatch_size=p.batch_size, num_epochs=p.n_epochs, lr=p.learning_rate, gamma=p.gamma,
                   lambda_=p.gae_lambda, clip_param=p.clip_range, entropy_coeff=p.ent_coef, vf_loss_coeff=p.vf_coef,
                   grad_clip=p.max_grad_norm, grad_clip_by="global_norm", use_kl_loss=False, vf_clip_param=math.inf)
@@ -230,15 +234,25 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
           log: Any = print, address: str | None = None) -> Any:
     """Train (or continue) the RLlib run in ``run_dir`` on the Ray cluster at ``address``
     (None: ``$RAY_ADDRESS``, else a new local instance); the config files must already be there."""
-    import torch
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
     from stable_baselines3.common.utils import configure_logger
 
     from parlor.training.evaluation.ray_runner import default_address, session, watched
     from parlor.training.learning.callbacks import ParlorCallback, step_bar
-    from parlor.training.learning.train import TrainResult, env_kwargs, initialise, make_model, save_final, warm_start
+    from parlor.training.learning.train import (
+        TrainResult,
+        check_device,
+        env_kwargs,
+        initialise,
+        make_model,
+        save_final,
+        training_torch,
+        warm_start,
+    )
 
-    torch.set_num_threads(1)
+    training_torch()
+    if config.rllib.num_learners == 0:  # the learner is this process: its GPU must be here
+        check_device("rllib.learner_device", config.rllib.learner_device)
     start = time.perf_counter()
     envs = RunnerEnvs(DummyVecEnv([partial(SingleAgentEnv, **env_kwargs(config, 0))]))
     model = make_model(config, envs, run_dir)  # the shadow: parlor's copy of the learner

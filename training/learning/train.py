@@ -112,29 +112,42 @@ def env_kwargs(config: TrainConfig, rank: int) -> dict[str, Any]:
 
 def make_vec_env(config: TrainConfig):
     """``n_envs`` learner envs in a Dummy- or SubprocVecEnv under one VecMonitor (so the
-    workers never import sb3 or torch); ``action_masks`` reaches MaskablePPO through
-    ``env_method`` either way."""
+    workers never import sb3 or torch); ``action_masks`` reaches MaskablePPO with each
+    step's results (:mod:`.vec_masks`: no second round trip to the env processes)."""
     from functools import partial
 
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    from parlor.training.learning.vec_masks import CachedMasks, masked_env
     from parlor.training.learning.wrapper import SingleAgentEnv
 
-    fns = [partial(SingleAgentEnv, **env_kwargs(config, rank)) for rank in range(config.n_envs)]
+    fns = [partial(masked_env, partial(SingleAgentEnv, **env_kwargs(config, rank))) for rank in range(config.n_envs)]
     if config.vec_env == "subproc" and config.n_envs > 1:
-        return VecMonitor(SubprocVecEnv(fns))
-    return VecMonitor(DummyVecEnv(fns))
+        return VecMonitor(CachedMasks(SubprocVecEnv(fns)))
+    return VecMonitor(CachedMasks(DummyVecEnv(fns)))
+
+
+def check_device(field: str, device: str) -> None:
+    """A ConfigError naming ``field`` if ``device`` is cuda and torch sees no CUDA device."""
+    import torch
+
+    if device == "cuda" and not torch.cuda.is_available():
+        from parlor.envs.engine.game import ConfigError
+
+        raise ConfigError(f"{field}=cuda but torch sees no CUDA device (torch {torch.__version__}); allowed values "
+                          "here: cpu")
 
 
 def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
     from sb3_contrib import MaskablePPO
 
     p = config.ppo
+    check_device("ppo.device", p.device)
     activation = activation_class(p.activation)
     return MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range, ent_coef=p.ent_coef,
-        vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm, seed=config.seed, device="cpu", verbose=0,
+        vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm, seed=config.seed, device=p.device, verbose=0,
         tensorboard_log=str(run_dir / "tb"),
         policy_kwargs=dict(net_arch=dict(pi=list(p.net_arch), vf=list(p.net_arch)), activation_fn=activation),
     )
@@ -157,6 +170,18 @@ def save_final(model: Any, run_dir: Path, config: TrainConfig, game: Any, checkp
 
 
 # ------------------------------------------------------------------ training
+def training_torch() -> None:
+    """Torch as a training process uses it: one thread (the other cores step envs; the nets
+    are small), and no argument checks in torch.distributions, which sb3-contrib's masked
+    categorical runs on every forward pass (three normalisations and a simplex check per
+    decision, about a third of the learner's acting CPU in ``parlor bench --train``). The
+    checks only raise; the numbers are the same (and NaN logits still fail, in sampling)."""
+    import torch
+
+    torch.set_num_threads(1)
+    torch.distributions.Distribution.set_default_validate_args(False)
+
+
 def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print) -> dict[str, Any]:
     """Behaviour cloning of ``config.pretrain.teacher`` (see parlor.training.learning.warm_start); writes pretrain.json."""
     from parlor.training.learning.warm_start import clone, collect
@@ -224,13 +249,11 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
 
         raise ConfigError(f"a Ray address ({ray_address}) only applies with backend: rllib (expert iteration's "
                           "labels: distill.ray)")
-    import torch
-
     from parlor.training.learning.callbacks import ParlorCallback
     from parlor.training.learning.checkpoints import restore
     from parlor.training.learning.distill import record_time
 
-    torch.set_num_threads(1)  # a shared 2-core machine: one thread per process
+    training_torch()
     start = time.perf_counter()
     saved = _newest_checkpoint(config, run_dir, log) if resume else None  # before any env starts
     vec_env = make_vec_env(config)

@@ -43,6 +43,7 @@ def test_bench_prints_reference_and_every_env(capsys) -> None:
     assert "texas_holdem_v4" in out
     for name in envs.ENVS:
         assert name in out
+    assert "SLOW" not in out and "target" not in out  # ratios to the reference, no verdicts (issue 36)
 
 
 def test_console_script_module_runs() -> None:

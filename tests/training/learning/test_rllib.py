@@ -156,3 +156,33 @@ def test_ppo_keys_map_to_rllib() -> None:
     assert (rl.entropy_coeff, rl.vf_loss_coeff, rl.grad_clip) == (0.01, 0.5, 0.5)
     assert rl.num_env_runners == 3 and rl.num_envs_per_env_runner == 2 and not rl.use_kl_loss
     assert replace(config, rllib=replace(config.rllib, num_env_runners=0)).rllib.num_env_runners == 0
+
+
+def test_learners_and_their_device_map_to_rllib() -> None:
+    config = parse_config({**TONK, "rllib": {"num_env_runners": 2, "num_learners": 2, "learner_device": "cuda"}})
+    rl = rllib_train.ppo_config(config)
+    assert rl.num_learners == 2 and rl.num_gpus_per_learner == 1
+    assert rl.train_batch_size_per_learner == 64 * 2 * 2 // 2  # the update's steps shared out
+    assert rl.episodes_to_numpy is False  # RLlib's per-step re-conversion of finished episodes (docs/benchmarks.md)
+    one = rllib_train.ppo_config(parse_config(TONK))
+    assert one.num_learners == 0 and one.num_gpus_per_learner == 0
+
+
+def test_the_masked_module_acts_without_switching_modes_and_the_same_in_either() -> None:
+    env = ParlorMultiAgentEnv(rllib_train.env_config(parse_config({**TONK, "backend": "rllib"})))
+    module = MaskedPPOTorchRLModule(observation_space=env.observation_spaces[env.possible_agents[0]],
+                                    action_space=env.action_spaces[env.possible_agents[0]],
+                                    model_config=model_config((16,), "relu"))
+    obs, _ = env.reset(seed=0)
+    agent_obs = next(iter(obs.values()))
+    batch = {"obs": {k: torch.as_tensor(v)[None] for k, v in agent_obs.items()}}
+    module.train()
+    switches = []
+    module.eval = lambda: switches.append("eval")  # RLlib's default switches per call: two walks of the net
+    trained_mode = module.forward_exploration(batch)["action_dist_inputs"]
+    module.forward_inference(batch)
+    assert switches == [] and module.training
+    del module.eval
+    module.eval()
+    assert torch.equal(trained_mode, module.forward_exploration(batch)["action_dist_inputs"])
+    assert torch.equal(trained_mode, module.forward_inference(batch)["action_dist_inputs"])

@@ -180,6 +180,12 @@ def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
     ("env: kuhn_test\nopponents: [{agent: random, wieght: 2}]\n", "allowed keys: agent"),
     ("env: kuhn_test\nopponents: [{agent: self}]\n", "no self_play section"),
     ("env: kuhn_test\nvec_env: threads\n", "vec_env='threads'.*'dummy', 'subproc'"),
+    ("env: kuhn_test\nppo: {device: gpu}\n", "ppo.device='gpu'.*'cpu', 'cuda'"),
+    ("env: kuhn_test\nbackend: rllib\nrllib: {learner_device: tpu}\n", "rllib.learner_device='tpu'.*'cpu', 'cuda'"),
+    ("env: kuhn_test\nbackend: rllib\nrllib: {num_learners: -1}\n", "rllib.num_learners=-1"),
+    ("env: kuhn_test\nbackend: rllib\nn_envs: 2\nppo: {n_steps: 100}\nrllib: {num_env_runners: 1, num_learners: 3}\n",
+     "num_learners=3 must divide the 200 env steps"),
+    ("env: kuhn_test\nbackend: rllib\nppo: {device: cuda}\n", "ppo.device='cuda' is sb3's.*rllib.learner_device"),
     ("env: kuhn_test\neval: {deals: 0}\n", "eval.deals=0"),
     ("env: kuhn_test\nshaping_mode: dense\n", "shaping_mode='dense'.*'final', 'potential'"),
     ("options: {}\n", "missing key 'env'"),
@@ -189,6 +195,15 @@ def test_config_is_strict(tmp_path: Path, text: str, match: str) -> None:
     path.write_text(text)
     with pytest.raises(ConfigError, match=match):
         load_config(str(path))
+
+
+def test_a_cuda_device_without_cuda_is_one_config_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    config = parse_config({"env": "kuhn_test", "ppo": {"device": "cuda"}})
+    with pytest.raises(ConfigError, match=r"^ppo.device=cuda but torch sees no CUDA device .*allowed values here: cpu$"):
+        train(config, start_run(tmp_path, config))
 
 
 def test_unknown_env_or_option_fails_before_training(tmp_path: Path) -> None:

@@ -1,0 +1,72 @@
+"""``parlor bench --train``'s measuring parts: the method timers, CPU of other processes, the tables,
+and one real SB3 row split into its parts (the speeds themselves are measured, not tested)."""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+
+import pytest
+
+from parlor.training.benchmarks.train_speed import Row, breakdown, proc_cpu, report, timed_parts
+
+
+class Base:
+    def inherited(self) -> int:
+        return 1
+
+
+class Worker(Base):
+    def spin(self, seconds: float) -> str:
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+        return "spun"
+
+    def outer(self) -> str:
+        return self.spin(0.02)
+
+
+def test_timed_parts_add_each_calls_cpu_and_restore_the_methods() -> None:
+    own_spin = Worker.__dict__["spin"]
+    parts: dict[str, float] = {}
+    with timed_parts([(Worker, "spin", "inner"), (Worker, "outer", "outer"), (Worker, "inherited", "base")], parts):
+        worker = Worker()
+        assert worker.outer() == "spun" and worker.spin(0.02) == "spun" and worker.inherited() == 1
+    assert parts["inner"] >= 0.04 and parts["outer"] >= 0.02 and parts["inner"] > parts["outer"] / 2
+    assert "base" in parts
+    assert Worker.__dict__["spin"] is own_spin
+    assert "inherited" not in Worker.__dict__  # the inherited method is the base's again
+
+
+def test_proc_cpu_reads_this_process_and_skips_a_gone_one() -> None:
+    if not os.path.exists(f"/proc/{os.getpid()}/stat"):
+        pytest.skip("no /proc here")
+    assert proc_cpu([os.getpid()]) > 0
+    assert proc_cpu([2**22 + 7]) == 0.0
+
+
+def test_report_gives_ratios_to_the_references_and_the_rest_of_a_step() -> None:
+    one = Row("one", 100.0, 1.0, 0.5, {"env": 0.2, "opponents": 0.1, "policy forward": 0.1, "update": 0.05})
+    two = Row("two", 200.0, 1.0, 0.5)
+    lines = report([one, two], reference=one, cpu_reference=one)
+    assert "2.00x" in lines[2] and "0.50x" in lines[2] and "SLOW" not in "".join(lines)
+    table = breakdown([one, two])
+    assert "two" not in table[1]  # only split rows have parts
+    rest = next(line for line in table if line.startswith("the rest"))
+    assert rest.split()[-1] == "1,500"  # (0.5 - 0.2 - 0.1 - 0.05) s over 100 steps, in us
+
+
+def test_an_sb3_row_splits_a_real_training_step() -> None:
+    pytest.importorskip("sb3_contrib")
+    from parlor.training.benchmarks import scale
+    from parlor.training.benchmarks.train_speed import PARTS, sb3_config, sb3_row
+    from parlor.training.learning.opponents import PoolEntry
+    from tests.training.scripted import register
+
+    register()
+    config = replace(scale.train_config("kuhn_test", {}, "sb3"), opponents=(PoolEntry("random"),))
+    row = sb3_row(sb3_config(config, 1, "dummy"), 256, "kuhn", split=True)
+    assert row.steps == 256 and row.rate > 0 and row.cpu > 0
+    assert set(row.parts) == set(PARTS)  # every wrapped method was called: SB3 still has them
+    assert row.parts["opponents"] <= row.parts["env"] and sum(row.parts[p] for p in PARTS if p != "opponents") < row.cpu

@@ -1,0 +1,200 @@
+"""Training throughput (``parlor bench --train ENV``): SB3 and RLlib side by side, and where a step goes.
+
+Every row trains the same learner (the config of :func:`~.scale.train_config`: the
+same net, ``ROLLOUT`` env steps per update whatever the number of envs, minibatch,
+epochs, the heuristic as opponent) for the same number of env steps after one
+warm-up update, and reports learner env steps per second and CPU seconds per env
+step: this process's CPU (all its threads) plus that of the env processes (SB3's
+``SubprocVecEnv`` workers, RLlib's env runners), read from ``/proc``. Ray's own
+daemons are not counted. Ratios between rows of one run are what to read: the
+machines are shared and noisy.
+
+The in-process rows (no env process) also split this process's CPU per env step
+into parts, timed by wrapping the methods that do them (the calling thread's CPU):
+``env`` (the learner's env: its own move, observation and mask; includes the
+``opponents``' moves, also shown alone), ``policy forward`` (acting),
+``update`` (PPO's epochs, and for RLlib the learner connector's value pass),
+and the rest: the framework around them (rollout buffers and tensors in SB3;
+episodes, connectors and metrics in RLlib).
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+PARTS = ("env", "opponents", "policy forward", "update")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measured trainer: ``steps`` learner env steps in ``seconds`` using ``cpu`` CPU seconds."""
+
+    label: str
+    steps: float
+    seconds: float
+    cpu: float
+    parts: dict[str, float] = field(default_factory=dict)  # CPU seconds of this process per part
+
+    @property
+    def rate(self) -> float:
+        return self.steps / self.seconds
+
+    @property
+    def cpu_per_step(self) -> float:
+        return self.cpu / self.steps
+
+
+# ---------------------------------------------------------------- measuring
+def proc_cpu(pids: Sequence[int]) -> float:
+    """CPU seconds (user + system) used so far by the processes ``pids`` (Linux ``/proc``; 0 elsewhere)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime (fields 14 and 15 of stat)
+    return total
+
+
+@contextlib.contextmanager
+def timed_parts(targets: Sequence[tuple[type, str, str]], into: dict[str, float]) -> Iterator[None]:
+    """While open, every call of ``cls.method`` adds the calling thread's CPU seconds to
+    ``into[part]``, for each ``(cls, method, part)``; the methods are restored afterwards."""
+    saved = []
+    for cls, name, part in targets:
+        original = getattr(cls, name)  # maybe inherited: then the class gets its own until restored
+
+        def wrapper(*args: Any, _original: Any = original, _part: str = part, **kwargs: Any) -> Any:
+            start = time.thread_time()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                into[_part] = into.get(_part, 0.0) + time.thread_time() - start
+
+        saved.append((cls, name, cls.__dict__.get(name)))
+        setattr(cls, name, functools.wraps(original)(wrapper))
+    try:
+        yield
+    finally:
+        for cls, name, own in reversed(saved):
+            if own is None:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, own)
+
+
+def _env_targets() -> list[tuple[type, str, str]]:
+    from parlor.training.learning.wrapper import SingleAgentEnv
+
+    return [(SingleAgentEnv, "step", "env"), (SingleAgentEnv, "reset", "env"),
+            (SingleAgentEnv, "action_masks", "env"), (SingleAgentEnv, "_play_opponents", "opponents")]
+
+
+# ---------------------------------------------------------------- the trainers
+def sb3_row(config: Any, steps: int, label: str, split: bool = False) -> Row:
+    """MaskablePPO on ``config``'s vector env; ``split``: time the parts (in-process envs only)."""
+    import tempfile
+    from pathlib import Path
+
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from parlor.training.benchmarks.scale import ROLLOUT
+    from parlor.training.learning.train import make_model, make_vec_env, training_torch
+
+    training_torch()
+    vec = make_vec_env(config)
+    try:
+        model = make_model(config, vec, Path(tempfile.mkdtemp()))
+        model.learn(ROLLOUT)  # warm-up: one rollout and one update
+        pids = [p.pid for p in getattr(vec.unwrapped, "processes", [])]
+        parts: dict[str, float] = {}
+        targets = [*_env_targets(), (MaskableActorCriticPolicy, "forward", "policy forward"),
+                   (MaskablePPO, "train", "update")] if split else []
+        cpu0, others0, start = time.process_time(), proc_cpu(pids), time.perf_counter()
+        with timed_parts(targets, parts):
+            model.learn(steps, reset_num_timesteps=False)
+        seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu0 + proc_cpu(pids) - others0
+        return Row(label, float(steps), seconds, cpu, parts)
+    finally:
+        vec.close()
+
+
+def _pid(_runner: Any) -> int:
+    return os.getpid()
+
+
+def rllib_row(config: Any, steps: int, label: str, split: bool = False) -> Row:
+    """RLlib PPO on ``config`` (needs a connected Ray); ``split``: time the parts (0 env runners only)."""
+    from ray.rllib.core.learner.learner_group import LearnerGroup
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+
+    from parlor.training.learning.rllib_module import MaskedPPOTorchRLModule
+    from parlor.training.learning.rllib_train import ppo_config
+
+    algo = ppo_config(config).build_algo()
+    try:
+        algo.train()  # warm-up
+        pids = [p for p in algo.env_runner_group.foreach_env_runner(_pid, local_env_runner=False)
+                if p != os.getpid()] if config.rllib.num_env_runners else []
+        parts: dict[str, float] = {}
+        targets = [*_env_targets(), (MaskedPPOTorchRLModule, "forward_exploration", "policy forward"),
+                   (LearnerGroup, "update", "update")] if split else []
+        done, cpu0, others0, start = 0, time.process_time(), proc_cpu(pids), time.perf_counter()
+        with timed_parts(targets, parts):
+            while done < steps:
+                done += int(algo.train()[ENV_RUNNER_RESULTS][NUM_ENV_STEPS_SAMPLED])
+        seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu0 + proc_cpu(pids) - others0
+        return Row(label, float(done), seconds, cpu, parts)
+    finally:
+        algo.stop()
+
+
+def sb3_config(base: Any, n_envs: int, vec_env: str) -> Any:
+    """``base`` with ``n_envs`` envs sharing the same ``ROLLOUT`` steps per update."""
+    from parlor.training.benchmarks.scale import ROLLOUT
+
+    return replace(base, n_envs=n_envs, vec_env=vec_env, ppo=replace(base.ppo, n_steps=ROLLOUT // n_envs))
+
+
+# ---------------------------------------------------------------- the report
+def report(rows: Sequence[Row], reference: Row, cpu_reference: Row) -> list[str]:
+    """The table: steps/s and its ratio to ``reference``; CPU per step and its ratio to ``cpu_reference``."""
+    lines = [f"{'trainer':46s} {'steps/s':>8s} {'x ' + 'ref':>7s} {'CPU ms/step':>12s} {'x ref':>7s}"]
+    for r in rows:
+        lines.append(f"{r.label:46s} {r.rate:8,.0f} {r.rate / reference.rate:6.2f}x {r.cpu_per_step * 1e3:12.3f} "
+                     f"{r.cpu_per_step / cpu_reference.cpu_per_step:6.2f}x")
+    lines.append(f"(steps/s against: {reference.label}; CPU against: {cpu_reference.label})")
+    return lines
+
+
+def breakdown(rows: Sequence[Row]) -> list[str]:
+    """Microseconds of this process's CPU per env step, by part, for the rows that were split."""
+    split = [r for r in rows if r.parts]
+    if not split:
+        return []
+    width = max(len(r.label) for r in split)
+    lines = ["\nwhere each env step's CPU goes (us per step; env includes opponents):",
+             f"{'part':24s} " + " ".join(f"{r.label:>{width}s}" for r in split)]
+    for part in (*PARTS, "the rest (framework)", "total"):
+        cells = []
+        for r in split:
+            if part == "total":
+                value = r.cpu
+            elif part == "the rest (framework)":
+                value = r.cpu - sum(r.parts.get(p, 0.0) for p in PARTS if p != "opponents")
+            else:
+                value = r.parts.get(part, 0.0)
+            cells.append(f"{value / r.steps * 1e6:>{width},.0f}")
+        lines.append(f"{part:24s} " + " ".join(cells))
+    return lines
