@@ -51,13 +51,14 @@ from parlor.agents.policy_format import (
     PolicyFile,
     PolicyFileError,
     activation_class,
+    check_tensors,
     fit_weights,
     optimizer_tensors,
     read_policy_file,
     restore_optimizer,
     write_policy_file,
 )
-from parlor.envs.engine.game import Game
+from parlor.envs.engine.game import ConfigError, Game
 
 __all__ = ["ACTIVATIONS", "POLICY_FORMAT", "Architecture", "PolicyAgent", "PolicyFile", "PolicyFileError",
            "NetworkMismatchError", "PolicyMismatchError", "action_guard", "activation_class", "architecture_for", "check_signature", "convert_sb3_policy",
@@ -68,7 +69,7 @@ SIGNATURE_KEYS = ("env", "layout_version", "observation_shape", "num_actions", "
 SHARED_MODELS = 8  # networks kept per process for agents (evaluation workers load each file once)
 
 
-class PolicyMismatchError(ValueError):
+class PolicyMismatchError(ConfigError):
     """A saved policy was loaded into an env other than the one it was trained on."""
 
 
@@ -214,6 +215,7 @@ def convert_sb3_policy(source: str | Path, dest: str | Path, game: Game) -> Path
         arch = architecture_for(game, layers, activation)
     except ValueError as exc:
         raise PolicyFileError(source, f"its network cannot be described: {exc}") from None
+    check_tensors(arch, tensors, source, "policy.pth")  # before any network is built from them
     guard = old.get("action_guard") or {}
     if not isinstance(guard, Mapping) or not isinstance(old.get("num_timesteps", 0), int):
         raise PolicyFileError(source, f"{HEADER}: action_guard must be an object, num_timesteps an integer")

@@ -3,46 +3,63 @@
 Every game's config is a ``@dataclass(frozen=True, slots=True, kw_only=True)``
 that validates itself in ``__post_init__`` with the checks below; ``build``
 turns a plain mapping (keyword options or YAML) into one, rejecting unknown
-keys. Errors name the field and the allowed values.
+keys. Errors name the field and the allowed values, and show a value with :func:`brief`
+(a bounded repr: a message never grows with what the user gave). YAML is read by
+:func:`parse_yaml` only: safe tags, no anchors or aliases (a few hundred bytes of
+aliases expand to gigabytes), bounded size and nesting.
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
+import reprlib
 from collections.abc import Collection, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 from parlor.envs.engine.game import ConfigError
 
 C = TypeVar("C")
+MAX_YAML_BYTES = 1 << 18  # a config, a run's config.yaml: far below; refuse more before parsing it
+MAX_YAML_DEPTH = 32       # nested mappings and lists
+_BRIEF = reprlib.Repr()  # (keyword arguments only from Python 3.12)
+_BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlong = 3, 60, 60, 40
+_BRIEF.maxlist = _BRIEF.maxtuple = _BRIEF.maxdict = _BRIEF.maxset = 6
+
+
+def brief(value: Any) -> str:
+    """``repr(value)`` cut to about 80 characters (reprlib: never builds the whole repr, so a
+    huge or deeply nested value costs no time either)."""
+    return _BRIEF.repr(value)
 
 
 def check_choice(field: str, value: Any, allowed: Collection[Any]) -> None:
     if value not in allowed:
-        raise ConfigError(f"{field}={value!r} is not allowed; allowed values: {', '.join(map(repr, allowed))}")
+        raise ConfigError(f"{field}={brief(value)} is not allowed; allowed values: {', '.join(map(repr, allowed))}")
 
 
 def check_int(field: str, value: Any, lo: int | None = None, hi: int | None = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{field}={value!r} must be an integer{_range_text(lo, hi)}")
+        raise ConfigError(f"{field}={brief(value)} must be an integer{_range_text(lo, hi)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise ConfigError(f"{field}={value!r} is out of range; allowed values: {_range_text(lo, hi).strip()}")
+        raise ConfigError(f"{field}={brief(value)} is out of range; allowed values: {_range_text(lo, hi).strip()}")
 
 
 def check_number(field: str, value: Any, lo: float | None = None, hi: float | None = None) -> None:
     """A real number (int or float, not a bool) in ``lo..hi``; NaN and infinities are refused
     (every comparison with NaN is false, so a range check alone would let it through)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{field}={value!r} must be a number{_range_text(lo, hi)}")
+        raise ConfigError(f"{field}={brief(value)} must be a number{_range_text(lo, hi)}")
     if not math.isfinite(value):
-        raise ConfigError(f"{field}={value!r} must be a finite number{_range_text(lo, hi)}")
+        raise ConfigError(f"{field}={brief(value)} must be a finite number{_range_text(lo, hi)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise ConfigError(f"{field}={value!r} is out of range; allowed values: {_range_text(lo, hi).strip()}")
+        raise ConfigError(f"{field}={brief(value)} is out of range; allowed values: {_range_text(lo, hi).strip()}")
 
 
 def check_bool(field: str, value: Any) -> None:
     if not isinstance(value, bool):
-        raise ConfigError(f"{field}={value!r} must be true or false")
+        raise ConfigError(f"{field}={brief(value)} must be true or false")
 
 
 def _range_text(lo: Any, hi: Any) -> str:
@@ -72,17 +89,78 @@ def build(cls: type[C], options: Mapping[str, Any] | None = None) -> C:
     return cls(**options)
 
 
-def load_yaml(path: str) -> dict[str, Any]:
-    """Read a YAML mapping with the safe loader (no tags, no eval)."""
-    import yaml  # local: pyyaml is a runtime dependency, but the engine stays importable without it
-
-    with open(path, encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+def load_yaml(path: str | Path) -> dict[str, Any]:
+    """Read a YAML mapping from the file ``path`` with :func:`parse_yaml`; a ConfigError names
+    the file for anything that is not such a file (missing, a folder, too big, bad YAML)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such file" + (" (it is a folder; give a YAML file)" if path.is_dir() else ""))
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_YAML_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > MAX_YAML_BYTES:
+        raise ConfigError(f"{path}: more than {MAX_YAML_BYTES:,} bytes; a config is a small YAML file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    data = parse_yaml(text, str(path))
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: top level must be a mapping of option names to values")
     return data
+
+
+def parse_yaml(text: str, where: str) -> Any:
+    """The value of the YAML ``text`` with the safe loader (plain types only: a ``!!python``
+    tag is refused), refusing anchors and aliases and nesting deeper than ``MAX_YAML_DEPTH``;
+    any problem is one ConfigError line naming ``where`` and the line and column."""
+    import yaml  # local: pyyaml is a runtime dependency, but the engine stays importable without it
+
+    if len(text) > MAX_YAML_BYTES:
+        raise ConfigError(f"{where}: more than {MAX_YAML_BYTES:,} characters of YAML")
+    loader = _strict_loader(yaml)(text)
+    try:
+        return loader.get_single_data()
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        raise ConfigError(f"{where}: a value is out of range ({str(exc)[:120]})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = str(getattr(exc, "problem", None) or getattr(exc, "context", None) or type(exc).__name__)
+        if isinstance(exc, yaml.constructor.ConstructorError) and "for the tag" in problem:
+            problem = f"the tag {problem.rpartition(' ')[2][:80]} is not allowed (plain YAML values only)"
+        raise ConfigError(f"{where}: not valid YAML{at}: {problem[:160]}") from None
+    finally:
+        loader.dispose()
+
+
+@functools.cache
+def _strict_loader(yaml: Any) -> type:
+    class StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
+        """SafeLoader that refuses anchors/aliases and deep nesting while composing (the pure
+        Python one: the C loader composes in C, past these checks)."""
+
+        depth = 0
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.peek_event()
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                raise yaml.composer.ComposerError(None, None, "anchors and aliases (& and *) are not allowed",
+                                                  event.start_mark)
+            self.depth += 1
+            try:
+                if self.depth > MAX_YAML_DEPTH:
+                    raise yaml.composer.ComposerError(None, None, f"nested more than {MAX_YAML_DEPTH} levels deep",
+                                                      event.start_mark)
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    return StrictLoader
 
 
 def to_dict(config: Any) -> dict[str, Any]:
