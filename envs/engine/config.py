@@ -23,6 +23,7 @@ from parlor.envs.engine.game import ConfigError
 C = TypeVar("C")
 MAX_YAML_BYTES = 1 << 18  # a config, a run's config.yaml: far below; refuse more before parsing it
 MAX_YAML_DEPTH = 32       # nested mappings and lists
+MAX_SEED = 2**63 - 1      # seeds a user gives (command lines, configs): 0..MAX_SEED
 _BRIEF = reprlib.Repr()  # (keyword arguments only from Python 3.12)
 _BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlong = 3, 60, 60, 40
 _BRIEF.maxlist = _BRIEF.maxtuple = _BRIEF.maxdict = _BRIEF.maxset = 6
@@ -44,6 +45,12 @@ def check_int(field: str, value: Any, lo: int | None = None, hi: int | None = No
         raise ConfigError(f"{field}={brief(value)} must be an integer{_range_text(lo, hi)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise ConfigError(f"{field}={brief(value)} is out of range; allowed values: {_range_text(lo, hi).strip()}")
+
+
+def check_seed(field: str, value: Any) -> None:
+    """A seed a user gives: an integer in ``0..MAX_SEED`` (numpy takes any size, but a seed that
+    big is a typo, and records and configs store it as a JSON/YAML integer)."""
+    check_int(field, value, 0, MAX_SEED)
 
 
 def check_number(field: str, value: Any, lo: float | None = None, hi: float | None = None) -> None:
@@ -94,7 +101,7 @@ def load_yaml(path: str | Path) -> dict[str, Any]:
     the file for anything that is not such a file (missing, a folder, too big, bad YAML)."""
     path = Path(path)
     if not path.is_file():
-        raise ConfigError(f"{path}: no such file" + (" (it is a folder; give a YAML file)" if path.is_dir() else ""))
+        raise ConfigError(f"{path}: " + ("is a folder; give a YAML file" if path.is_dir() else "no such file"))
     try:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_YAML_BYTES + 1)

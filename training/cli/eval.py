@@ -251,6 +251,9 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
     finally:
         with contextlib.suppress(OSError):  # already reported; closing must not hide it
             folder.log.close()
+    if folder.log.rebuilt:
+        print(f"parlor eval: warning: {folder.log.rebuilt} episode line(s) of {kept} disagree with their game record "
+              "(changed by hand?); their results were rebuilt from the records", file=sys.stderr)
     results.update(command=command_line(config), version=parlor_version(), git_revision=folder.revision())
     if revision != results["git_revision"]:
         results["git_revision_resumed"] = revision

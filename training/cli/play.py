@@ -122,7 +122,10 @@ def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
     """(game, opponent agents, their labels) from the command line; ValueError on bad input."""
     from parlor import envs
     from parlor.agents.registry import make_agent
+    from parlor.envs.engine.config import check_seed
 
+    if args.seed is not None:
+        check_seed("--seed", args.seed)
     if args.game not in envs.ENVS:
         raise ValueError(f"unknown environment {args.game!r}; available: {', '.join(envs.ENVS)}")
     game = envs.make_game(args.game, **game_options(args.game, args.preset, args.option))

@@ -15,6 +15,7 @@ import shlex
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from parlor.training.cli.extras import RLLIB_MODULES, require
 from parlor.training.cli.options import option_flags
@@ -36,6 +37,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--ray", metavar="ADDRESS", help="backend rllib: the Ray cluster (auto, HOST:PORT, local; "
                         "default $RAY_ADDRESS, else a new local instance)")
+
+
+def check_agents(config: Any, game: Any) -> None:
+    """Build every agent the config names (the opponents, the evaluation's opponents and
+    baselines) once, so an unknown name, an unimportable class or a policy that does not fit
+    fails before any run folder is made."""
+    from parlor.agents.registry import make_agent
+    from parlor.training.learning.opponents import SELF
+
+    names = [e.agent for e in config.opponents if e.agent != SELF] + [*config.eval.opponents, *config.eval.baselines]
+    for name in dict.fromkeys(names):
+        make_agent(name, game, env_name=config.env)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
             require(PROGRESS_MODULES, "the progress bar", alternative="or leave it out: --no-progress")
         if config.init is not None:
             load_policy(config.init, config.env, game)  # a whole policy file of this env, before any folder is made
+        check_agents(config, game)
     except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2

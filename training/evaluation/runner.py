@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from parlor.training.evaluation.tournament import Job
 
 EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "ray", "field", "seats", "record")
+MAX_GAMES = 1_000_000  # episodes per matchup: the schedule is built (and the episodes kept) in memory
+MAX_AGENTS = 64
 
 
 @dataclass(frozen=True)
@@ -60,14 +62,19 @@ class EvalConfig:
     record: bool = False                # keep every episode's game record (records.jsonl)
 
     def __post_init__(self) -> None:
-        from parlor.envs.engine.config import check_bool, check_int
+        from parlor.envs.engine.config import brief, check_bool, check_int, check_seed
         from parlor.envs.engine.game import ConfigError
 
-        if isinstance(self.agents, str) or not self.agents:
-            raise ConfigError("agents: give a list of at least one agent name, e.g. heuristic,search,random")
+        if isinstance(self.agents, str) or not isinstance(self.agents, (list, tuple)) or not self.agents:
+            raise ConfigError(f"agents={brief(self.agents)}: give a list of at least one agent name, e.g. "
+                              "heuristic,search,random")
+        if len(self.agents) > MAX_AGENTS or not all(isinstance(a, str) for a in self.agents):
+            raise ConfigError(f"agents={brief(self.agents)}: give 1 to {MAX_AGENTS} agent names (strings)")
         object.__setattr__(self, "agents", tuple(self.agents))
-        check_int("games", self.games, 1)
-        check_int("seed", self.seed, 0)
+        if not isinstance(self.options, dict):
+            raise ConfigError(f"options={brief(self.options)} must be a mapping of game option names to values")
+        check_int("games", self.games, 1, MAX_GAMES)
+        check_seed("seed", self.seed)
         check_int("workers", self.workers, 1, 64)
         check_bool("record", self.record)
         if self.ray is not None:
@@ -82,7 +89,7 @@ class EvalConfig:
         if self.seats is not None:
             if self.field is None:
                 raise ConfigError("seats only applies with field (the agents' seats against the field)")
-            if isinstance(self.seats, (str, int)) or not self.seats:
+            if not isinstance(self.seats, (list, tuple)) or not self.seats:
                 raise ConfigError(f"seats={self.seats!r} must be a non-empty list of seat numbers")
             for seat in self.seats:
                 check_int("seats[]", seat, 0)
@@ -272,7 +279,7 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
 
     planned = planned or plan(config, make_game)
     game, jobs, names = planned.game, planned.jobs, config.names()
-    done = log.resume(jobs, names, config.record) if log is not None else {}
+    done = log.resume(jobs, names, config.record, game) if log is not None else {}
     pending = [i for i in range(len(jobs)) if i not in done]
     start = time.perf_counter()
     if progress is not None:
