@@ -122,8 +122,8 @@ class Architecture:
         if not _is_int(self.num_actions) or not 1 <= self.num_actions <= 1 << 20:
             raise ValueError(f"num_actions={brief(self.num_actions)} must be an integer in 1..{1 << 20}")
         if self.parameters() > MAX_PARAMETERS:
-            raise ValueError(f"the network ({self.describe()}) has {self.parameters():,} parameters; at most "
-                             f"{MAX_PARAMETERS:,} allowed")
+            raise ValueError(f"the network (pi={brief(list(self.pi))}, vf={brief(list(self.vf))}) has "
+                             f"{self.parameters():,} parameters; at most {MAX_PARAMETERS:,} allowed")
 
     def tensor_shapes(self) -> dict[str, tuple[int, ...]]:
         """The network's tensors by name and shape (what ``build().state_dict()`` holds),
