@@ -47,10 +47,14 @@ def check_int(field: str, value: Any, lo: int | None = None, hi: int | None = No
         raise ConfigError(f"{field}={brief(value)} is out of range; allowed values: {_range_text(lo, hi).strip()}")
 
 
-def check_seed(field: str, value: Any) -> None:
-    """A seed a user gives: an integer in ``0..MAX_SEED`` (numpy takes any size, but a seed that
-    big is a typo, and records and configs store it as a JSON/YAML integer)."""
-    check_int(field, value, 0, MAX_SEED)
+def check_seed(value: Any, where: str, none: bool = False) -> int | None:
+    """``value`` if it is a seed: an integer (not a bool) in ``0..MAX_SEED`` (numpy takes any
+    size, but records and configs store it as a JSON/YAML integer), or None where ``none``;
+    else a ConfigError naming ``where``."""
+    if value is None and none:
+        return None
+    check_int(where, value, 0, MAX_SEED)
+    return value
 
 
 def check_number(field: str, value: Any, lo: float | None = None, hi: float | None = None) -> None:

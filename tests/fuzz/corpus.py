@@ -47,7 +47,7 @@ def raw_zip(dest: Path, members: list[tuple[str, bytes, int, int, int]]) -> Path
     return dest
 
 
-def _stored(name: str, data: bytes) -> tuple[str, bytes, int, int, int]:
+def stored(name: str, data: bytes) -> tuple[str, bytes, int, int, int]:
     return name, data, 0, zlib.crc32(data), len(data)
 
 
@@ -63,7 +63,7 @@ def lying_member(source: Path, dest: Path, inflated: int = 1 << 30) -> Path:
     with zipfile.ZipFile(source) as src:
         header, declared = src.read(HEADER), src.getinfo(WEIGHTS).file_size
     data, crc = deflated_zeros(inflated)
-    return raw_zip(dest, [_stored(HEADER, header), (WEIGHTS, data, 8, crc, declared)])
+    return raw_zip(dest, [stored(HEADER, header), (WEIGHTS, data, 8, crc, declared)])
 
 
 def huge_member(source: Path, dest: Path, size: int = 1 << 30) -> Path:
@@ -71,13 +71,13 @@ def huge_member(source: Path, dest: Path, size: int = 1 << 30) -> Path:
     with zipfile.ZipFile(source) as src:
         header = src.read(HEADER)
     data, crc = deflated_zeros(size)
-    return raw_zip(dest, [_stored(HEADER, header), (WEIGHTS, data, 8, crc, size)])
+    return raw_zip(dest, [stored(HEADER, header), (WEIGHTS, data, 8, crc, size)])
 
 
 def declared_size(source: Path, dest: Path, size: int = 1 << 31) -> Path:
     """A copy whose weights member declares ``size`` bytes (its data are the real weights)."""
     with zipfile.ZipFile(source) as src:
-        members = [_stored(name, src.read(name)) for name in src.namelist()]
+        members = [stored(name, src.read(name)) for name in src.namelist()]
     return raw_zip(dest, [(n, d, m, c, size if n == WEIGHTS else s) for n, d, m, c, s in members])
 
 
@@ -112,7 +112,7 @@ def low_above_high(source: Path, dest: Path) -> Path:
 def format1(dest: Path, header: dict) -> Path:
     """A format-1 zip (SB3 members and parlor.json) with ``header``; its tensors are never reached."""
     members = {"data": b"{}", "policy.pth": b"not reached", HEADER: json.dumps(header).encode()}
-    return raw_zip(dest, [_stored(name, data) for name, data in members.items()])
+    return raw_zip(dest, [stored(name, data) for name, data in members.items()])
 
 
 POLICY_BOMBS: dict[str, Callable[[Path, Path], Path]] = {

@@ -125,7 +125,7 @@ def setup(args: argparse.Namespace) -> tuple[Any, list[Any], list[str]]:
     from parlor.envs.engine.config import check_seed
 
     if args.seed is not None:
-        check_seed("--seed", args.seed)
+        check_seed(args.seed, "--seed")
     if args.game not in envs.ENVS:
         raise ValueError(f"unknown environment {args.game!r}; available: {', '.join(envs.ENVS)}")
     game = envs.make_game(args.game, **game_options(args.game, args.preset, args.option))

@@ -74,7 +74,7 @@ class EvalConfig:
         if not isinstance(self.options, dict):
             raise ConfigError(f"options={brief(self.options)} must be a mapping of game option names to values")
         check_int("games", self.games, 1, MAX_GAMES)
-        check_seed("seed", self.seed)
+        check_seed(self.seed, "seed")
         check_int("workers", self.workers, 1, 64)
         check_bool("record", self.record)
         if self.ray is not None:

@@ -38,7 +38,7 @@ from typing import Any
 
 from parlor.agents.advisors import check_tolerances
 from parlor.agents.policy_format import ACTIVATIONS  # the activations a policy file can describe
-from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
+from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, check_seed, load_yaml
 from parlor.envs.engine.game import ConfigError
 from parlor.training.learning.opponents import SELF, PoolEntry
 from parlor.training.learning.wrapper import SHAPING_MODES
@@ -156,7 +156,7 @@ class EvalConfig:
             raise ConfigError("eval.opponents/baselines: 'self' is a training-pool entry, not an evaluation agent")
         check_int("eval.decks_per_episode", self.decks_per_episode, 0, 1000)
         check_bool("eval.deterministic", self.deterministic)
-        check_int("eval.seed", self.seed, 0)
+        check_seed(self.seed, "eval.seed")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -222,7 +222,7 @@ class TrainConfig:
         check_int("n_envs", self.n_envs, 1, 64)
         check_choice("vec_env", self.vec_env, VEC_ENVS)
         check_int("total_steps", self.total_steps, 1)
-        check_int("seed", self.seed, 0)
+        check_seed(self.seed, "seed")
         check_int("checkpoint_every", self.checkpoint_every, 1)
         if self.init is not None:
             if not isinstance(self.init, str) or not self.init.endswith(".zip"):
