@@ -6,12 +6,11 @@ turns a plain mapping (keyword options or YAML) into one, rejecting unknown
 keys. Errors name the field and the allowed values, and show a value with :func:`brief`
 (a bounded repr: a message never grows with what the user gave). YAML is read by
 :func:`parse_yaml` only: safe tags, no anchors or aliases (a few hundred bytes of
-aliases expand to gigabytes), bounded size and nesting.
+aliases expand to gigabytes), bounded size, nesting and number of values.
 """
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import reprlib
 from collections.abc import Collection, Mapping
@@ -21,8 +20,9 @@ from typing import Any, TypeVar
 from parlor.envs.engine.game import ConfigError
 
 C = TypeVar("C")
-MAX_YAML_BYTES = 1 << 18  # a config, a run's config.yaml: far below; refuse more before parsing it
+MAX_YAML_BYTES = 1 << 16  # a config, a run's config.yaml: a few KB; refuse more before parsing it
 MAX_YAML_DEPTH = 32       # nested mappings and lists
+MAX_YAML_NODES = 5_000    # values (scalars, lists, mappings): building each costs Python time
 MAX_SEED = 2**63 - 1      # seeds a user gives (command lines, configs): 0..MAX_SEED
 _BRIEF = reprlib.Repr()  # (keyword arguments only from Python 3.12)
 _BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlong = 3, 60, 60, 40
@@ -133,45 +133,40 @@ def parse_yaml(text: str, where: str) -> Any:
 
     if len(text) > MAX_YAML_BYTES:
         raise ConfigError(f"{where}: more than {MAX_YAML_BYTES:,} characters of YAML")
-    loader = _strict_loader(yaml)(text)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: the pure Python one takes a minute on 200 KB
     try:
-        return loader.get_single_data()
+        _check_events(yaml, yaml.parse(text, Loader=loader))  # before anything is built from them
+        return yaml.load(text, Loader=loader)
     except ValueError as exc:  # an integer of more than 4,300 digits
         raise ConfigError(f"{where}: a value is out of range ({str(exc)[:120]})") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = str(getattr(exc, "problem", None) or getattr(exc, "context", None) or type(exc).__name__)
+        problem = str(getattr(exc, "problem", None) or getattr(exc, "context", None) or str(exc).split("\n")[0])
         if isinstance(exc, yaml.constructor.ConstructorError) and "for the tag" in problem:
             problem = f"the tag {problem.rpartition(' ')[2][:80]} is not allowed (plain YAML values only)"
         raise ConfigError(f"{where}: not valid YAML{at}: {problem[:160]}") from None
-    finally:
-        loader.dispose()
 
 
-@functools.cache
-def _strict_loader(yaml: Any) -> type:
-    class StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
-        """SafeLoader that refuses anchors/aliases and deep nesting while composing (the pure
-        Python one: the C loader composes in C, past these checks)."""
-
-        depth = 0
-
-        def compose_node(self, parent: Any, index: Any) -> Any:
-            event = self.peek_event()
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-                raise yaml.composer.ComposerError(None, None, "anchors and aliases (& and *) are not allowed",
+def _check_events(yaml: Any, events: Any) -> None:
+    """Refuse an anchor or alias (a few hundred bytes of them expand to gigabytes), nesting
+    deeper than ``MAX_YAML_DEPTH`` and more than ``MAX_YAML_NODES`` values, from the parser's events."""
+    depth = nodes = 0
+    for event in events:
+        if isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            nodes += 1
+            if nodes > MAX_YAML_NODES:
+                raise yaml.composer.ComposerError(None, None, f"more than {MAX_YAML_NODES:,} values", event.start_mark)
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise yaml.composer.ComposerError(None, None, "anchors and aliases (& and *) are not allowed",
+                                              event.start_mark)
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                raise yaml.composer.ComposerError(None, None, f"nested more than {MAX_YAML_DEPTH} levels deep",
                                                   event.start_mark)
-            self.depth += 1
-            try:
-                if self.depth > MAX_YAML_DEPTH:
-                    raise yaml.composer.ComposerError(None, None, f"nested more than {MAX_YAML_DEPTH} levels deep",
-                                                      event.start_mark)
-                return super().compose_node(parent, index)
-            finally:
-                self.depth -= 1
-
-    return StrictLoader
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
 
 
 def to_dict(config: Any) -> dict[str, Any]:

@@ -141,7 +141,7 @@ BAD_YAML: dict[str, tuple[str, str]] = {  # name -> (text, words the one line mu
     "alias bomb": (alias_bomb(), "anchors and aliases"),
     "python tag": ("env: !!python/object/apply:os.system ['touch /tmp/parlor-yaml-ran']\n", "is not allowed"),
     "syntax error": ("env: [tonk_v0\nagents: x\n", "not valid YAML at line"),
-    "deep nesting": (deep_yaml(), "nested more than"),
+    "deep nesting": (deep_yaml(), "nest"),
     "huge integer": ("games: " + "9" * 5000 + "\n", "out of range"),
     "not a mapping": ("- 1\n- 2\n", "top level must be a mapping"),
 }

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "ray", "field", "seats", "record")
 MAX_GAMES = 1_000_000  # episodes per matchup: the schedule is built (and the episodes kept) in memory
+MAX_EPISODES = 1_000_000  # episodes of a whole evaluation (games times matchups), for the same reason
 MAX_AGENTS = 64
 
 
@@ -250,9 +251,13 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
     name, a policy that does not fit or a missing extra fails before any game or file."""
     from parlor.agents.registry import make_agent
     from parlor.envs.engine.game import ConfigError
-    from parlor.training.evaluation.tournament import field_schedule, schedule
+    from parlor.training.evaluation.tournament import field_schedule, matchups_for, schedule
 
     game = build_game(config, make_game)
+    groups = len(config.agents) if config.field is not None else len(matchups_for(len(config.agents), game.num_players))
+    if config.games * groups > MAX_EPISODES:
+        raise ConfigError(f"games={config.games} for each of {groups} matchups is {config.games * groups:,} episodes; "
+                          f"at most {MAX_EPISODES:,} in one evaluation")
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
         make_agent(spec, game, env_name=config.env)
     if config.field is not None:
