@@ -58,18 +58,12 @@ SEARCH_DEFAULTS: dict[str, tuple[int, str, str, int | None]] = {
 
 
 def resolve(target: str) -> type:
-    """``"package.module:Class"`` -> the class (imported now). A name that is not of that form,
-    a module that is not there or a name that is not a class is a ConfigError."""
+    """``"package.module:Class"`` -> the class (imported now). A name that is not of that form
+    or not a class is a ConfigError."""
     module_name, _, attr = target.partition(":")
     if not module_name or not attr:
         raise ConfigError(f"{target!r} is not of the form 'package.module:Class'")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as err:
-        if err.name is None or not module_name.startswith(err.name):
-            raise  # a module the named one imports is missing (an extra, or a bug in it): not a name error
-        raise ConfigError(f"agent {target!r}: no module named {err.name!r} (package.module:Class must be "
-                          "importable)") from None
+    module = importlib.import_module(module_name)
     try:
         found = getattr(module, attr)
     except AttributeError:
@@ -110,7 +104,7 @@ def make_agent(spec: str, game: Game, env_name: str | None = None, seed: int | N
     if spec in named:
         return resolve(named[spec])(game, seed=seed)
     if ":" in spec and "." in spec.partition(":")[0]:
-        cls = resolve(spec)
+        cls = _user_class(spec)
         if not callable(getattr(cls, "act", None)):
             raise ConfigError(f"agent {spec!r} is not an agent class (a class with act(observation, action_mask) "
                               "and the constructor (game, seed=None))")
@@ -119,6 +113,19 @@ def make_agent(spec: str, game: Game, env_name: str | None = None, seed: int | N
         f"unknown agent {spec!r} for {env_name or 'this game'}; available: "
         f"{', '.join(agent_names(env_name))}, search:BUDGET[:ROLLOUT], package.module:Class"
     )
+
+
+def _user_class(spec: str) -> type:
+    """The class a user named: a module that is not there is a ConfigError (a module that
+    the named one imports and is missing, an extra or a bug, stays an ImportError)."""
+    module_name = spec.partition(":")[0]
+    try:
+        return resolve(spec)
+    except ModuleNotFoundError as err:
+        if err.name is None or not (module_name == err.name or module_name.startswith(err.name + ".")):
+            raise
+        raise ConfigError(f"agent {spec!r}: no module named {err.name!r} (package.module:Class must be "
+                          "importable)") from None
 
 
 def search_defaults(env_name: str) -> tuple[int, str, str, int | None]:
