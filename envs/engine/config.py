@@ -32,7 +32,8 @@ _BRIEF.maxlist = _BRIEF.maxtuple = _BRIEF.maxdict = _BRIEF.maxset = 6
 def brief(value: Any) -> str:
     """``repr(value)`` cut to about 80 characters (reprlib: never builds the whole repr, so a
     huge or deeply nested value costs no time either)."""
-    return _BRIEF.repr(value)
+    text = _BRIEF.repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def check_choice(field: str, value: Any, allowed: Collection[Any]) -> None:

@@ -114,3 +114,34 @@ def test_messages_quote_file_content_briefly_and_escaped(tmp_path: Path) -> None
                        "--out", str(tmp_path / "o")])
     assert done.returncode == 2 and "\x1b" not in done.stderr and "\x07" not in done.stderr
     assert len(done.stderr) < 400, done.stderr
+
+
+def test_a_read_only_destination_is_one_line_and_leaves_the_old_file(tmp_path: Path, monkeypatch, capsys) -> None:
+    import errno
+
+    from parlor.envs.engine import files
+    from parlor.training.cli import main
+
+    dest = tmp_path / "copy.zip"
+    dest.write_bytes(b"old")
+
+    def read_only(path, write):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+    monkeypatch.setattr(files, "replace_atomically", read_only)
+    assert main(["shield", str(corpus.SHIPPED), str(dest), "--clear"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines == [f"parlor shield: {dest}: cannot be written (Read-only file system); nothing was changed"]
+    assert dest.read_bytes() == b"old"
+
+
+def test_a_value_in_a_message_is_brief() -> None:
+    from parlor.envs.engine.config import brief, check_int
+    from parlor.envs.engine.game import ConfigError
+
+    nested: list = []
+    for _ in range(10_000):
+        nested = [nested, "x" * 1000]
+    with pytest.raises(ConfigError) as info:
+        check_int("games", nested, 1)
+    assert len(str(info.value)) < 200
+    assert len(brief("y" * 10**6)) < 80 and len(brief(10**4000)) < 80
