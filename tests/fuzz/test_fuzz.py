@@ -193,7 +193,7 @@ def policy_bytes(t: Targets, mutation: tuple) -> bytes:
 policy_mutation = st.one_of(
     st.tuples(st.just("bytes"), byte_mutation),
     st.tuples(st.just("header"), structural),
-    st.tuples(st.just("size"), st.integers(0, 2**64 - 1), st.integers(0, 1)),
+    st.tuples(st.just("size"), st.integers(0, 2**32 - 1), st.integers(0, 1)),  # (no zip64 in raw_zip)
 )
 
 
@@ -294,6 +294,13 @@ def test_the_unmutated_files_are_accepted() -> None:
         assert check(mode) == "accepted", check.__name__
 
 
+def _counting(check: Callable[[tuple], str], counts: dict[str, int]) -> Callable[[tuple], None]:
+    def counted(mutation: tuple) -> None:
+        counts["examples"] += 1
+        counts[check(mutation)] += 1
+    return counted
+
+
 @pytest.mark.skipif(LONG_MINUTES <= 0, reason="the long fuzz run: set PARLOR_FUZZ_MINUTES")
 def test_long_fuzz_run() -> None:
     """Fresh random examples of every target, round robin, for PARLOR_FUZZ_MINUTES in all."""
@@ -304,10 +311,7 @@ def test_long_fuzz_run() -> None:
     rounds = 0
     while time.monotonic() < deadline:
         for name, (check, mutation) in ready.items():
-            def counted(m: tuple, name: str = name, check: Callable[[tuple], str] = check) -> None:
-                counts[name]["examples"] += 1
-                counts[name][check(m)] += 1
             settings(max_examples=200, deadline=None, database=None, suppress_health_check=list(HealthCheck))(
-                given(mutation)(counted))()
+                given(mutation)(_counting(check, counts[name])))()
         rounds += 1
     print(json.dumps({"minutes": LONG_MINUTES, "rounds": rounds, "targets": counts}, indent=1))
