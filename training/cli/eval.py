@@ -188,7 +188,9 @@ def run(args: argparse.Namespace) -> int:
         planned = runner.plan(config)  # agents built and policies loaded before any folder is made
         if not args.no_plot:
             require(["matplotlib"], "the results plot", alternative="or skip it: --no-plot")
-        if not args.resume:
+        if args.resume:  # the kept episodes, checked before the folder is touched
+            folder.log.check(planned.jobs, config.names(), config.record, planned.game)
+        else:
             folder = RunFolder.create(args.out, config.env, force=args.force)
     except (ConfigError, ValueError, OSError) as exc:
         print(f"parlor eval: {exc}", file=sys.stderr)

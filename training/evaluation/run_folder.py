@@ -173,6 +173,7 @@ class EpisodeLog:
         self.path = path
         self.jobs = 0  # complete jobs in the file
         self.rebuilt = 0  # episodes whose results resume() took from their record, not their line
+        self._checked: tuple[Any, Any] | None = None  # check()'s last result, for resume()
         self._fh: Any = None
         self._synced = 0.0
 
@@ -185,6 +186,21 @@ class EpisodeLog:
         (rewards, statistics, steps, truncation) are rebuilt by replaying its record, so a
         line edited by hand cannot change the results (``rebuilt`` counts the lines that
         disagreed with their record); a record that does not replay is a RunFolderError."""
+        done, kept, data = self.check(jobs, names, recorded, game)
+        self.jobs = len(done)  # kept even if the rewrite below fails (a read-only folder): say so
+        if kept != data:
+            replace_atomically(self.path, lambda tmp: _write_synced(tmp, kept))
+        self._fh = open(self.path, "ab")  # kept open while the jobs are played
+        return done
+
+    def check(self, jobs: Sequence[Any], names: Sequence[str], recorded: bool = False,
+              game: Any = None) -> tuple[dict[int, list[dict]], bytes, bytes]:
+        """What :meth:`resume` keeps, checked, without changing the file: (the complete jobs by
+        index, the bytes of their lines, the file's bytes). ``parlor eval --resume`` calls it
+        before it touches the run folder; :meth:`resume` then reuses the result."""
+        key = (id(jobs), tuple(names), recorded, id(game))
+        if self._checked is not None and self._checked[0] == key:
+            return self._checked[1]
         by_job: dict[int, list[tuple[dict, bytes]]] = {}
         data = self.path.read_bytes() if self.path.exists() else b""
         lines = data.split(b"\n")
@@ -193,7 +209,7 @@ class EpisodeLog:
             try:
                 record = json.loads(line)
                 index = int(record["job"])
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, RecursionError):
                 raise RunFolderError(f"{self.path} line {number} is not an episode record; the file was changed "
                                      "by hand or by another program") from None
             if not 0 <= index < len(jobs):
@@ -206,11 +222,8 @@ class EpisodeLog:
             if recorded and game is not None:
                 done[i] = [self._rebuilt(i, k, episode, game) for k, episode in enumerate(records)]
         kept = b"".join(line + b"\n" for i in done for _, line in by_job[i])
-        self.jobs = len(done)  # kept even if the rewrite below fails (a read-only folder): say so
-        if kept != data:
-            replace_atomically(self.path, lambda tmp: _write_synced(tmp, kept))
-        self._fh = open(self.path, "ab")  # kept open while the jobs are played
-        return done
+        self._checked = (key, (done, kept, data))
+        return done, kept, data
 
     def _rebuilt(self, index: int, k: int, episode: dict, game: Any) -> dict:
         """``episode`` with its results replayed from its game record."""

@@ -1,7 +1,8 @@
 """Issue 34: ``parlor eval --resume`` does not trust what a hand can change in a run folder.
 With records, each kept episode's results are rebuilt from its game record (an edited reward
 in ``episodes.jsonl`` changes nothing, and is reported); a record that does not replay is
-refused in one line; a resume that fails rewriting the log reports the deals it kept."""
+refused in one line before the folder is touched; a resume that fails rewriting the log
+reports the deals it kept."""
 from __future__ import annotations
 
 import errno
@@ -55,10 +56,11 @@ def test_a_record_that_does_not_replay_is_refused_in_one_line(finished: Path, tm
         lines[3]["record"]["rewards"] = [5.0, -5.0, 0.0]
         lines[3]["rewards"] = [5.0, -5.0, 0.0]
     run = interrupted_copy(finished, tmp_path / "run", cheat)
+    before = {p.name: p.read_bytes() for p in run.iterdir()}
     assert main(["eval", "--resume", str(run)]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "job 0 episode 3: its game record does not replay" in lines[0], lines
-    assert not (run / "results.json").exists()
+    assert {p.name: p.read_bytes() for p in run.iterdir()} == before  # refused before the folder was touched
 
 
 def test_a_failed_resume_says_how_many_deals_it_kept(finished: Path, tmp_path: Path, monkeypatch, capsys) -> None:
