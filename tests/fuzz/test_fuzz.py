@@ -231,7 +231,7 @@ def check_eval_config(mutation: tuple) -> str:
 
 
 def check_train_config(mutation: tuple) -> str:
-    from parlor.training.cli.train import check_agents
+    from parlor.training.cli.train import check_named_agents
     from parlor.training.learning.configs import load_config
     from parlor.training.learning.wrapper import make_raw_env
 
@@ -240,7 +240,7 @@ def check_train_config(mutation: tuple) -> str:
 
     def read() -> None:  # what parlor train checks before it makes a run folder
         config = load_config(str(path))
-        check_agents(config, make_raw_env(config.env, config.options).game)
+        check_named_agents(config, make_raw_env(config.env, config.options).game)
     return within_bounds(read, path.stat().st_size)
 
 

@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "default $RAY_ADDRESS, else a new local instance)")
 
 
-def check_agents(config: Any, game: Any) -> None:
+def check_named_agents(config: Any, game: Any) -> None:
     """Build every agent the config names (the opponents, the evaluation's opponents and
     baselines) once, so an unknown name, an unimportable class or a policy that does not fit
     fails before any run folder is made."""
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             require(PROGRESS_MODULES, "the progress bar", alternative="or leave it out: --no-progress")
         if config.init is not None:
             load_policy(config.init, config.env, game)  # a whole policy file of this env, before any folder is made
-        check_agents(config, game)
+        check_named_agents(config, game)
     except (ConfigError, PolicyFileError, PolicyMismatchError, FileNotFoundError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2
