@@ -39,7 +39,6 @@ is built from it.
 """
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import math
@@ -50,17 +49,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from parlor.agents.policy_architecture import (  # re-exported: the format's architecture part
+    ACTIVATIONS,
+    MAX_LAYERS,
+    MAX_OBSERVATION,
+    MAX_PARAMETERS,
+    MAX_WIDTH,
+    POLICY_CLASSES,
+    Architecture,
+    activation_class,
+    is_int,
+)
 from parlor.envs.engine.config import brief
 from parlor.envs.engine.files import atomic_write_bytes
 from parlor.envs.engine.game import ConfigError, MissingFileError
 
 POLICY_FORMAT = 2
 HEADER, WEIGHTS, OPTIMIZER = "parlor.json", "weights.safetensors", "optimizer.safetensors"
-POLICY_CLASSES = ("MaskableActorCriticPolicy",)
-ACTIVATIONS = ("tanh", "relu")
-MAX_LAYERS, MAX_WIDTH = 16, 4096
-MAX_OBSERVATION = 1 << 20            # entries of the observation (the product of its shape)
-MAX_PARAMETERS = 1 << 26             # numbers in the network (256 MiB of float32)
 MAX_HEADER_BYTES = 1 << 20
 MAX_TENSOR_BYTES = 4 * MAX_PARAMETERS * 3 + (1 << 20)  # weights + Adam's two moments, never more
 FREE_BYTES, INFLATE_RATIO = 16 << 20, 3  # inflate_budget: what a member may inflate to
@@ -70,6 +75,10 @@ SIGNATURE_FIELDS = {"env": str, "layout_version": str, "observation_shape": list
 OPTIONAL_FIELDS = {"action_guard": dict, "metadata": dict, "checkpoint": dict}
 HEADER_FIELDS = ("format", *SIGNATURE_FIELDS, "architecture", "num_timesteps", *OPTIONAL_FIELDS)
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed member times: the same policy gives the same bytes
+__all__ = ["ACTIVATIONS", "MAX_LAYERS", "MAX_OBSERVATION", "MAX_PARAMETERS", "MAX_WIDTH", "POLICY_CLASSES",
+           "Architecture", "PolicyFile", "PolicyFileError", "activation_class", "check_header", "check_tensors",
+           "fit_weights", "inflate_budget", "optimizer_tensors", "parse_json", "read_member", "read_policy_file",
+           "restore_optimizer", "write_policy_file"]
 
 
 class PolicyFileError(ConfigError):
@@ -77,147 +86,6 @@ class PolicyFileError(ConfigError):
 
     def __init__(self, path: str | Path, problem: str):
         super().__init__(f"{path}: {' '.join(str(problem).split())}")
-
-
-# ---------------------------------------------------------------- the architecture
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Architecture:
-    """What rebuilds the network: a MaskableActorCriticPolicy with an MLP of ``pi`` (actor)
-    and ``vf`` (critic) hidden layers and ``activation``, on a flat Box observation."""
-
-    policy: str = "MaskableActorCriticPolicy"
-    pi: tuple[int, ...]
-    vf: tuple[int, ...]
-    activation: str
-    observation_shape: tuple[int, ...]
-    observation_low: float
-    observation_high: float
-    num_actions: int
-
-    def __post_init__(self) -> None:
-        if self.policy not in POLICY_CLASSES:
-            raise ValueError(f"policy={brief(self.policy)} is not allowed; allowed values: {', '.join(POLICY_CLASSES)}")
-        if self.activation not in ACTIVATIONS:
-            raise ValueError(f"activation={brief(self.activation)} is not allowed; allowed values: {', '.join(ACTIVATIONS)}")
-        for name in ("pi", "vf", "observation_shape"):
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = tuple(value)
-                object.__setattr__(self, name, value)
-            limit = MAX_WIDTH if name != "observation_shape" else 1 << 24
-            if not isinstance(value, tuple) or not 1 <= len(value) <= MAX_LAYERS or not all(
-                    _is_int(n) and 1 <= n <= limit for n in value):
-                raise ValueError(f"{name}={brief(value)} must be a list of 1 to {MAX_LAYERS} sizes in 1..{limit}")
-        if math.prod(self.observation_shape) > MAX_OBSERVATION:
-            raise ValueError(f"observation_shape={list(self.observation_shape)} has {math.prod(self.observation_shape):,} "
-                             f"entries; at most {MAX_OBSERVATION:,} allowed")
-        for name in ("observation_low", "observation_high"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-                raise ValueError(f"{name}={brief(value)} must be a number")
-            object.__setattr__(self, name, float(value))
-        if not self.observation_low <= self.observation_high:
-            raise ValueError(f"observation_low={self.observation_low} is above observation_high={self.observation_high}; "
-                             "the low bound must be <= the high bound")
-        if not _is_int(self.num_actions) or not 1 <= self.num_actions <= 1 << 20:
-            raise ValueError(f"num_actions={brief(self.num_actions)} must be an integer in 1..{1 << 20}")
-        if self.parameters() > MAX_PARAMETERS:
-            raise ValueError(f"the network (pi={brief(list(self.pi))}, vf={brief(list(self.vf))}) has "
-                             f"{self.parameters():,} parameters; at most {MAX_PARAMETERS:,} allowed")
-
-    def tensor_shapes(self) -> dict[str, tuple[int, ...]]:
-        """The network's tensors by name and shape (what ``build().state_dict()`` holds),
-        computed without building it."""
-        shapes: dict[str, tuple[int, ...]] = {}
-        for net, sizes in (("policy_net", self.pi), ("value_net", self.vf)):
-            before = math.prod(self.observation_shape)
-            for i, size in enumerate(sizes):  # Linear, activation, Linear, ...: the Linears are 0, 2, 4...
-                shapes[f"mlp_extractor.{net}.{2 * i}.weight"] = (size, before)
-                shapes[f"mlp_extractor.{net}.{2 * i}.bias"] = (size,)
-                before = size
-        shapes.update({"action_net.weight": (self.num_actions, self.pi[-1]), "action_net.bias": (self.num_actions,),
-                       "value_net.weight": (1, self.vf[-1]), "value_net.bias": (1,)})
-        return shapes
-
-    def parameters(self) -> int:
-        """How many numbers the network holds."""
-        return sum(math.prod(shape) for shape in self.tensor_shapes().values())
-
-    def describe(self) -> str:
-        """``pi=[256, 256], vf=[256, 256], relu``: the part a trainer chooses."""
-        return f"pi={list(self.pi)}, vf={list(self.vf)}, {self.activation}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v)
-                for f in dataclasses.fields(self)}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Architecture:
-        names = [f.name for f in dataclasses.fields(cls)]
-        if not isinstance(data, Mapping):
-            raise ValueError(f"must be an object with keys {', '.join(names)}")
-        unknown, missing = sorted(set(data) - set(names)), sorted(set(names) - set(data))
-        if unknown or missing:
-            raise ValueError(f"unknown keys {unknown}, missing keys {missing}; allowed keys: {', '.join(names)}")
-        return cls(**data)
-
-    @classmethod
-    def of_policy(cls, policy: Any) -> Architecture:
-        """The architecture of a live sb3-contrib MaskableActorCriticPolicy (what parlor trains)."""
-        import numpy as np
-        from gymnasium import spaces
-        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-        from stable_baselines3.common.torch_layers import FlattenExtractor
-
-        if type(policy) is not MaskableActorCriticPolicy:
-            raise ValueError(f"a {type(policy).__name__} is not a policy parlor can save; allowed: {', '.join(POLICY_CLASSES)}")
-        space, action = policy.observation_space, policy.action_space
-        if not isinstance(space, spaces.Box) or not isinstance(action, spaces.Discrete) or not isinstance(
-                policy.features_extractor, FlattenExtractor) or not policy.share_features_extractor:
-            raise ValueError("only a flat Box observation, a Discrete action and the plain flatten extractor are saved")
-        low, high = np.unique(space.low), np.unique(space.high)
-        if low.size != 1 or high.size != 1:
-            raise ValueError("the observation bounds must be the same for every entry")
-        arch = policy.net_arch if isinstance(policy.net_arch, dict) else {"pi": policy.net_arch, "vf": policy.net_arch}
-        activation = next((name for name, fn in _activations().items() if fn is policy.activation_fn), None)
-        if activation is None:
-            raise ValueError(f"activation {policy.activation_fn.__name__} is not allowed; allowed values: {', '.join(ACTIVATIONS)}")
-        return cls(pi=tuple(arch["pi"]), vf=tuple(arch["vf"]), activation=activation,
-                   observation_shape=tuple(int(n) for n in space.shape), observation_low=float(low[0]),
-                   observation_high=float(high[0]), num_actions=int(action.n))
-
-    def build(self) -> Any:
-        """A fresh MaskableActorCriticPolicy of this architecture (CPU, eval mode). Its throw-away
-        initial weights do not touch the global torch RNG (training runs stay reproducible)."""
-        import numpy as np
-        import torch
-        from gymnasium import spaces
-        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-        with torch.random.fork_rng(devices=[]):
-            policy = MaskableActorCriticPolicy(
-                spaces.Box(self.observation_low, self.observation_high, self.observation_shape, np.float32),
-                spaces.Discrete(self.num_actions), lambda _: 0.0, net_arch={"pi": list(self.pi), "vf": list(self.vf)},
-                activation_fn=_activations()[self.activation], ortho_init=False)
-        policy.set_training_mode(False)
-        return policy
-
-
-def _activations() -> dict[str, Any]:
-    import torch
-
-    return {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
-
-
-def activation_class(name: str) -> Any:
-    """The torch module class of an allow-listed activation name (what trainers pass to SB3)."""
-    if name not in ACTIVATIONS:
-        raise ValueError(f"activation={name!r} is not allowed; allowed values: {', '.join(ACTIVATIONS)}")
-    return _activations()[name]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # ---------------------------------------------------------------- tensors
@@ -310,7 +178,7 @@ def check_header(header: Any, path: str | Path) -> Architecture:
     fmt = header.get("format")
     if fmt == 1:
         raise PolicyFileError(path, f"{HEADER} says format 1 (a Stable-Baselines3 zip) but the zip has no SB3 members")
-    if not _is_int(fmt) or fmt != POLICY_FORMAT:
+    if not is_int(fmt) or fmt != POLICY_FORMAT:
         raise PolicyFileError(path, f"format {brief(fmt)} is not one this parlor reads (format {POLICY_FORMAT})")
     unknown = sorted(set(header) - set(HEADER_FIELDS))
     if unknown:
@@ -327,7 +195,7 @@ def check_header(header: Any, path: str | Path) -> Architecture:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
             raise PolicyFileError(path, f"{HEADER}: action_guard.{brief(name)}={brief(value)} must be a number >= 0")
     n_updates = header.get("checkpoint", {}).get("n_updates", 0)
-    if set(header.get("checkpoint", {})) - {"n_updates"} or not _is_int(n_updates) or n_updates < 0:
+    if set(header.get("checkpoint", {})) - {"n_updates"} or not is_int(n_updates) or n_updates < 0:
         raise PolicyFileError(path, f"{HEADER}: checkpoint={brief(header['checkpoint'])} must be {{\"n_updates\": N >= 0}}")
     if header["num_timesteps"] < 0:
         raise PolicyFileError(path, f"{HEADER}: num_timesteps={header['num_timesteps']} must be >= 0")
