@@ -92,9 +92,20 @@ class PolicyFileError(ConfigError):
 def check_tensors(arch: Architecture, tensors: Mapping[str, Any], path: str | Path, member: str = WEIGHTS) -> None:
     """``tensors`` are exactly the architecture's (:meth:`Architecture.tensor_shapes`), float32
     and finite (a NaN weight would fail only in the middle of a game); else a PolicyFileError."""
+    _check_fit(arch.tensor_shapes(), tensors, path, member, finite=True)
+
+
+def fit_weights(policy: Any, tensors: Mapping[str, Any], path: str | Path) -> None:
+    """Load ``tensors`` into ``policy``: every name of its state dict, each with its shape
+    and float32, nothing else; otherwise a :class:`PolicyFileError` naming the first misfit."""
+    _check_fit({name: tuple(t.shape) for name, t in policy.state_dict().items()}, tensors, path, WEIGHTS, finite=False)
+    policy.load_state_dict(dict(tensors), strict=True)
+
+
+def _check_fit(want: Mapping[str, tuple[int, ...]], tensors: Mapping[str, Any], path: str | Path, member: str,
+               finite: bool) -> None:
     import torch
 
-    want = arch.tensor_shapes()
     missing, extra = sorted(set(want) - set(tensors)), sorted(set(tensors) - set(want))
     if missing or extra:
         raise PolicyFileError(path, f"its weights do not fit the architecture in {HEADER}: "
@@ -104,27 +115,9 @@ def check_tensors(arch: Architecture, tensors: Mapping[str, Any], path: str | Pa
         if tuple(got.shape) != shape or got.dtype != torch.float32:
             raise PolicyFileError(path, f"tensor {name} is {got.dtype} {list(got.shape)}; the architecture in "
                                   f"{HEADER} needs float32 {list(shape)}")
-        if not bool(torch.isfinite(got).all()):
+        if finite and not bool(torch.isfinite(got).all()):
             raise PolicyFileError(path, f"{member}: tensor {name} holds NaN or infinite numbers; every weight "
                                   "must be a finite number")
-
-
-def fit_weights(policy: Any, tensors: Mapping[str, Any], path: str | Path) -> None:
-    """Load ``tensors`` into ``policy``: every name of its state dict, each with its shape
-    and float32, nothing else; otherwise a :class:`PolicyFileError` naming the first misfit."""
-    import torch
-
-    want = policy.state_dict()
-    missing, extra = sorted(set(want) - set(tensors)), sorted(set(tensors) - set(want))
-    if missing or extra:
-        raise PolicyFileError(path, f"its weights do not fit the architecture in {HEADER}: "
-                              f"missing tensors {missing[:4]}, unexpected tensors {extra[:4]}")
-    for name, tensor in want.items():
-        got = tensors[name]
-        if tuple(got.shape) != tuple(tensor.shape) or got.dtype != torch.float32:
-            raise PolicyFileError(path, f"tensor {name} is {got.dtype} {list(got.shape)}; the architecture in "
-                                  f"{HEADER} needs float32 {list(tensor.shape)}")
-    policy.load_state_dict(dict(tensors), strict=True)
 
 
 def optimizer_tensors(optimizer: Any) -> dict[str, Any]:
