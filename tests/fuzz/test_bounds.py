@@ -64,6 +64,8 @@ def test_crafted_files_are_refused_within_the_memory_and_time_bounds(tmp_path: P
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     rows = result["rows"]
+    print(f"{len(rows)} crafted files, slowest refused in {max(r['seconds'] for r in rows):.3f} s, "
+          f"peak memory +{result['extra_mb']:.1f} MB")  # shown with pytest -s (docs/soak.md)
     assert [r["case"] for r in rows if r["outcome"] != "refused"] == []
     slow = [r for r in rows if r["seconds"] > SECONDS]
     assert slow == []
