@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePath
 
+from parlor.envs.engine.config import brief
 from parlor.envs.engine.game import ConfigError
 
 LABEL = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+#-]*")
@@ -23,7 +24,7 @@ POLICY_PREFIX = "ppo:"
 def split_entry(entry: str) -> tuple[str | None, str]:
     """``"NAME=SPEC"`` -> (NAME, SPEC); a bare spec -> (None, SPEC)."""
     if not isinstance(entry, str) or not entry.strip():
-        raise ConfigError(f"agents: {entry!r} is not an agent; give a name such as heuristic or NAME=ppo:PATH.zip")
+        raise ConfigError(f"agents: {brief(entry)} is not an agent; give a name such as heuristic or NAME=ppo:PATH.zip")
     entry = entry.strip()
     name, sep, spec = entry.partition("=")
     # an `=` after the first `:` belongs to the spec (a path may contain one); before it, it names the agent
@@ -31,9 +32,9 @@ def split_entry(entry: str) -> tuple[str | None, str]:
         return None, entry
     name, spec = name.strip(), spec.strip()
     if not LABEL.fullmatch(name):
-        raise ConfigError(f"agents: the name {name!r} in {entry!r} may only hold {LABEL_CHARS}")
+        raise ConfigError(f"agents: the name {brief(name)} in {brief(entry)} may only hold {LABEL_CHARS}")
     if not spec:
-        raise ConfigError(f"agents: {entry!r} names no agent after '='; e.g. {name}=heuristic")
+        raise ConfigError(f"agents: {brief(entry)} names no agent after '='; e.g. {name}=heuristic")
     return name, spec
 
 
@@ -60,7 +61,7 @@ def agent_labels(entries: Sequence[str], field: str | None = None) -> list[str]:
                 copies[label] = copies.get(label, 1) + 1  # the same agent again: self-play against a copy
                 label = f"{label}#{copies[label]}"
             else:
-                raise ConfigError(f"agents {owner[label]!r} and {entry!r} would both be called {label!r}; "
+                raise ConfigError(f"agents {brief(owner[label])} and {brief(entry)} would both be called {brief(label)}; "
                                   f"name them, e.g. a={spec},b=...")
         owner[label] = entry
         labels.append(label)

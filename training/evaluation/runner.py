@@ -83,15 +83,15 @@ class EvalConfig:
 
             check_address("ray", self.ray)
             if self.workers != 1:
-                raise ConfigError(f"workers={self.workers} and ray={self.ray!r}: give one of them (on Ray the "
+                raise ConfigError(f"workers={self.workers} and ray={brief(self.ray)}: give one of them (on Ray the "
                                   "cluster's CPUs are the workers)")
         if self.field is not None and (not isinstance(self.field, str) or not self.field):
-            raise ConfigError(f"field={self.field!r} must be an agent name, e.g. heuristic")
+            raise ConfigError(f"field={brief(self.field)} must be an agent name, e.g. heuristic")
         if self.seats is not None:
             if self.field is None:
                 raise ConfigError("seats only applies with field (the agents' seats against the field)")
             if not isinstance(self.seats, (list, tuple)) or not self.seats:
-                raise ConfigError(f"seats={self.seats!r} must be a non-empty list of seat numbers")
+                raise ConfigError(f"seats={brief(self.seats)} must be a non-empty list of seat numbers")
             for seat in self.seats:
                 check_int("seats[]", seat, 0)
             object.__setattr__(self, "seats", tuple(self.seats))
