@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from parlor.envs.engine.config import brief
+from parlor.envs.engine.game import shown
 
 POLICY_CLASSES = ("MaskableActorCriticPolicy",)
 ACTIVATIONS = ("tanh", "relu")
@@ -36,9 +36,9 @@ class Architecture:
 
     def __post_init__(self) -> None:
         if self.policy not in POLICY_CLASSES:
-            raise ValueError(f"policy={brief(self.policy)} is not allowed; allowed values: {', '.join(POLICY_CLASSES)}")
+            raise ValueError(f"policy={shown(self.policy)} is not allowed; allowed values: {', '.join(POLICY_CLASSES)}")
         if self.activation not in ACTIVATIONS:
-            raise ValueError(f"activation={brief(self.activation)} is not allowed; allowed values: {', '.join(ACTIVATIONS)}")
+            raise ValueError(f"activation={shown(self.activation)} is not allowed; allowed values: {', '.join(ACTIVATIONS)}")
         for name in ("pi", "vf", "observation_shape"):
             value = getattr(self, name)
             if isinstance(value, list):
@@ -47,22 +47,22 @@ class Architecture:
             limit = MAX_WIDTH if name != "observation_shape" else 1 << 24
             if not isinstance(value, tuple) or not 1 <= len(value) <= MAX_LAYERS or not all(
                     is_int(n) and 1 <= n <= limit for n in value):
-                raise ValueError(f"{name}={brief(value)} must be a list of 1 to {MAX_LAYERS} sizes in 1..{limit}")
+                raise ValueError(f"{name}={shown(value)} must be a list of 1 to {MAX_LAYERS} sizes in 1..{limit}")
         if math.prod(self.observation_shape) > MAX_OBSERVATION:
             raise ValueError(f"observation_shape={list(self.observation_shape)} has {math.prod(self.observation_shape):,} "
                              f"entries; at most {MAX_OBSERVATION:,} allowed")
         for name in ("observation_low", "observation_high"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-                raise ValueError(f"{name}={brief(value)} must be a number")
+                raise ValueError(f"{name}={shown(value)} must be a number")
             object.__setattr__(self, name, float(value))
         if not self.observation_low <= self.observation_high:
             raise ValueError(f"observation_low={self.observation_low} is above observation_high={self.observation_high}; "
                              "the low bound must be <= the high bound")
         if not is_int(self.num_actions) or not 1 <= self.num_actions <= 1 << 20:
-            raise ValueError(f"num_actions={brief(self.num_actions)} must be an integer in 1..{1 << 20}")
+            raise ValueError(f"num_actions={shown(self.num_actions)} must be an integer in 1..{1 << 20}")
         if self.parameters() > MAX_PARAMETERS:
-            raise ValueError(f"the network (pi={brief(list(self.pi))}, vf={brief(list(self.vf))}) has "
+            raise ValueError(f"the network (pi={shown(list(self.pi))}, vf={shown(list(self.vf))}) has "
                              f"{self.parameters():,} parameters; at most {MAX_PARAMETERS:,} allowed")
 
     def tensor_shapes(self) -> dict[str, tuple[int, ...]]:

@@ -60,9 +60,8 @@ from parlor.agents.policy_architecture import (  # re-exported: the format's arc
     activation_class,
     is_int,
 )
-from parlor.envs.engine.config import brief
 from parlor.envs.engine.files import atomic_write_bytes
-from parlor.envs.engine.game import ConfigError, MissingFileError
+from parlor.envs.engine.game import ConfigError, MissingFileError, shown
 
 POLICY_FORMAT = 2
 HEADER, WEIGHTS, OPTIMIZER = "parlor.json", "weights.safetensors", "optimizer.safetensors"
@@ -172,24 +171,24 @@ def check_header(header: Any, path: str | Path) -> Architecture:
     if fmt == 1:
         raise PolicyFileError(path, f"{HEADER} says format 1 (a Stable-Baselines3 zip) but the zip has no SB3 members")
     if not is_int(fmt) or fmt != POLICY_FORMAT:
-        raise PolicyFileError(path, f"format {brief(fmt)} is not one this parlor reads (format {POLICY_FORMAT})")
+        raise PolicyFileError(path, f"format {shown(fmt)} is not one this parlor reads (format {POLICY_FORMAT})")
     unknown = sorted(set(header) - set(HEADER_FIELDS))
     if unknown:
-        raise PolicyFileError(path, f"{HEADER} has unknown fields {brief(unknown)}; allowed: {', '.join(HEADER_FIELDS)}")
+        raise PolicyFileError(path, f"{HEADER} has unknown fields {shown(unknown)}; allowed: {', '.join(HEADER_FIELDS)}")
     for name, kind in {**SIGNATURE_FIELDS, "num_timesteps": int}.items():
         if name not in header:
             raise PolicyFileError(path, f"{HEADER} has no {name!r}")
         if not isinstance(header[name], kind) or isinstance(header[name], bool):
-            raise PolicyFileError(path, f"{HEADER}: {name}={brief(header[name])} must be a JSON {kind.__name__}")
+            raise PolicyFileError(path, f"{HEADER}: {name}={shown(header[name])} must be a JSON {kind.__name__}")
     for name, kind in OPTIONAL_FIELDS.items():
         if name in header and not isinstance(header[name], kind):
-            raise PolicyFileError(path, f"{HEADER}: {name}={brief(header[name])} must be a JSON object")
+            raise PolicyFileError(path, f"{HEADER}: {name}={shown(header[name])} must be a JSON object")
     for name, value in header.get("action_guard", {}).items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
-            raise PolicyFileError(path, f"{HEADER}: action_guard.{brief(name)}={brief(value)} must be a number >= 0")
+            raise PolicyFileError(path, f"{HEADER}: action_guard.{shown(name)}={shown(value)} must be a number >= 0")
     n_updates = header.get("checkpoint", {}).get("n_updates", 0)
     if set(header.get("checkpoint", {})) - {"n_updates"} or not is_int(n_updates) or n_updates < 0:
-        raise PolicyFileError(path, f"{HEADER}: checkpoint={brief(header['checkpoint'])} must be {{\"n_updates\": N >= 0}}")
+        raise PolicyFileError(path, f"{HEADER}: checkpoint={shown(header['checkpoint'])} must be {{\"n_updates\": N >= 0}}")
     if header["num_timesteps"] < 0:
         raise PolicyFileError(path, f"{HEADER}: num_timesteps={header['num_timesteps']} must be >= 0")
     try:

@@ -3,8 +3,8 @@
 Every game's config is a ``@dataclass(frozen=True, slots=True, kw_only=True)``
 that validates itself in ``__post_init__`` with the checks below; ``build``
 turns a plain mapping (keyword options or YAML) into one, rejecting unknown
-keys. Errors name the field and the allowed values, and show a value with :func:`brief`
-(a bounded repr: a message never grows with what the user gave). YAML is read by
+keys. Errors name the field and the allowed values, and show a value with
+:func:`~parlor.envs.engine.game.shown` (a bounded repr). YAML is read by
 :func:`parse_yaml` only: safe tags, no anchors or aliases (a few hundred bytes of
 aliases expand to gigabytes), bounded size, nesting and number of values.
 """
@@ -12,66 +12,57 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import reprlib
+import numbers
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError, shown
 
 C = TypeVar("C")
 MAX_YAML_BYTES = 1 << 16  # a config, a run's config.yaml: a few KB; refuse more before parsing it
 MAX_YAML_DEPTH = 32       # nested mappings and lists
 MAX_YAML_NODES = 5_000    # values (scalars, lists, mappings): building each costs Python time
-MAX_SEED = 2**63 - 1      # seeds a user gives (command lines, configs): 0..MAX_SEED
-_BRIEF = reprlib.Repr()  # (keyword arguments only from Python 3.12)
-_BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlong = 3, 60, 60, 40
-_BRIEF.maxlist = _BRIEF.maxtuple = _BRIEF.maxdict = _BRIEF.maxset = 6
-
-
-def brief(value: Any) -> str:
-    """``repr(value)`` cut to about 80 characters (reprlib: never builds the whole repr, so a
-    huge or deeply nested value costs no time either)."""
-    text = _BRIEF.repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
+MAX_SEED = 2**64 - 1       # seeds are integers 0..MAX_SEED
 
 def check_choice(field: str, value: Any, allowed: Collection[Any]) -> None:
     if value not in allowed:
-        raise ConfigError(f"{field}={brief(value)} is not allowed; allowed values: {', '.join(map(repr, allowed))}")
+        raise ConfigError(f"{field}={shown(value)} is not allowed; allowed values: {', '.join(map(repr, allowed))}")
 
 
 def check_int(field: str, value: Any, lo: int | None = None, hi: int | None = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{field}={brief(value)} must be an integer{_range_text(lo, hi)}")
+        raise ConfigError(f"{field}={shown(value)} must be an integer{_range_text(lo, hi)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise ConfigError(f"{field}={brief(value)} is out of range; allowed values: {_range_text(lo, hi).strip()}")
+        raise ConfigError(f"{field}={shown(value)} is out of range; allowed values: {_range_text(lo, hi).strip()}")
 
 
-def check_seed(value: Any, where: str, none: bool = False) -> int | None:
-    """``value`` if it is a seed: an integer (not a bool) in ``0..MAX_SEED`` (numpy takes any
-    size, but records and configs store it as a JSON/YAML integer), or None where ``none``;
-    else a ConfigError naming ``where``."""
+def check_seed(value: Any, field: str = "seed", *, none: bool = False) -> int | None:
+    """A seed as a plain int: an integer 0..MAX_SEED (numpy integers too); ``None`` where
+    ``none`` allows it. A bool is not a seed (``seed=True`` would silently be seed 1), nor
+    is a float or a string."""
     if value is None and none:
         return None
-    check_int(where, value, 0, MAX_SEED)
-    return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= value <= MAX_SEED:
+        also = " (or null: no seed)" if none else ""
+        raise ConfigError(f"{field}={shown(value)} is not a seed; allowed values: an integer 0..2**64-1{also}")
+    return int(value)
 
 
 def check_number(field: str, value: Any, lo: float | None = None, hi: float | None = None) -> None:
     """A real number (int or float, not a bool) in ``lo..hi``; NaN and infinities are refused
     (every comparison with NaN is false, so a range check alone would let it through)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{field}={brief(value)} must be a number{_range_text(lo, hi)}")
+        raise ConfigError(f"{field}={shown(value)} must be a number{_range_text(lo, hi)}")
     if not math.isfinite(value):
-        raise ConfigError(f"{field}={brief(value)} must be a finite number{_range_text(lo, hi)}")
+        raise ConfigError(f"{field}={shown(value)} must be a finite number{_range_text(lo, hi)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise ConfigError(f"{field}={brief(value)} is out of range; allowed values: {_range_text(lo, hi).strip()}")
+        raise ConfigError(f"{field}={shown(value)} is out of range; allowed values: {_range_text(lo, hi).strip()}")
 
 
 def check_bool(field: str, value: Any) -> None:
     if not isinstance(value, bool):
-        raise ConfigError(f"{field}={brief(value)} must be true or false")
+        raise ConfigError(f"{field}={shown(value)} must be true or false")
 
 
 def _range_text(lo: Any, hi: Any) -> str:

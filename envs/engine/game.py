@@ -9,6 +9,7 @@ of a game: they live with the agents (``agents/advisors.py``). Framework-free.
 """
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -67,6 +68,20 @@ class ConfigError(ValueError):
 
 class MissingFileError(ConfigError, FileNotFoundError):
     """A file the user named is not there: a ConfigError that is still a FileNotFoundError."""
+
+
+_SHOWN = reprlib.Repr()  # keyword arguments need Python 3.12: set the limits one by one
+_SHOWN.maxlevel, _SHOWN.maxstring, _SHOWN.maxlong, _SHOWN.maxother = 2, 60, 40, 60
+_SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxdict = _SHOWN.maxset = _SHOWN.maxfrozenset = 4
+SHOWN_LENGTH = 100
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` cut short for an error message: two levels, four items a level, at most
+    100 characters. Time and length stay bounded whatever the value (a YAML alias bomb's full
+    repr grows without limit; a message quotes the value, it never expands it)."""
+    text = _SHOWN.repr(value)
+    return text if len(text) <= SHOWN_LENGTH else text[:SHOWN_LENGTH - 3] + "..."
 
 
 @runtime_checkable

@@ -74,19 +74,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace) -> EvalConfig:
     from parlor import envs
-    from parlor.envs.engine.config import brief, load_yaml
-    from parlor.envs.engine.game import ConfigError
+    from parlor.envs.engine.config import load_yaml
+    from parlor.envs.engine.game import ConfigError, shown
 
     data: dict[str, Any] = {}
     if args.config:
         data = load_yaml(args.config)
         unknown = sorted(set(data) - set(EVAL_KEYS))
         if unknown:
-            raise ConfigError(f"{args.config}: unknown key(s) {brief(unknown)}; allowed keys: {', '.join(EVAL_KEYS)}")
+            raise ConfigError(f"{args.config}: unknown key(s) {shown(unknown)}; allowed keys: {', '.join(EVAL_KEYS)}")
         for key, kinds, what in (("env", (str,), "an environment name"), ("options", (dict,), "a mapping"),
                                  ("agents", (str, list), "a list of agent names")):
             if data.get(key) is not None and not isinstance(data[key], kinds):
-                raise ConfigError(f"{args.config}: {key}={brief(data[key])} must be {what}")
+                raise ConfigError(f"{args.config}: {key}={shown(data[key])} must be {what}")
     if args.game_from:
         env, trained = policy_game(args.game_from)
         if args.preset or args.option:

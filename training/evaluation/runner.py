@@ -63,17 +63,17 @@ class EvalConfig:
     record: bool = False                # keep every episode's game record (records.jsonl)
 
     def __post_init__(self) -> None:
-        from parlor.envs.engine.config import brief, check_bool, check_int, check_seed
-        from parlor.envs.engine.game import ConfigError
+        from parlor.envs.engine.config import check_bool, check_int, check_seed
+        from parlor.envs.engine.game import ConfigError, shown
 
         if isinstance(self.agents, str) or not isinstance(self.agents, (list, tuple)) or not self.agents:
-            raise ConfigError(f"agents={brief(self.agents)}: give a list of at least one agent name, e.g. "
+            raise ConfigError(f"agents={shown(self.agents)}: give a list of at least one agent name, e.g. "
                               "heuristic,search,random")
         if len(self.agents) > MAX_AGENTS or not all(isinstance(a, str) for a in self.agents):
-            raise ConfigError(f"agents={brief(self.agents)}: give 1 to {MAX_AGENTS} agent names (strings)")
+            raise ConfigError(f"agents={shown(self.agents)}: give 1 to {MAX_AGENTS} agent names (strings)")
         object.__setattr__(self, "agents", tuple(self.agents))
         if not isinstance(self.options, dict):
-            raise ConfigError(f"options={brief(self.options)} must be a mapping of game option names to values")
+            raise ConfigError(f"options={shown(self.options)} must be a mapping of game option names to values")
         check_int("games", self.games, 1, MAX_GAMES)
         check_seed(self.seed, "seed")
         check_int("workers", self.workers, 1, 64)
@@ -83,15 +83,15 @@ class EvalConfig:
 
             check_address("ray", self.ray)
             if self.workers != 1:
-                raise ConfigError(f"workers={self.workers} and ray={brief(self.ray)}: give one of them (on Ray the "
+                raise ConfigError(f"workers={self.workers} and ray={shown(self.ray)}: give one of them (on Ray the "
                                   "cluster's CPUs are the workers)")
         if self.field is not None and (not isinstance(self.field, str) or not self.field):
-            raise ConfigError(f"field={brief(self.field)} must be an agent name, e.g. heuristic")
+            raise ConfigError(f"field={shown(self.field)} must be an agent name, e.g. heuristic")
         if self.seats is not None:
             if self.field is None:
                 raise ConfigError("seats only applies with field (the agents' seats against the field)")
             if not isinstance(self.seats, (list, tuple)) or not self.seats:
-                raise ConfigError(f"seats={brief(self.seats)} must be a non-empty list of seat numbers")
+                raise ConfigError(f"seats={shown(self.seats)} must be a non-empty list of seat numbers")
             for seat in self.seats:
                 check_int("seats[]", seat, 0)
             object.__setattr__(self, "seats", tuple(self.seats))

@@ -62,8 +62,8 @@ from parlor.agents.advisors import advisor_for, check_guard, guarded, solved_act
 from parlor.agents.episodes import play_until, seat_chooser
 from parlor.agents.policy import PolicyAgent
 from parlor.envs.aec import ADAPTER_OPTIONS, action_id
-from parlor.envs.engine.config import brief, check_choice, check_number
-from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.engine.config import check_choice, check_number
+from parlor.envs.engine.game import ConfigError, IllegalActionError, shown
 from parlor.training.learning.opponents import AgentFactory, OpponentPool, PoolEntry
 
 # the adapter's options the wrapper honours itself; the others (render_mode) are refused
@@ -82,10 +82,10 @@ def register_env(name: str, raw_env_fn: Callable[..., Any]) -> None:
 def make_raw_env(env_name: str, options: Mapping[str, Any] | None = None) -> Any:
     """The unwrapped TableEnv of ``env_name`` (registered extras first, then ``envs``)."""
     if not isinstance(options or {}, Mapping):
-        raise ConfigError(f"options={brief(options)} must be a mapping of game option names to values")
+        raise ConfigError(f"options={shown(options)} must be a mapping of game option names to values")
     options = dict(options or {})
     if not isinstance(env_name, str):
-        raise ConfigError(f"env={brief(env_name)} must be an environment name, e.g. tonk_v0")
+        raise ConfigError(f"env={shown(env_name)} must be an environment name, e.g. tonk_v0")
     if env_name in _EXTRA_ENVS:
         return _EXTRA_ENVS[env_name](**options)
     if env_name not in envs.ENVS:
