@@ -59,7 +59,7 @@ from parlor.agents.policy_format import (
     write_policy_file,
 )
 from parlor.agents.sb3_export import to_sb3 as to_sb3  # SB3 models from policy files (re-export)
-from parlor.envs.engine.game import Game
+from parlor.envs.engine.game import ConfigError, Game
 
 __all__ = ["ACTIVATIONS", "POLICY_FORMAT", "Architecture", "PolicyAgent", "PolicyFile", "PolicyFileError",
            "NetworkMismatchError", "PolicyMismatchError", "action_guard", "activation_class", "architecture_for", "check_policy", "check_signature", "convert_sb3_policy",
@@ -70,7 +70,7 @@ SIGNATURE_KEYS = ("env", "layout_version", "observation_shape", "num_actions", "
 SHARED_MODELS = 8  # networks kept per process for agents (evaluation workers load each file once)
 
 
-class PolicyMismatchError(ValueError):
+class PolicyMismatchError(ConfigError):
     """A saved policy was loaded into an env other than the one it was trained on."""
 
 
@@ -216,6 +216,7 @@ def convert_sb3_policy(source: str | Path, dest: str | Path, game: Game) -> Path
         arch = architecture_for(game, layers, activation)
     except ValueError as exc:
         raise PolicyFileError(source, f"its network cannot be described: {exc}") from None
+    check_tensors(arch, tensors, source, "policy.pth")  # before any network is built from them
     guard = old.get("action_guard") or {}
     if not isinstance(guard, Mapping) or not isinstance(old.get("num_timesteps", 0), int):
         raise PolicyFileError(source, f"{HEADER}: action_guard must be an object, num_timesteps an integer")
@@ -241,9 +242,8 @@ def check_policy(path: str | Path, env_name: str, game: Game) -> dict[str, Any]:
     for module in ("torch", "sb3_contrib"):
         if importlib.util.find_spec(module) is None:  # ModuleNotFoundError names the extra to install
             raise ModuleNotFoundError(f"No module named {module!r}", name=module)
-    saved = read_policy_file(path, framework="numpy")
+    saved = read_policy_file(path, framework="numpy")  # its tensors checked against its architecture
     check_signature(saved.header, signature(env_name, game), path, game.portable_options)
-    check_tensors(path, saved.architecture.tensor_shapes(), saved.weights or {})
     guard = action_guard(saved.header)
     if guard:
         check_guard(advisor_for(env_name, game), guard, env_name)

@@ -26,12 +26,22 @@ name and shape for shape. Anything else (another member, a missing one, bad JSON
 unknown format, a torn zip) is a :class:`PolicyFileError`: one line naming the file and
 what is wrong. Format 1 (an SB3 zip whose ``data`` holds pickled objects) is refused
 the same way, with the command that converts it. torch/safetensors/sb3 load inside functions.
+
+Bounds (a small hostile zip must not cost gigabytes or minutes): before anything is
+inflated or allocated, the members' declared sizes are checked against a budget
+(:func:`inflate_budget`: ``FREE_BYTES`` plus ``INFLATE_RATIO`` times the file's size, float
+weights hardly compress) and against each other (the weights member must be the size of
+the architecture's tensors, which are bounded by ``MAX_PARAMETERS``); members are then
+inflated in ``CHUNK``-byte reads that stop at the declared size, so a member that lies
+about its size is refused after at most one chunk more. The tensors are checked name for
+name, shape for shape, float32 and finite, against the architecture before any network
+is built from it.
 """
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
+import math
 import zipfile
 import zlib
 from collections.abc import Mapping
@@ -39,162 +49,71 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from parlor.agents.policy_architecture import (  # re-exported: the format's architecture part
+    ACTIVATIONS,
+    MAX_LAYERS,
+    MAX_OBSERVATION,
+    MAX_PARAMETERS,
+    MAX_WIDTH,
+    POLICY_CLASSES,
+    Architecture,
+    activation_class,
+    is_int,
+)
 from parlor.envs.engine.files import atomic_write_bytes
+from parlor.envs.engine.game import ConfigError, MissingFileError, shown
 
 POLICY_FORMAT = 2
 HEADER, WEIGHTS, OPTIMIZER = "parlor.json", "weights.safetensors", "optimizer.safetensors"
-POLICY_CLASSES = ("MaskableActorCriticPolicy",)
-ACTIVATIONS = ("tanh", "relu")
-MAX_LAYERS, MAX_WIDTH = 16, 4096
-MAX_HEADER_BYTES, MAX_TENSOR_BYTES = 1 << 20, 1 << 30  # refuse zip bombs before inflating them
+MAX_HEADER_BYTES = 1 << 20
+MAX_TENSOR_BYTES = 4 * MAX_PARAMETERS * 3 + (1 << 20)  # weights + Adam's two moments, never more
+FREE_BYTES, INFLATE_RATIO = 16 << 20, 3  # inflate_budget: what a member may inflate to
+SAFETENSORS_SLACK = 1 << 16          # a safetensors member's bytes besides the numbers (its JSON table)
+CHUNK = 1 << 20                      # bytes inflated per read
 SIGNATURE_FIELDS = {"env": str, "layout_version": str, "observation_shape": list, "num_actions": int, "options": dict}
 OPTIONAL_FIELDS = {"action_guard": dict, "metadata": dict, "checkpoint": dict}
 HEADER_FIELDS = ("format", *SIGNATURE_FIELDS, "architecture", "num_timesteps", *OPTIONAL_FIELDS)
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed member times: the same policy gives the same bytes
+__all__ = ["ACTIVATIONS", "MAX_LAYERS", "MAX_OBSERVATION", "MAX_PARAMETERS", "MAX_WIDTH", "POLICY_CLASSES",
+           "Architecture", "PolicyFile", "PolicyFileError", "activation_class", "check_header", "check_tensors",
+           "fit_weights", "inflate_budget", "optimizer_tensors", "parse_json", "read_member", "read_policy_file",
+           "restore_optimizer", "write_policy_file"]
 
 
-class PolicyFileError(ValueError):
+class PolicyFileError(ConfigError):
     """A file that is not a readable policy of this format (one line: the file and the problem)."""
 
     def __init__(self, path: str | Path, problem: str):
         super().__init__(f"{path}: {' '.join(str(problem).split())}")
 
 
-# ---------------------------------------------------------------- the architecture
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Architecture:
-    """What rebuilds the network: a MaskableActorCriticPolicy with an MLP of ``pi`` (actor)
-    and ``vf`` (critic) hidden layers and ``activation``, on a flat Box observation."""
-
-    policy: str = "MaskableActorCriticPolicy"
-    pi: tuple[int, ...]
-    vf: tuple[int, ...]
-    activation: str
-    observation_shape: tuple[int, ...]
-    observation_low: float
-    observation_high: float
-    num_actions: int
-
-    def __post_init__(self) -> None:
-        if self.policy not in POLICY_CLASSES:
-            raise ValueError(f"policy={self.policy!r} is not allowed; allowed values: {', '.join(POLICY_CLASSES)}")
-        if self.activation not in ACTIVATIONS:
-            raise ValueError(f"activation={self.activation!r} is not allowed; allowed values: {', '.join(ACTIVATIONS)}")
-        for name in ("pi", "vf", "observation_shape"):
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = tuple(value)
-                object.__setattr__(self, name, value)
-            limit = MAX_WIDTH if name != "observation_shape" else 1 << 24
-            if not isinstance(value, tuple) or not 1 <= len(value) <= MAX_LAYERS or not all(
-                    _is_int(n) and 1 <= n <= limit for n in value):
-                raise ValueError(f"{name}={value!r} must be a list of 1 to {MAX_LAYERS} sizes in 1..{limit}")
-        for name in ("observation_low", "observation_high"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-                raise ValueError(f"{name}={value!r} must be a number")
-            object.__setattr__(self, name, float(value))
-        if not _is_int(self.num_actions) or not 1 <= self.num_actions <= 1 << 20:
-            raise ValueError(f"num_actions={self.num_actions!r} must be an integer >= 1")
-
-    def describe(self) -> str:
-        """``pi=[256, 256], vf=[256, 256], relu``: the part a trainer chooses."""
-        return f"pi={list(self.pi)}, vf={list(self.vf)}, {self.activation}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v)
-                for f in dataclasses.fields(self)}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Architecture:
-        names = [f.name for f in dataclasses.fields(cls)]
-        if not isinstance(data, Mapping):
-            raise ValueError(f"must be an object with keys {', '.join(names)}")
-        unknown, missing = sorted(set(data) - set(names)), sorted(set(names) - set(data))
-        if unknown or missing:
-            raise ValueError(f"unknown keys {unknown}, missing keys {missing}; allowed keys: {', '.join(names)}")
-        return cls(**data)
-
-    @classmethod
-    def of_policy(cls, policy: Any) -> Architecture:
-        """The architecture of a live sb3-contrib MaskableActorCriticPolicy (what parlor trains)."""
-        import numpy as np
-        from gymnasium import spaces
-        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-        from stable_baselines3.common.torch_layers import FlattenExtractor
-
-        if type(policy) is not MaskableActorCriticPolicy:
-            raise ValueError(f"a {type(policy).__name__} is not a policy parlor can save; allowed: {', '.join(POLICY_CLASSES)}")
-        space, action = policy.observation_space, policy.action_space
-        if not isinstance(space, spaces.Box) or not isinstance(action, spaces.Discrete) or not isinstance(
-                policy.features_extractor, FlattenExtractor) or not policy.share_features_extractor:
-            raise ValueError("only a flat Box observation, a Discrete action and the plain flatten extractor are saved")
-        low, high = np.unique(space.low), np.unique(space.high)
-        if low.size != 1 or high.size != 1:
-            raise ValueError("the observation bounds must be the same for every entry")
-        arch = policy.net_arch if isinstance(policy.net_arch, dict) else {"pi": policy.net_arch, "vf": policy.net_arch}
-        activation = next((name for name, fn in _activations().items() if fn is policy.activation_fn), None)
-        if activation is None:
-            raise ValueError(f"activation {policy.activation_fn.__name__} is not allowed; allowed values: {', '.join(ACTIVATIONS)}")
-        return cls(pi=tuple(arch["pi"]), vf=tuple(arch["vf"]), activation=activation,
-                   observation_shape=tuple(int(n) for n in space.shape), observation_low=float(low[0]),
-                   observation_high=float(high[0]), num_actions=int(action.n))
-
-    def tensor_shapes(self) -> dict[str, tuple[int, ...]]:
-        """Name -> shape of every tensor in the state dict of :meth:`build`'s network, without
-        torch (the flatten extractor feeds the product of the observation shape to both MLPs)."""
-        features = 1
-        for n in self.observation_shape:
-            features *= n
-        shapes: dict[str, tuple[int, ...]] = {}
-        for net, sizes in (("policy_net", self.pi), ("value_net", self.vf)):
-            width = features
-            for layer, size in enumerate(sizes):  # Linear, activation, Linear...: weights at even indices
-                shapes[f"mlp_extractor.{net}.{2 * layer}.weight"] = (size, width)
-                shapes[f"mlp_extractor.{net}.{2 * layer}.bias"] = (size,)
-                width = size
-        shapes.update({"action_net.weight": (self.num_actions, self.pi[-1]), "action_net.bias": (self.num_actions,),
-                       "value_net.weight": (1, self.vf[-1]), "value_net.bias": (1,)})
-        return shapes
-
-    def build(self) -> Any:
-        """A fresh MaskableActorCriticPolicy of this architecture (CPU, eval mode). Its throw-away
-        initial weights do not touch the global torch RNG (training runs stay reproducible)."""
-        import numpy as np
-        import torch
-        from gymnasium import spaces
-        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-        with torch.random.fork_rng(devices=[]):
-            policy = MaskableActorCriticPolicy(
-                spaces.Box(self.observation_low, self.observation_high, self.observation_shape, np.float32),
-                spaces.Discrete(self.num_actions), lambda _: 0.0, net_arch={"pi": list(self.pi), "vf": list(self.vf)},
-                activation_fn=_activations()[self.activation], ortho_init=False)
-        policy.set_training_mode(False)
-        return policy
-
-
-def _activations() -> dict[str, Any]:
-    import torch
-
-    return {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
-
-
-def activation_class(name: str) -> Any:
-    """The torch module class of an allow-listed activation name (what trainers pass to SB3)."""
-    if name not in ACTIVATIONS:
-        raise ValueError(f"activation={name!r} is not allowed; allowed values: {', '.join(ACTIVATIONS)}")
-    return _activations()[name]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 # ---------------------------------------------------------------- tensors
-def check_tensors(path: str | Path, want: Mapping[str, tuple[int, ...]], tensors: Mapping[str, Any]) -> None:
-    """``tensors`` (torch or numpy) are exactly the names of ``want``, each of its shape and
-    float32; otherwise a :class:`PolicyFileError` naming the first misfit."""
+def check_tensors(arch: Architecture, tensors: Mapping[str, Any], path: str | Path, member: str = WEIGHTS) -> None:
+    """``tensors`` (torch or numpy) are exactly the architecture's (:meth:`Architecture.tensor_shapes`),
+    float32 and finite (a NaN weight would fail only in the middle of a game); else a PolicyFileError."""
+    _check_fit(arch.tensor_shapes(), tensors, path, member, finite=True)
+
+
+def fit_weights(policy: Any, tensors: Mapping[str, Any], path: str | Path) -> None:
+    """Load ``tensors`` into ``policy``: every name of its state dict, each with its shape
+    and float32, nothing else; otherwise a :class:`PolicyFileError` naming the first misfit."""
+    _check_fit({name: tuple(t.shape) for name, t in policy.state_dict().items()}, tensors, path, WEIGHTS, finite=False)
+    policy.load_state_dict(dict(tensors), strict=True)
+
+
+def _all_finite(tensor: Any) -> bool:
+    """Whether a torch tensor or numpy array holds only finite numbers (torch is not imported for numpy)."""
+    if type(tensor).__module__.startswith("torch"):
+        import torch
+
+        return bool(torch.isfinite(tensor).all())
+    import numpy as np
+
+    return bool(np.isfinite(tensor).all())
+
+
+def _check_fit(want: Mapping[str, tuple[int, ...]], tensors: Mapping[str, Any], path: str | Path, member: str,
+               finite: bool) -> None:
     missing, extra = sorted(set(want) - set(tensors)), sorted(set(tensors) - set(want))
     if missing or extra:
         raise PolicyFileError(path, f"its weights do not fit the architecture in {HEADER}: "
@@ -204,13 +123,9 @@ def check_tensors(path: str | Path, want: Mapping[str, tuple[int, ...]], tensors
         if tuple(got.shape) != tuple(shape) or str(got.dtype).removeprefix("torch.") != "float32":
             raise PolicyFileError(path, f"tensor {name} is {got.dtype} {list(got.shape)}; the architecture in "
                                   f"{HEADER} needs float32 {list(shape)}")
-
-
-def fit_weights(policy: Any, tensors: Mapping[str, Any], path: str | Path) -> None:
-    """Load ``tensors`` into ``policy``: every name of its state dict, each with its shape
-    and float32, nothing else (:func:`check_tensors`)."""
-    check_tensors(path, {name: tuple(t.shape) for name, t in policy.state_dict().items()}, tensors)
-    policy.load_state_dict(dict(tensors), strict=True)
+        if finite and not _all_finite(got):
+            raise PolicyFileError(path, f"{member}: tensor {name} holds NaN or infinite numbers; every weight "
+                                  "must be a finite number")
 
 
 def optimizer_tensors(optimizer: Any) -> dict[str, Any]:
@@ -267,25 +182,25 @@ def check_header(header: Any, path: str | Path) -> Architecture:
     fmt = header.get("format")
     if fmt == 1:
         raise PolicyFileError(path, f"{HEADER} says format 1 (a Stable-Baselines3 zip) but the zip has no SB3 members")
-    if not _is_int(fmt) or fmt != POLICY_FORMAT:
-        raise PolicyFileError(path, f"format {fmt!r} is not one this parlor reads (format {POLICY_FORMAT})")
+    if not is_int(fmt) or fmt != POLICY_FORMAT:
+        raise PolicyFileError(path, f"format {shown(fmt)} is not one this parlor reads (format {POLICY_FORMAT})")
     unknown = sorted(set(header) - set(HEADER_FIELDS))
     if unknown:
-        raise PolicyFileError(path, f"{HEADER} has unknown fields {unknown}; allowed: {', '.join(HEADER_FIELDS)}")
+        raise PolicyFileError(path, f"{HEADER} has unknown fields {shown(unknown)}; allowed: {', '.join(HEADER_FIELDS)}")
     for name, kind in {**SIGNATURE_FIELDS, "num_timesteps": int}.items():
         if name not in header:
             raise PolicyFileError(path, f"{HEADER} has no {name!r}")
         if not isinstance(header[name], kind) or isinstance(header[name], bool):
-            raise PolicyFileError(path, f"{HEADER}: {name}={header[name]!r} must be a JSON {kind.__name__}")
+            raise PolicyFileError(path, f"{HEADER}: {name}={shown(header[name])} must be a JSON {kind.__name__}")
     for name, kind in OPTIONAL_FIELDS.items():
         if name in header and not isinstance(header[name], kind):
-            raise PolicyFileError(path, f"{HEADER}: {name}={header[name]!r} must be a JSON object")
+            raise PolicyFileError(path, f"{HEADER}: {name}={shown(header[name])} must be a JSON object")
     for name, value in header.get("action_guard", {}).items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-            raise PolicyFileError(path, f"{HEADER}: action_guard.{name}={value!r} must be a number >= 0")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
+            raise PolicyFileError(path, f"{HEADER}: action_guard.{shown(name)}={shown(value)} must be a number >= 0")
     n_updates = header.get("checkpoint", {}).get("n_updates", 0)
-    if set(header.get("checkpoint", {})) - {"n_updates"} or not _is_int(n_updates) or n_updates < 0:
-        raise PolicyFileError(path, f"{HEADER}: checkpoint={header['checkpoint']!r} must be {{\"n_updates\": N >= 0}}")
+    if set(header.get("checkpoint", {})) - {"n_updates"} or not is_int(n_updates) or n_updates < 0:
+        raise PolicyFileError(path, f"{HEADER}: checkpoint={shown(header['checkpoint'])} must be {{\"n_updates\": N >= 0}}")
     if header["num_timesteps"] < 0:
         raise PolicyFileError(path, f"{HEADER}: num_timesteps={header['num_timesteps']} must be >= 0")
     try:
@@ -327,40 +242,89 @@ def _members(zf: zipfile.ZipFile, path: Path) -> dict[str, zipfile.ZipInfo]:
         what = "; ".join(filter(None, [unknown and f"unexpected members {unknown}", missing and f"missing {missing}"]))
         raise PolicyFileError(path, f"{what} (a policy file holds exactly {HEADER} and {WEIGHTS}, "
                               f"a checkpoint also {OPTIMIZER})")
+    budget = inflate_budget(path.stat().st_size)
     for info in infos:
-        limit = MAX_HEADER_BYTES if info.filename == HEADER else MAX_TENSOR_BYTES
+        limit = MAX_HEADER_BYTES if info.filename == HEADER else min(MAX_TENSOR_BYTES, budget)
         if info.file_size > limit:
-            raise PolicyFileError(path, f"member {info.filename} is {info.file_size:,} bytes; at most {limit:,} allowed")
+            raise PolicyFileError(path, f"member {info.filename} is {info.file_size:,} bytes; at most {limit:,} allowed "
+                                  f"(a file of {path.stat().st_size:,} bytes)")
+    if sum(i.file_size for i in infos) > budget:
+        raise PolicyFileError(path, f"its members are {sum(i.file_size for i in infos):,} bytes in all; at most "
+                              f"{budget:,} allowed for a file of {path.stat().st_size:,} bytes")
     return {i.filename: i for i in infos}
+
+
+def inflate_budget(file_size: int) -> int:
+    """The bytes a zip of ``file_size`` bytes may inflate to: ``FREE_BYTES`` plus ``INFLATE_RATIO``
+    times its size (float32 weights deflate by a few percent; a zip bomb by 1,000 times)."""
+    return FREE_BYTES + INFLATE_RATIO * file_size
+
+
+def read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> bytes:
+    """The member's bytes, inflated ``CHUNK`` bytes at a time: one that holds more than its
+    declared size (``zipfile`` would inflate it whole in one read) is refused after one chunk more."""
+    parts, size = [], 0
+    with zf.open(info) as fh:
+        while chunk := fh.read(CHUNK):
+            size += len(chunk)
+            if size > info.file_size:
+                raise PolicyFileError(path, f"member {info.filename} holds more than the {info.file_size:,} bytes "
+                                      "its zip entry declares")
+            parts.append(chunk)
+    if size != info.file_size:
+        raise PolicyFileError(path, f"member {info.filename} holds {size:,} bytes; its zip entry declares "
+                              f"{info.file_size:,}")
+    return b"".join(parts)
+
+
+def parse_json(data: bytes, path: str | Path, member: str) -> Any:
+    """The JSON value of a member's bytes; bad UTF-8 or JSON, an integer of more than 4,300
+    digits or nesting deeper than Python's recursion are one PolicyFileError."""
+    try:
+        return json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise PolicyFileError(path, f"{member} is not valid JSON (nested too deeply)") from None
+    except ValueError as exc:  # UnicodeDecodeError, JSONDecodeError, a too long integer
+        raise PolicyFileError(path, f"{member} is not valid JSON ({str(exc)[:120]})") from None
+
+
+def _check_sizes(arch: Architecture, members: Mapping[str, zipfile.ZipInfo], path: Path) -> None:
+    """The weights member's declared size is that of the architecture's float32 tensors (plus the
+    safetensors table), so a header cannot ask for a network the file does not pay for."""
+    numbers = 4 * arch.parameters()
+    declared = members[WEIGHTS].file_size
+    if not numbers <= declared <= numbers + SAFETENSORS_SLACK:
+        raise PolicyFileError(path, f"{WEIGHTS} is {declared:,} bytes but the architecture in {HEADER} "
+                              f"({arch.describe()}, {arch.parameters():,} parameters) needs {numbers:,} bytes of float32")
 
 
 def read_policy_file(path: str | Path, weights: bool = True, optimizer: bool = False,
                      framework: str = "torch") -> PolicyFile:
     """Open and check the policy file ``path`` (see the module docstring); with ``weights``
-    (and ``optimizer``, checkpoints only) its tensors too, as torch tensors or, with
-    ``framework="numpy"``, numpy arrays (torch is not imported). FileNotFoundError if it is missing."""
+    (and ``optimizer``, checkpoints only) its tensors too, checked against its architecture,
+    as torch tensors or, with ``framework="numpy"``, numpy arrays (torch is not imported).
+    :class:`~parlor.envs.engine.game.MissingFileError` (a FileNotFoundError) if it is missing."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"no policy file {str(path)!r}")
+        raise MissingFileError(f"no policy file {str(path)!r}" + (" (it is a folder)" if path.is_dir() else ""))
     try:
         with zipfile.ZipFile(path) as zf:
             members = _members(zf, path)
-            try:
-                header = json.loads(zf.read(HEADER).decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise PolicyFileError(path, f"{HEADER} is not valid JSON ({exc})") from None
+            header = parse_json(read_member(zf, members[HEADER], path), path, HEADER)
             arch = check_header(header, path)
             if ("checkpoint" in header) != (OPTIMIZER in members):
                 raise PolicyFileError(path, f"{OPTIMIZER} and the header's checkpoint entry come together; one is missing")
             if optimizer and OPTIMIZER not in members:
                 raise PolicyFileError(path, f"not a training checkpoint (no {OPTIMIZER})")
-            raw = zf.read(WEIGHTS) if weights else None
-            opt_raw = zf.read(OPTIMIZER) if optimizer else None
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
+            _check_sizes(arch, members, path)
+            raw = read_member(zf, members[WEIGHTS], path) if weights else None
+            opt_raw = read_member(zf, members[OPTIMIZER], path) if optimizer else None
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError) as exc:
         raise PolicyFileError(path, f"not a readable policy zip ({exc or type(exc).__name__})") from None
-    return PolicyFile(path, header, arch,
-                      weights=_load_safetensors(path, WEIGHTS, raw, framework) if raw is not None else None,
-                      weights_bytes=raw,
+    tensors = _load_safetensors(path, WEIGHTS, raw, framework) if raw is not None else None
+    if tensors is not None:
+        check_tensors(arch, tensors, path)
+    return PolicyFile(path, header, arch, weights=tensors, weights_bytes=raw,
                       optimizer=_load_safetensors(path, OPTIMIZER, opt_raw, framework) if opt_raw is not None else None)
 
 

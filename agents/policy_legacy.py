@@ -13,14 +13,22 @@ accepts tensors and plain containers and refuses any other object.
 from __future__ import annotations
 
 import io
-import json
 import re
 import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
 
-from parlor.agents.policy_format import ACTIVATIONS, HEADER, MAX_TENSOR_BYTES, PolicyFileError
+from parlor.agents.policy_format import (
+    ACTIVATIONS,
+    HEADER,
+    MAX_TENSOR_BYTES,
+    PolicyFileError,
+    inflate_budget,
+    parse_json,
+    read_member,
+)
+from parlor.envs.engine.game import MissingFileError
 
 SB3_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu"}  # torch.nn class name -> parlor's name
 SB3_DEFAULT_ACTIVATION = "tanh"                     # MlpPolicy's default when policy_kwargs name none
@@ -33,7 +41,7 @@ def _layers(tensors: dict[str, Any], prefix: str) -> tuple[int, ...]:
     found = {}
     for name, tensor in tensors.items():
         match = re.fullmatch(rf"mlp_extractor\.{prefix}\.(\d+)\.weight", name)
-        if match:
+        if match and tensor.dim() >= 1:
             found[int(match.group(1))] = int(tensor.shape[0])
     return tuple(found[i] for i in sorted(found))
 
@@ -44,25 +52,31 @@ def read_sb3_zip(path: str | Path) -> tuple[dict[str, Any], dict[str, Any], str,
 
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"no policy file {str(path)!r}")
+        raise MissingFileError(f"no policy file {str(path)!r}" + (" (it is a folder)" if path.is_dir() else ""))
+    budget = min(MAX_TENSOR_BYTES, inflate_budget(path.stat().st_size))  # the same bounds as format 2
     try:
         with zipfile.ZipFile(path) as zf:
-            missing = sorted(MEMBERS - set(zf.namelist()))
+            infos = {info.filename: info for info in zf.infolist()}
+            missing = sorted(MEMBERS - set(infos))
             if missing:
                 raise PolicyFileError(path, f"not a format-1 policy (an SB3 zip with {HEADER}): missing {missing}")
-            for info in zf.infolist():
-                if info.filename in MEMBERS and info.file_size > MAX_TENSOR_BYTES:
-                    raise PolicyFileError(path, f"member {info.filename} is {info.file_size:,} bytes; at most "
-                                          f"{MAX_TENSOR_BYTES:,} allowed")
-            header = json.loads(zf.read(HEADER).decode("utf-8"))
-            data = json.loads(zf.read("data").decode("utf-8"))
-            weights = zf.read("policy.pth")
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
+            declared = sum(infos[name].file_size for name in MEMBERS)
+            if declared > budget:
+                raise PolicyFileError(path, f"its members {sorted(MEMBERS)} are {declared:,} bytes; at most {budget:,} "
+                                      f"allowed for a file of {path.stat().st_size:,} bytes")
+            header = parse_json(read_member(zf, infos[HEADER], path), path, HEADER)
+            data = parse_json(read_member(zf, infos["data"], path), path, "data")
+            weights = read_member(zf, infos["policy.pth"], path)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError) as exc:
         raise PolicyFileError(path, f"not a readable zip ({exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PolicyFileError(path, f"{HEADER} or data is not valid JSON ({exc})") from None
     if not isinstance(header, dict) or header.get("format") != 1 or not isinstance(data, dict):
         raise PolicyFileError(path, f"not a format-1 policy ({HEADER} must say format 1)")
+    for name, kind in (("env", str), ("options", dict), ("action_guard", dict), ("num_timesteps", int)):
+        if name in header and (not isinstance(header[name], kind) or isinstance(header[name], bool)):
+            raise PolicyFileError(path, f"{HEADER}: {name} must be a JSON {'object' if kind is dict else kind.__name__}"
+                                  f", not {type(header[name]).__name__}")
+    if not isinstance(header.get("env"), str):
+        raise PolicyFileError(path, f"{HEADER} has no env (the environment's name)")
     kwargs = data.get("policy_kwargs") or {}
     if not isinstance(kwargs, dict) or set(kwargs) - KNOWN_POLICY_KWARGS:
         raise PolicyFileError(path, f"its policy_kwargs {sorted(set(kwargs) - KNOWN_POLICY_KWARGS)} are more than "

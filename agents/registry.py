@@ -18,10 +18,11 @@ is missing or broken never stops the others from working.
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 from parlor.agents.base import RandomAgent
-from parlor.envs.engine.game import Game
+from parlor.envs.engine.game import ConfigError, Game
 
 HEURISTICS: dict[str, str] = {
     "ofc_v0": "parlor.agents.ofc.heuristic:OFCHeuristic",
@@ -45,6 +46,8 @@ EXTRAS: dict[str, dict[str, str]] = {
 PLANNERS: dict[str, dict[str, str]] = {"ofc_v0": {"expert": "parlor.agents.ofc.expert:OFCExpert"}}
 
 DEFAULT_SEARCH_BUDGET = 64
+MAX_SEARCH_BUDGET = 100_000  # rollouts per decision: more would take hours a decision
+MAX_PLANNER_SAMPLES = 100_000  # a planner's sampled worlds per turn: the expert's default 128 is ~0.7 s a hand
 ROLLOUTS = ("heuristic", "random")
 # plain ``search`` per game: (rollouts per decision, playout policy, horizon, max candidates),
 # chosen so an evaluation against the heuristic stays within minutes on one core
@@ -60,15 +63,19 @@ SEARCH_DEFAULTS: dict[str, tuple[int, str, str, int | None]] = {
 
 
 def resolve(target: str) -> type:
-    """``"package.module:Class"`` -> the class (imported now)."""
+    """``"package.module:Class"`` -> the class (imported now). A name that is not of that form
+    or not a class is a ConfigError."""
     module_name, _, attr = target.partition(":")
     if not module_name or not attr:
-        raise ValueError(f"{target!r} is not of the form 'package.module:Class'")
+        raise ConfigError(f"{target!r} is not of the form 'package.module:Class'")
     module = importlib.import_module(module_name)
     try:
-        return getattr(module, attr)
+        found = getattr(module, attr)
     except AttributeError:
-        raise ValueError(f"module {module_name!r} has no {attr!r}") from None
+        raise ConfigError(f"agent {target!r}: module {module_name!r} has no {attr!r}") from None
+    if not inspect.isclass(found):
+        raise ConfigError(f"{target!r} is a {type(found).__name__}, not a class")
+    return found
 
 
 def agent_names(env_name: str | None = None) -> list[str]:
@@ -107,21 +114,25 @@ def make_agent(spec: str, game: Game, env_name: str | None = None, seed: int | N
     if spec in named:
         return resolve(named[spec])(game, seed=seed)
     if ":" in spec and "." in spec.partition(":")[0]:
-        return resolve(spec)(game, seed=seed)
-    raise ValueError(
+        cls = _user_class(spec)
+        if not callable(getattr(cls, "act", None)):
+            raise ConfigError(f"agent {spec!r} is not an agent class (a class with act(observation, action_mask) "
+                              "and the constructor (game, seed=None))")
+        return cls(game, seed=seed)
+    raise ConfigError(
         f"unknown agent {spec!r} for {env_name or 'this game'}; available: "
         f"{', '.join(agent_names(env_name))}, search:BUDGET[:ROLLOUT], package.module:Class"
     )
 
 
 def _make_planner(spec: str, target: str, game: Game, seed: int | None) -> Any:
-    """``NAME`` or ``NAME:SAMPLES`` (a positive integer) of :data:`PLANNERS`."""
+    """``NAME`` or ``NAME:SAMPLES`` (an integer 1..MAX_PLANNER_SAMPLES) of :data:`PLANNERS`."""
     name, _, samples = spec.partition(":")
     if not samples:
         return resolve(target)(game, seed=seed)
-    if not samples.isdigit() or int(samples) < 1:
-        raise ValueError(f"bad {name} budget {samples!r} in {spec!r}: a positive integer (sampled worlds per turn), "
-                         f"e.g. {name}:64")
+    if not (samples.isascii() and samples.isdigit()) or not 1 <= int(samples) <= MAX_PLANNER_SAMPLES:
+        raise ConfigError(f"bad {name} budget {samples[:40]!r} in {spec[:80]!r}: an integer in "
+                          f"1..{MAX_PLANNER_SAMPLES:,} (sampled worlds per turn), e.g. {name}:64")
     return resolve(target)(game, seed=seed, samples=int(samples))
 
 
@@ -138,6 +149,19 @@ def check_agent(spec: str, game: Game, env_name: str | None = None) -> None:
     make_agent(spec, game, env_name=env_name)
 
 
+def _user_class(spec: str) -> type:
+    """The class a user named: a module that is not there is a ConfigError (a module that
+    the named one imports and is missing, an extra or a bug, stays an ImportError)."""
+    module_name = spec.partition(":")[0]
+    try:
+        return resolve(spec)
+    except ModuleNotFoundError as err:
+        if err.name is None or not (module_name == err.name or module_name.startswith(err.name + ".")):
+            raise
+        raise ConfigError(f"agent {spec!r}: no module named {err.name!r} (package.module:Class must be "
+                          "importable)") from None
+
+
 def search_defaults(env_name: str) -> tuple[int, str, str, int | None]:
     """(budget, rollout, horizon, max candidates) of plain ``search`` for ``env_name``."""
     rollout = "heuristic" if env_name in HEURISTICS else "random"
@@ -150,24 +174,25 @@ def _make_search(spec: str, game: Game, env_name: str, seed: int | None) -> Any:
 
     parts = spec.split(":")
     if len(parts) > 4:
-        raise ValueError(f"bad search spec {spec!r}; use search[:BUDGET[:ROLLOUT[:HORIZON]]], e.g. search:64:heuristic")
+        raise ConfigError(f"bad search spec {spec!r}; use search[:BUDGET[:ROLLOUT[:HORIZON]]], e.g. search:64:heuristic")
     budget, rollout, horizon, candidates = search_defaults(env_name)
     if len(parts) > 1 and parts[1]:
-        if not parts[1].isdigit() or int(parts[1]) < 1:
-            raise ValueError(f"bad search budget {parts[1]!r} in {spec!r}: a positive integer (rollouts per decision)")
+        if not (parts[1].isascii() and parts[1].isdigit()) or not 1 <= int(parts[1]) <= MAX_SEARCH_BUDGET:
+            raise ConfigError(f"bad search budget {parts[1][:40]!r} in {spec[:80]!r}: an integer in "
+                              f"1..{MAX_SEARCH_BUDGET:,} (rollouts per decision)")
         budget = int(parts[1])
     if len(parts) > 2 and parts[2]:
         rollout = parts[2]
     if len(parts) > 3 and parts[3]:
         horizon = parts[3]
     if rollout not in ROLLOUTS:
-        raise ValueError(f"bad search rollout {rollout!r} in {spec!r}; allowed values: {', '.join(ROLLOUTS)}")
+        raise ConfigError(f"bad search rollout {rollout!r} in {spec!r}; allowed values: {', '.join(ROLLOUTS)}")
     if horizon not in HORIZONS:
-        raise ValueError(f"bad search horizon {horizon!r} in {spec!r}; allowed values: {', '.join(HORIZONS)}")
+        raise ConfigError(f"bad search horizon {horizon!r} in {spec!r}; allowed values: {', '.join(HORIZONS)}")
     policy = None
     if rollout == "heuristic":
         if env_name not in HEURISTICS:
-            raise ValueError(f"{env_name or 'this game'} has no heuristic agent for search rollouts; use search:{budget}:random")
+            raise ConfigError(f"{env_name or 'this game'} has no heuristic agent for search rollouts; use search:{budget}:random")
         cls = resolve(HEURISTICS[env_name])
         # the game heuristics read only the view (DESIGN.md), so playouts skip encoding
         policy = AgentRollout(game, lambda s: cls(game, seed=s), name="heuristic", encode=False)

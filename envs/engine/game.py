@@ -59,7 +59,15 @@ def _describable(action: int, describe: Callable[[int], str]) -> bool:
 
 
 class ConfigError(ValueError):
-    """A bad option or config value; the message names the field and what is allowed."""
+    """A bad option or config value; the message names the field and what is allowed.
+
+    The one error type of user input: every file, option, command-line value and API
+    argument a user hands parlor that is refused raises one (or a subclass: policy files,
+    run folders, records), and ``parlor`` prints its one line and exits 2, no traceback."""
+
+
+class MissingFileError(ConfigError, FileNotFoundError):
+    """A file the user named is not there: a ConfigError that is still a FileNotFoundError."""
 
 
 _SHOWN = reprlib.Repr()  # keyword arguments need Python 3.12: set the limits one by one

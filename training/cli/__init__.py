@@ -7,12 +7,17 @@ only parses and dispatches: the work is done by :mod:`parlor.training.evaluation
 :mod:`parlor.training.learning`, :mod:`parlor.training.benchmarks` and
 :mod:`parlor.agents`. Training libraries are imported only when a subcommand needs them;
 a missing optional extra or Ctrl-C ends a command with one line, not a traceback
-(``parlor eval`` says how to resume).
+(``parlor eval`` says how to resume). So does bad user input: every subcommand checks
+what it is given before it makes or changes any folder, and a
+:class:`~parlor.envs.engine.game.ConfigError` (the one user-input error type) is printed
+as ``parlor COMMAND: <message>`` with exit status 2; any other exception is a parlor
+bug and keeps its traceback.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 SUBCOMMANDS = {
@@ -39,12 +44,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def one_line(message: str, limit: int = 2000) -> str:
+    """``message`` on one line with control characters escaped (it may quote a file), cut to ``limit``."""
+    text = " ".join(str(message).split())
+    text = re.sub(r"[\x00-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def main(argv: list[str] | None = None) -> int:
+    from parlor.envs.engine.game import ConfigError
     from parlor.training.cli.extras import missing_extra
 
     args = build_parser().parse_args(argv)
     try:
         return int(importlib.import_module(args._module).run(args) or 0)
+    except ConfigError as err:
+        print(f"parlor {args.command}: {one_line(str(err))}", file=sys.stderr)
+        return 2
     except ImportError as err:
         message = missing_extra(err)
         if message is None:

@@ -78,14 +78,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def config_from_args(args: argparse.Namespace) -> EvalConfig:
     from parlor import envs
     from parlor.envs.engine.config import load_yaml
-    from parlor.envs.engine.game import ConfigError
+    from parlor.envs.engine.game import ConfigError, shown
 
     data: dict[str, Any] = {}
     if args.config:
         data = load_yaml(args.config)
         unknown = sorted(set(data) - set(EVAL_KEYS))
         if unknown:
-            raise ConfigError(f"{args.config}: unknown key(s) {unknown}; allowed keys: {', '.join(EVAL_KEYS)}")
+            raise ConfigError(f"{args.config}: unknown key(s) {shown(unknown)}; allowed keys: {', '.join(EVAL_KEYS)}")
+        for key, kinds, what in (("env", (str,), "an environment name"), ("options", (dict,), "a mapping"),
+                                 ("agents", (str, list), "a list of agent names")):
+            if data.get(key) is not None and not isinstance(data[key], kinds):
+                raise ConfigError(f"{args.config}: {key}={shown(data[key])} must be {what}")
     if args.game_from:
         env, trained = game_from_policy(args.game_from, args.game, args.preset, args.option)
         if data.get("options") and data["options"] != trained:
@@ -193,7 +197,9 @@ def _run(args: argparse.Namespace, cluster: contextlib.ExitStack) -> int:
             from parlor.training.evaluation.ray_runner import session
 
             cluster.enter_context(session(config.ray))
-        if not args.resume:
+        if args.resume:  # the kept episodes, checked before the folder is touched
+            folder.log.check(planned.jobs, config.names(), config.record, planned.game)
+        else:
             folder = RunFolder.create(args.out, config.env, force=args.force)
     except (ConfigError, ValueError, OSError, ClusterError) as exc:
         print(f"parlor eval: {exc}", file=sys.stderr)
@@ -260,6 +266,9 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
     finally:
         with contextlib.suppress(OSError):  # already reported; closing must not hide it
             folder.log.close()
+    if folder.log.rebuilt:
+        print(f"parlor eval: warning: {folder.log.rebuilt} episode line(s) of {kept} disagree with their game record "
+              "(changed by hand?); their results were rebuilt from the records", file=sys.stderr)
     results.update(command=command_line(config), version=parlor_version(), git_revision=folder.revision())
     if revision != results["git_revision"]:
         results["git_revision_resumed"] = revision

@@ -16,9 +16,8 @@ def add_game_option_arguments(parser: argparse.ArgumentParser) -> None:
 def game_options(env_name: str, preset: str | None, items: Sequence[str],
                  base: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``base`` updated by the preset's options, then by each ``KEY=VALUE`` (values are YAML)."""
-    import yaml
-
     from parlor import envs
+    from parlor.envs.engine.config import parse_yaml
     from parlor.envs.engine.game import ConfigError
 
     options = dict(base or {})
@@ -31,12 +30,7 @@ def game_options(env_name: str, preset: str | None, items: Sequence[str],
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ConfigError(f"--option {item!r} must look like KEY=VALUE")
-        try:
-            options[key.strip()] = yaml.safe_load(value)
-        except yaml.YAMLError as err:
-            problem = getattr(err, "problem", None) or type(err).__name__
-            raise ConfigError(f"--option {item!r}: the value {value!r} is not valid YAML ({problem}); "
-                              "write e.g. --option num_players=3 or --option variant=pineapple") from None
+        options[key.strip()] = parse_yaml(value, f"--option {key.strip()}")
     return options
 
 

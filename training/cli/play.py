@@ -126,7 +126,10 @@ def setup(args: argparse.Namespace) -> tuple[str, Any, list[Any], list[str]]:
     """(env name, game, opponent agents, their labels) from the command line; ValueError on bad input."""
     from parlor import envs
     from parlor.agents.registry import make_agent
+    from parlor.envs.engine.config import check_seed
 
+    if args.seed is not None:
+        check_seed(args.seed, "--seed")
     game_from = getattr(args, "game_from", None)  # absent from Namespaces that tests build by hand
     if game_from:
         env_name, options = game_from_policy(game_from, args.game, args.preset, args.option)

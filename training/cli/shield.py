@@ -14,10 +14,9 @@ and its cap on the first three-card turn; ``--clear`` removes it.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from parlor.agents.policy import PolicyFileError, read_signature, shield_policy
+from parlor.agents.policy import read_signature, shield_policy
 from parlor.envs.engine.config import check_number
 from parlor.envs.engine.game import ConfigError
 
@@ -56,11 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        guard = {} if args.clear else parse_guard(args.guard)
-        path = shield(args.source, args.dest, guard)
-    except (ConfigError, PolicyFileError, FileNotFoundError) as exc:
-        print(f"parlor shield: {exc}", file=sys.stderr)
-        return 2
+    from parlor.training.cli.convert import check_destination, written
+
+    guard = {} if args.clear else parse_guard(args.guard)
+    check_destination(args.dest)
+    path = written(lambda: shield(args.source, args.dest, guard), args.dest)
     print(f"{path}: action guard {guard or 'none'}")
     return 0

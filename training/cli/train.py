@@ -46,6 +46,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(overrides distill.workers; same labels for any N)")
 
 
+def check_named_agents(config: Any, game: Any) -> None:
+    """Build every agent the config names (the opponents, the evaluation's opponents and
+    baselines) once, so an unknown name, an unimportable class or a policy that does not fit
+    fails before any run folder is made."""
+    from parlor.agents.registry import make_agent
+    from parlor.training.learning.opponents import SELF
+
+    names = [e.agent for e in config.opponents if e.agent != SELF] + [*config.eval.opponents, *config.eval.baselines]
+    for name in dict.fromkeys(names):
+        make_agent(name, game, env_name=config.env)
+
+
 def run(args: argparse.Namespace) -> int:
     from parlor.agents.policy import PolicyFileError, PolicyMismatchError, load_policy
     from parlor.envs.engine.game import ConfigError
@@ -99,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
             load_policy(config.init, config.env, game)  # a whole policy file of this env, before any folder is made
         # each ppo: opponent read (from the user's cwd) and checked, before any folder is made
         policy_factories([entry.agent for entry in config.opponents], config.env, game)
+        check_named_agents(config, game)
     except (ConfigError, PolicyFileError, PolicyMismatchError, OSError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePath
 
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.game import ConfigError, shown
 
 LABEL = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+#-]*")
 LABEL_CHARS = "letters, digits and _ . + # - (not starting with . + # -)"
@@ -23,7 +23,7 @@ POLICY_PREFIX = "ppo:"
 def split_entry(entry: str) -> tuple[str | None, str]:
     """``"NAME=SPEC"`` -> (NAME, SPEC); a bare spec -> (None, SPEC)."""
     if not isinstance(entry, str) or not entry.strip():
-        raise ConfigError(f"agents: {entry!r} is not an agent; give a name such as heuristic or NAME=ppo:PATH.zip")
+        raise ConfigError(f"agents: {shown(entry)} is not an agent; give a name such as heuristic or NAME=ppo:PATH.zip")
     entry = entry.strip()
     name, sep, spec = entry.partition("=")
     # an `=` after the first `:` belongs to the spec (a path may contain one); before it, it names the agent
@@ -31,9 +31,9 @@ def split_entry(entry: str) -> tuple[str | None, str]:
         return None, entry
     name, spec = name.strip(), spec.strip()
     if not LABEL.fullmatch(name):
-        raise ConfigError(f"agents: the name {name!r} in {entry!r} may only hold {LABEL_CHARS}")
+        raise ConfigError(f"agents: the name {shown(name)} in {shown(entry)} may only hold {LABEL_CHARS}")
     if not spec:
-        raise ConfigError(f"agents: {entry!r} names no agent after '='; e.g. {name}=heuristic")
+        raise ConfigError(f"agents: {shown(entry)} names no agent after '='; e.g. {name}=heuristic")
     return name, spec
 
 
@@ -60,7 +60,7 @@ def agent_labels(entries: Sequence[str], field: str | None = None) -> list[str]:
                 copies[label] = copies.get(label, 1) + 1  # the same agent again: self-play against a copy
                 label = f"{label}#{copies[label]}"
             else:
-                raise ConfigError(f"agents {owner[label]!r} and {entry!r} would both be called {label!r}; "
+                raise ConfigError(f"agents {shown(owner[label])} and {shown(entry)} would both be called {shown(label)}; "
                                   f"name them, e.g. a={spec},b=...")
         owner[label] = entry
         labels.append(label)

@@ -16,7 +16,8 @@
 
 Before the first game the folder is claimed: a default folder is new (never shared
 with a run started in the same second), a given ``--out`` must be empty unless
-``force`` (a training run folder is always refused), and the first files are written,
+``force``, which replaces only an evaluation's files (a folder that is not an
+evaluation run folder, a training run folder above all, is always refused), and the first files are written,
 so a read-only or missing path fails at once; a folder this made is removed again
 when that fails (:meth:`RunFolder.discard`).
 """
@@ -50,6 +51,15 @@ class RunFolderError(ConfigError):
 def default_run_dir(env_name: str, parent: str | Path = Path("runs", "eval")) -> Path:
     """``runs/eval/<time>-<env>-<6 hex>``: where a run goes unless the caller names one."""
     return Path(parent) / f"{time.strftime('%Y%m%d-%H%M%S')}-{env_name}-{secrets.token_hex(3)}"
+
+
+def is_evaluation_run(path: Path) -> bool:
+    """``path`` holds an evaluation's files: its config, its episode log and a command that
+    is ``parlor eval`` (what ``--force`` may replace)."""
+    if not ((path / CONFIG).is_file() and (path / EPISODES).is_file() and (path / COMMAND).is_file()):
+        return False
+    with open(path / COMMAND, "rb") as fh:
+        return fh.read(64).startswith(b"parlor eval")
 
 
 def is_training_run(path: Path) -> bool:
@@ -89,6 +99,10 @@ class RunFolder:
                 if not force:
                     raise RunFolderError(f"--out {path} is not empty; use a new folder (or leave --out out), "
                                          "or --force to replace the evaluation in it")
+                if not is_evaluation_run(path):
+                    raise RunFolderError(f"--out {path} is not an evaluation run folder (it has no {CONFIG} and "
+                                         f"{EPISODES}, or its {COMMAND} is not a parlor eval command); --force "
+                                         "replaces only an evaluation's files: use a new folder")
                 for name in RUN_FILES:
                     (path / name).unlink(missing_ok=True)
             return cls(path)
@@ -158,14 +172,35 @@ class EpisodeLog:
     def __init__(self, path: Path):
         self.path = path
         self.jobs = 0  # complete jobs in the file
+        self.rebuilt = 0  # episodes whose results resume() took from their record, not their line
+        self._checked: tuple[Any, Any] | None = None  # check()'s last result, for resume()
         self._fh: Any = None
         self._synced = 0.0
 
-    def resume(self, jobs: Sequence[Any], names: Sequence[str], recorded: bool = False) -> dict[int, list[dict]]:
+    def resume(self, jobs: Sequence[Any], names: Sequence[str], recorded: bool = False,
+               game: Any = None) -> dict[int, list[dict]]:
         """The complete jobs in the file by index, checked against the schedule ``jobs``, the
         agent ``names`` and ``recorded`` (every episode has its game record, or none has); the
         file is rewritten to hold only those (a job cut short by a crash, a torn last line, are
-        dropped) and opened for appending."""
+        dropped) and opened for appending. With records and ``game`` each episode's results
+        (rewards, statistics, steps, truncation) are rebuilt by replaying its record, so a
+        line edited by hand cannot change the results (``rebuilt`` counts the lines that
+        disagreed with their record); a record that does not replay is a RunFolderError."""
+        done, kept, data = self.check(jobs, names, recorded, game)
+        self.jobs = len(done)  # kept even if the rewrite below fails (a read-only folder): say so
+        if kept != data:
+            replace_atomically(self.path, lambda tmp: _write_synced(tmp, kept))
+        self._fh = open(self.path, "ab")  # kept open while the jobs are played
+        return done
+
+    def check(self, jobs: Sequence[Any], names: Sequence[str], recorded: bool = False,
+              game: Any = None) -> tuple[dict[int, list[dict]], bytes, bytes]:
+        """What :meth:`resume` keeps, checked, without changing the file: (the complete jobs by
+        index, the bytes of their lines, the file's bytes). ``parlor eval --resume`` calls it
+        before it touches the run folder; :meth:`resume` then reuses the result."""
+        key = (id(jobs), tuple(names), recorded, id(game))
+        if self._checked is not None and self._checked[0] == key:
+            return self._checked[1]
         by_job: dict[int, list[tuple[dict, bytes]]] = {}
         data = self.path.read_bytes() if self.path.exists() else b""
         lines = data.split(b"\n")
@@ -174,7 +209,7 @@ class EpisodeLog:
             try:
                 record = json.loads(line)
                 index = int(record["job"])
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, RecursionError):
                 raise RunFolderError(f"{self.path} line {number} is not an episode record; the file was changed "
                                      "by hand or by another program") from None
             if not 0 <= index < len(jobs):
@@ -184,12 +219,28 @@ class EpisodeLog:
         done = {i: [r for r, _ in rows] for i, rows in sorted(by_job.items()) if len(rows) == len(jobs[i].lineups)}
         for i, records in done.items():
             _check_job(self.path, i, jobs[i], records, names, recorded)
+            if recorded and game is not None:
+                done[i] = [self._rebuilt(i, k, episode, game) for k, episode in enumerate(records)]
         kept = b"".join(line + b"\n" for i in done for _, line in by_job[i])
-        if kept != data:
-            replace_atomically(self.path, lambda tmp: _write_synced(tmp, kept))
-        self.jobs = len(done)
-        self._fh = open(self.path, "ab")  # kept open while the jobs are played
-        return done
+        self._checked = (key, (done, kept, data))
+        return done, kept, data
+
+    def _rebuilt(self, index: int, k: int, episode: dict, game: Any) -> dict:
+        """``episode`` with its results replayed from its game record."""
+        from parlor.envs.records import Record, replay
+
+        try:
+            record = Record.from_dict(episode["record"])
+            replay(record, game)
+        except (ValueError, TypeError, KeyError, IndexError) as exc:  # ReplayError, ConfigError are ValueErrors
+            raise RunFolderError(f"{self.path}: job {index} episode {k}: its game record does not replay "
+                                 f"({' '.join(str(exc).split())[:300]}); the file was changed by hand or by another "
+                                 "program") from None
+        results = {"rewards": list(record.rewards), "stats": {key: list(v) for key, v in record.stats.items()},
+                   "steps": len(record.steps), "truncated": record.truncated}
+        if any(episode.get(key) != value for key, value in results.items()):
+            self.rebuilt += 1
+        return {**episode, **results}
 
     def append(self, records: Sequence[dict]) -> None:
         """Write one finished job's episodes (an OSError such as a full disk reaches the caller)."""

@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     from parlor.training.evaluation.tournament import Job
 
 EVAL_KEYS = ("env", "options", "agents", "games", "seed", "workers", "ray", "field", "seats", "record")
+MAX_GAMES = 1_000_000  # episodes per matchup: the schedule is built (and the episodes kept) in memory
+MAX_EPISODES = 1_000_000  # episodes of a whole evaluation (games times matchups), for the same reason
+MAX_AGENTS = 64
 
 
 @dataclass(frozen=True)
@@ -60,14 +63,19 @@ class EvalConfig:
     record: bool = False                # keep every episode's game record (records.jsonl)
 
     def __post_init__(self) -> None:
-        from parlor.envs.engine.config import check_bool, check_int
-        from parlor.envs.engine.game import ConfigError
+        from parlor.envs.engine.config import check_bool, check_int, check_seed
+        from parlor.envs.engine.game import ConfigError, shown
 
-        if isinstance(self.agents, str) or not self.agents:
-            raise ConfigError("agents: give a list of at least one agent name, e.g. heuristic,search,random")
+        if isinstance(self.agents, str) or not isinstance(self.agents, (list, tuple)) or not self.agents:
+            raise ConfigError(f"agents={shown(self.agents)}: give a list of at least one agent name, e.g. "
+                              "heuristic,search,random")
+        if len(self.agents) > MAX_AGENTS or not all(isinstance(a, str) for a in self.agents):
+            raise ConfigError(f"agents={shown(self.agents)}: give 1 to {MAX_AGENTS} agent names (strings)")
         object.__setattr__(self, "agents", tuple(self.agents))
-        check_int("games", self.games, 1)
-        check_int("seed", self.seed, 0)
+        if not isinstance(self.options, dict):
+            raise ConfigError(f"options={shown(self.options)} must be a mapping of game option names to values")
+        check_int("games", self.games, 1, MAX_GAMES)
+        check_seed(self.seed, "seed")
         check_int("workers", self.workers, 1, 64)
         check_bool("record", self.record)
         if self.ray is not None:
@@ -75,15 +83,15 @@ class EvalConfig:
 
             check_address("ray", self.ray)
             if self.workers != 1:
-                raise ConfigError(f"workers={self.workers} and ray={self.ray!r}: give one of them (on Ray the "
+                raise ConfigError(f"workers={self.workers} and ray={shown(self.ray)}: give one of them (on Ray the "
                                   "cluster's CPUs are the workers)")
         if self.field is not None and (not isinstance(self.field, str) or not self.field):
-            raise ConfigError(f"field={self.field!r} must be an agent name, e.g. heuristic")
+            raise ConfigError(f"field={shown(self.field)} must be an agent name, e.g. heuristic")
         if self.seats is not None:
             if self.field is None:
                 raise ConfigError("seats only applies with field (the agents' seats against the field)")
-            if isinstance(self.seats, (str, int)) or not self.seats:
-                raise ConfigError(f"seats={self.seats!r} must be a non-empty list of seat numbers")
+            if not isinstance(self.seats, (list, tuple)) or not self.seats:
+                raise ConfigError(f"seats={shown(self.seats)} must be a non-empty list of seat numbers")
             for seat in self.seats:
                 check_int("seats[]", seat, 0)
             object.__setattr__(self, "seats", tuple(self.seats))
@@ -304,9 +312,13 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
     from parlor.agents.registry import check_agent
     from parlor.envs.engine.game import ConfigError
     from parlor.training.evaluation.shipped import policy_factories
-    from parlor.training.evaluation.tournament import field_schedule, schedule
+    from parlor.training.evaluation.tournament import field_schedule, matchups_for, schedule
 
     game = build_game(config, make_game)
+    groups = len(config.agents) if config.field is not None else len(matchups_for(len(config.agents), game.num_players))
+    if config.games * groups > MAX_EPISODES:
+        raise ConfigError(f"games={config.games} for each of {groups} matchups is {config.games * groups:,} episodes; "
+                          f"at most {MAX_EPISODES:,} in one evaluation")
     factories = policy_factories(config.players(), config.env) if config.ray is not None else {}
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
         check_agent(spec, game, env_name=config.env)
@@ -334,7 +346,7 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
 
     planned = planned or plan(config, make_game)
     game, jobs, names = planned.game, planned.jobs, config.names()
-    done = log.resume(jobs, names, config.record) if log is not None else {}
+    done = log.resume(jobs, names, config.record, game) if log is not None else {}
     pending = [i for i in range(len(jobs)) if i not in done]
     start = time.perf_counter()
     if progress is not None:

@@ -39,8 +39,16 @@ from typing import Any
 
 from parlor.agents.advisors import check_tolerances
 from parlor.agents.policy_format import ACTIVATIONS  # the activations a policy file can describe
-from parlor.envs.engine.config import build, check_bool, check_choice, check_int, check_number, load_yaml
-from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.config import (
+    build,
+    check_bool,
+    check_choice,
+    check_int,
+    check_number,
+    check_seed,
+    load_yaml,
+)
+from parlor.envs.engine.game import ConfigError, shown
 from parlor.training.learning.distill import DistillConfig
 from parlor.training.learning.opponents import SELF, PoolEntry
 from parlor.training.learning.wrapper import SHAPING_MODES
@@ -53,12 +61,12 @@ SB3_ONLY = ("vec_env",)  # keys RLlib has no use for: given with backend rllib, 
 
 def _check_names(name: str, values: Any, allow_empty: bool = True) -> tuple[str, ...]:
     if isinstance(values, str) or not isinstance(values, (list, tuple)):
-        raise ConfigError(f"{name}={values!r} must be a list of agent names")
+        raise ConfigError(f"{name}={shown(values)} must be a list of agent names")
     if not allow_empty and not values:
         raise ConfigError(f"{name} must name at least one agent")
     for v in values:
         if not isinstance(v, str) or not v:
-            raise ConfigError(f"{name}: {v!r} is not an agent name")
+            raise ConfigError(f"{name}: {shown(v)} is not an agent name")
     return tuple(values)
 
 
@@ -108,7 +116,7 @@ class PPOConfig:
         if isinstance(self.net_arch, list):
             object.__setattr__(self, "net_arch", tuple(self.net_arch))
         if not isinstance(self.net_arch, tuple) or not self.net_arch:
-            raise ConfigError(f"ppo.net_arch={self.net_arch!r} must be a list of layer sizes, e.g. [128, 128]")
+            raise ConfigError(f"ppo.net_arch={shown(self.net_arch)} must be a list of layer sizes, e.g. [128, 128]")
         for width in self.net_arch:
             check_int("ppo.net_arch[]", width, 1, 4096)
         check_choice("ppo.activation", self.activation, ACTIVATIONS)
@@ -161,7 +169,7 @@ class EvalConfig:
             raise ConfigError("eval.opponents/baselines: 'self' is a training-pool entry, not an evaluation agent")
         check_int("eval.decks_per_episode", self.decks_per_episode, 0, 1000)
         check_bool("eval.deterministic", self.deterministic)
-        check_int("eval.seed", self.seed, 0)
+        check_seed(self.seed, "eval.seed")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -207,24 +215,24 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         if not isinstance(self.env, str) or not self.env:
-            raise ConfigError(f"env={self.env!r} must be an environment name")
+            raise ConfigError(f"env={shown(self.env)} must be an environment name")
         if not isinstance(self.options, Mapping):
             raise ConfigError("options must be a mapping of the game's option names to values")
         if self.learner_seats is not None:
             if isinstance(self.learner_seats, (str, bool)) or not isinstance(self.learner_seats, (list, tuple)) or not self.learner_seats:
-                raise ConfigError(f"learner_seats={self.learner_seats!r} must be null or a non-empty list of seats")
+                raise ConfigError(f"learner_seats={shown(self.learner_seats)} must be null or a non-empty list of seats")
             for seat in self.learner_seats:
                 check_int("learner_seats[]", seat, 0)
             object.__setattr__(self, "learner_seats", tuple(self.learner_seats))
         if SELF in {e.agent for e in self.opponents} and self.self_play is None:
             raise ConfigError("opponents has a 'self' entry but there is no self_play section (start, every, keep)")
         if not isinstance(self.shaping, Mapping):
-            raise ConfigError(f"shaping={self.shaping!r} must be a mapping of statistic names to weights")
+            raise ConfigError(f"shaping={shown(self.shaping)} must be a mapping of statistic names to weights")
         for name, weight in self.shaping.items():
             check_number(f"shaping.{name}", weight)
         check_choice("shaping_mode", self.shaping_mode, SHAPING_MODES)
         if not isinstance(self.action_guard, Mapping):
-            raise ConfigError(f"action_guard={self.action_guard!r} must be a mapping of statistic names to tolerances")
+            raise ConfigError(f"action_guard={shown(self.action_guard)} must be a mapping of statistic names to tolerances")
         check_tolerances(self.action_guard)  # the names are checked against the env's advisor by the wrapper
         check_number("reward_scale", self.reward_scale, 0.0)
         if self.reward_scale == 0:
@@ -232,11 +240,11 @@ class TrainConfig:
         check_int("n_envs", self.n_envs, 1, 64)
         check_choice("vec_env", self.vec_env, VEC_ENVS)
         check_int("total_steps", self.total_steps, 1)
-        check_int("seed", self.seed, 0)
+        check_seed(self.seed, "seed")
         check_int("checkpoint_every", self.checkpoint_every, 1)
         if self.init is not None:
             if not isinstance(self.init, str) or not self.init.endswith(".zip"):
-                raise ConfigError(f"init={self.init!r} must be null or the path of a policy zip saved by parlor train")
+                raise ConfigError(f"init={shown(self.init)} must be null or the path of a policy zip saved by parlor train")
             if self.pretrain is not None:
                 raise ConfigError("init and pretrain are two warm starts; give one of them (or neither)")
         if self.distill is not None and (self.pretrain is not None or self.init is not None):
@@ -246,7 +254,7 @@ class TrainConfig:
             raise ConfigError("distill: expert iteration runs with backend: sb3 (then train its result with init:)")
         if self.backend == "rllib":
             if self.vec_env != "dummy":
-                raise ConfigError(f"vec_env={self.vec_env!r} does not apply with backend: rllib (RLlib's env runners "
+                raise ConfigError(f"vec_env={shown(self.vec_env)} does not apply with backend: rllib (RLlib's env runners "
                                   "step the envs; set rllib.num_env_runners instead)")
             if self.rllib is None:
                 object.__setattr__(self, "rllib", RLlibConfig())
@@ -288,14 +296,14 @@ def _section(cls: type, data: Any, name: str) -> Any:
 
 def _opponents(data: Any) -> tuple[PoolEntry, ...]:
     if isinstance(data, (str, Mapping)) or not isinstance(data, (list, tuple)):
-        raise ConfigError(f"opponents={data!r} must be a list of {{agent: NAME, weight: W}}")
+        raise ConfigError(f"opponents={shown(data)} must be a list of {{agent: NAME, weight: W}}")
     entries = []
     for item in data:
         if not isinstance(item, Mapping):
-            raise ConfigError(f"opponents: {item!r} must be a mapping {{agent: NAME, weight: W}}")
+            raise ConfigError(f"opponents: {shown(item)} must be a mapping {{agent: NAME, weight: W}}")
         unknown = sorted(set(item) - {"agent", "weight"})
         if unknown or "agent" not in item:
-            raise ConfigError(f"opponents: {dict(item)!r}: allowed keys: agent (required), weight")
+            raise ConfigError(f"opponents: {shown(dict(item))}: allowed keys: agent (required), weight")
         entries.append(PoolEntry(item["agent"], item.get("weight", 1.0)))
     return tuple(entries)
 

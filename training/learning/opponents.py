@@ -13,7 +13,7 @@ import numpy as np
 
 from parlor.agents.registry import make_agent as registry_make_agent
 from parlor.envs.engine.config import check_number
-from parlor.envs.engine.game import ConfigError, Game
+from parlor.envs.engine.game import ConfigError, Game, shown
 
 SELF = "self"  # the pool entry played by frozen snapshots of the learner
 AgentFactory = Callable[..., Any]  # (game, seed=None) -> Agent
@@ -28,7 +28,7 @@ class PoolEntry:
 
     def __post_init__(self) -> None:
         if not isinstance(self.agent, str) or not self.agent.strip():
-            raise ConfigError(f"opponent agent={self.agent!r} must be a non-empty agent name (e.g. heuristic, random, self)")
+            raise ConfigError(f"opponent agent={shown(self.agent)} must be a non-empty agent name (e.g. heuristic, random, self)")
         check_number("opponent weight", self.weight, 0.0)
 
 

@@ -64,7 +64,7 @@ from parlor.agents.policy import PolicyAgent
 from parlor.envs.aec import ADAPTER_OPTIONS, action_id, svg_renderer
 from parlor.envs.engine import svg
 from parlor.envs.engine.config import check_choice, check_number
-from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.engine.game import ConfigError, IllegalActionError, shown
 from parlor.training.learning.opponents import AgentFactory, OpponentPool, PoolEntry
 
 # the adapter's options the wrapper honours itself; the others (render_mode) are refused
@@ -82,7 +82,11 @@ def register_env(name: str, raw_env_fn: Callable[..., Any]) -> None:
 
 def make_raw_env(env_name: str, options: Mapping[str, Any] | None = None) -> Any:
     """The unwrapped TableEnv of ``env_name`` (registered extras first, then ``envs``)."""
+    if not isinstance(options or {}, Mapping):
+        raise ConfigError(f"options={shown(options)} must be a mapping of game option names to values")
     options = dict(options or {})
+    if not isinstance(env_name, str):
+        raise ConfigError(f"env={shown(env_name)} must be an environment name, e.g. tonk_v0")
     if env_name in _EXTRA_ENVS:
         return _EXTRA_ENVS[env_name](**options)
     if env_name not in envs.ENVS:

@@ -14,6 +14,7 @@ from parlor.agents.ofc.expert import OFCExpert, later_turns
 from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE
 from parlor.agents.ofc.heuristic import OFCHeuristic
 from parlor.agents.registry import make_agent
+from parlor.envs.engine.game import ConfigError
 from parlor.envs.ofc.rollouts import DISCARD, place, turn_candidates
 from parlor.envs.ofc.scoring import evaluate_board, fl_entry_cards, score_hand
 
@@ -199,8 +200,8 @@ def test_registry_parses_the_budget() -> None:
     game = envs.make_game("ofc_v0")
     assert make_agent("expert", game, env_name="ofc_v0").samples == expert_module.DEFAULT_SAMPLES
     assert make_agent("expert:16", game, env_name="ofc_v0").samples == 16
-    for bad in ("expert:0", "expert:x", "expert:-3"):
-        with pytest.raises(ValueError, match="budget"):
+    for bad in ("expert:0", "expert:x", "expert:-3", "expert:100001", "expert:" + "9" * 20):
+        with pytest.raises(ConfigError, match="budget"):
             make_agent(bad, game, env_name="ofc_v0")
     with pytest.raises(ValueError, match="unknown agent"):
         make_agent("expert", envs.make_game("tonk_v0"), env_name="tonk_v0")

@@ -27,8 +27,11 @@ def test_demo_evaluates_the_shipped_ofc_policy(tmp_path, capsys) -> None:
 
     from parlor.training.cli.demo import SHIPPED_POLICY
 
-    (tmp_path / "eval").mkdir()
-    (tmp_path / "eval" / "results.json").write_text("{}")  # a previous demo's evaluation: replaced
+    previous = tmp_path / "eval"  # a previous demo's evaluation: replaced
+    previous.mkdir()
+    for name, text in {"config.yaml": "env: ofc_v0\n", "episodes.jsonl": "", "results.json": "{}",
+                       "command.txt": "parlor eval --game-from x.zip --agents random --games 2\n"}.items():
+        (previous / name).write_text(text)
     assert main(["demo", "--skip-training", "--games", "2", "--workers", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert f"ppo:{SHIPPED_POLICY}" in out and "heuristic" in out and "random" in out
