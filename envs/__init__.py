@@ -1,7 +1,10 @@
 """parlor environments: the registry of every PettingZoo environment.
 
 Entry modules ``envs/<name>_v<N>.py`` are discovered automatically; each
-offers ``env(**options)``, ``raw_env(**options)`` and ``PRESETS``.
+offers ``env(**options)``, ``raw_env(**options)`` and ``PRESETS``. A game of another
+package joins the registry through the ``parlor.envs`` entry-point group of its
+distribution (``<name>_v<N> = "package.module"``, docs/adding_a_game.md) or, in one
+process, through :func:`register`.
 
 >>> import envs
 >>> envs.ENVS            # doctest: +SKIP
@@ -11,6 +14,7 @@ offers ``env(**options)``, ``raw_env(**options)`` and ``PRESETS``.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import pkgutil
 import re
 from types import ModuleType
@@ -21,14 +25,43 @@ if TYPE_CHECKING:
 
 _ENTRY = re.compile(r"[a-z][a-z_]*_v\d+")
 
+ENTRY_POINT_GROUP = "parlor.envs"
+
 ENVS: list[str] = sorted(m.name for m in pkgutil.iter_modules(__path__) if _ENTRY.fullmatch(m.name))
+# env name -> entry module of a game from another package (registered, not discovered here)
+EXTERNAL: dict[str, str] = {}
+
+
+def register(name: str, module: str) -> None:
+    """Add the env ``name`` (``<game>_v<N>``) whose entry module (``env``, ``raw_env``,
+    ``PRESETS``) is importable as ``module``; registering the same pair again is a no-op."""
+    if not isinstance(name, str) or not _ENTRY.fullmatch(name):
+        raise ValueError(f"env name {name!r} must look like <game>_v<N> (lowercase letters and _, then _v and a number)")
+    if not isinstance(module, str) or not module or ":" in module:
+        raise ValueError(f"entry module {module!r} of {name} must be an import path such as 'my_game.kuhn_v0'")
+    if EXTERNAL.get(name, module) != module or (name in ENVS and name not in EXTERNAL):
+        where = EXTERNAL.get(name, f"parlor.envs.{name}")
+        raise ValueError(f"env {name!r} is already registered (entry module {where}); choose another name")
+    if name not in EXTERNAL:
+        EXTERNAL[name] = module
+        ENVS.append(name)
+        ENVS.sort()
+
+
+def _register_entry_points() -> None:
+    """Every installed distribution's ``parlor.envs`` entry points (name = module)."""
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        register(point.name, point.value)
+
+
+_register_entry_points()
 
 
 def load(name: str) -> ModuleType:
     """The entry module of environment ``name``."""
     if name not in ENVS:
         raise ValueError(f"unknown environment {name!r}; available: {', '.join(ENVS) or 'none'}")
-    return importlib.import_module(f"parlor.envs.{name}")
+    return importlib.import_module(EXTERNAL.get(name, f"parlor.envs.{name}"))
 
 
 def make(name: str, **options: Any):
