@@ -78,7 +78,7 @@ def _load_external(env_name: str | None) -> None:
     """A game registered from another package names its agents in its entry module: import it."""
     from parlor import envs
 
-    if env_name in envs.EXTERNAL:
+    if env_name is not None and env_name not in envs.BUILTIN and env_name in envs.EXTERNAL:
         envs.load(env_name)
 
 

@@ -14,7 +14,6 @@ process, through :func:`register`.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import pkgutil
 import re
 from types import ModuleType
@@ -27,9 +26,32 @@ _ENTRY = re.compile(r"[a-z][a-z_]*_v\d+")
 
 ENTRY_POINT_GROUP = "parlor.envs"
 
-ENVS: list[str] = sorted(m.name for m in pkgutil.iter_modules(__path__) if _ENTRY.fullmatch(m.name))
-# env name -> entry module of a game from another package (registered, not discovered here)
-EXTERNAL: dict[str, str] = {}
+# the games of this package, found by their entry modules' names
+BUILTIN: tuple[str, ...] = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if _ENTRY.fullmatch(m.name)))
+# (every env name, sorted; env name -> entry module of each game from another package), built
+# on first use: reading the installed distributions' entry points costs tens of milliseconds
+_REGISTRY: tuple[list[str], dict[str, str]] | None = None
+
+
+def _registry() -> tuple[list[str], dict[str, str]]:
+    global _REGISTRY
+    if _REGISTRY is None:
+        import importlib.metadata
+
+        _REGISTRY = (list(BUILTIN), {})
+        for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            register(point.name, point.value)
+    return _REGISTRY
+
+
+def __getattr__(name: str) -> Any:
+    """``ENVS`` (every env name, sorted) and ``EXTERNAL`` (env name -> entry module of each game
+    registered from another package), read from the registry when first asked for."""
+    if name == "ENVS":
+        return _registry()[0]
+    if name == "EXTERNAL":
+        return _registry()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def register(name: str, module: str) -> None:
@@ -39,29 +61,24 @@ def register(name: str, module: str) -> None:
         raise ValueError(f"env name {name!r} must look like <game>_v<N> (lowercase letters and _, then _v and a number)")
     if not isinstance(module, str) or not module or ":" in module:
         raise ValueError(f"entry module {module!r} of {name} must be an import path such as 'my_game.kuhn_v0'")
-    if EXTERNAL.get(name, module) != module or (name in ENVS and name not in EXTERNAL):
-        where = EXTERNAL.get(name, f"parlor.envs.{name}")
+    names, external = _registry()
+    if external.get(name, module) != module or (name in names and name not in external):
+        where = external.get(name, f"parlor.envs.{name}")
         raise ValueError(f"env {name!r} is already registered (entry module {where}); choose another name")
-    if name not in EXTERNAL:
-        EXTERNAL[name] = module
-        ENVS.append(name)
-        ENVS.sort()
-
-
-def _register_entry_points() -> None:
-    """Every installed distribution's ``parlor.envs`` entry points (name = module)."""
-    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        register(point.name, point.value)
-
-
-_register_entry_points()
+    if name not in external:
+        external[name] = module
+        names.append(name)
+        names.sort()
 
 
 def load(name: str) -> ModuleType:
     """The entry module of environment ``name``."""
-    if name not in ENVS:
-        raise ValueError(f"unknown environment {name!r}; available: {', '.join(ENVS) or 'none'}")
-    return importlib.import_module(EXTERNAL.get(name, f"parlor.envs.{name}"))
+    if name in BUILTIN:  # no need to read the installed entry points
+        return importlib.import_module(f"parlor.envs.{name}")
+    names, external = _registry()
+    if name not in names:
+        raise ValueError(f"unknown environment {name!r}; available: {', '.join(names) or 'none'}")
+    return importlib.import_module(external[name])
 
 
 def make(name: str, **options: Any):
@@ -89,7 +106,7 @@ def load_env_config(path: str) -> tuple[str, dict[str, Any]]:
     if unknown:
         raise ConfigError(f"{path}: unknown key(s) {unknown}; allowed keys: env, options")
     if "env" not in data:
-        raise ConfigError(f"{path}: missing key 'env'; allowed values: {', '.join(ENVS)}")
+        raise ConfigError(f"{path}: missing key 'env'; allowed values: {', '.join(_registry()[0])}")
     name, options = data["env"], data.get("options") or {}
     if not isinstance(options, dict):
         raise ConfigError(f"{path}: 'options' must be a mapping of option names to values")

@@ -51,8 +51,7 @@ def test_check_env_names_a_broken_invariant(monkeypatch: pytest.MonkeyPatch) -> 
 @pytest.fixture
 def registries(monkeypatch: pytest.MonkeyPatch) -> None:
     """The registries as they are, restored after the test."""
-    monkeypatch.setattr(envs, "ENVS", list(envs.ENVS))
-    monkeypatch.setattr(envs, "EXTERNAL", {})
+    monkeypatch.setattr(envs, "_REGISTRY", (list(envs.BUILTIN), {}))
     for table in ("HEURISTICS", "SEARCH_DEFAULTS", "EXTRAS"):
         monkeypatch.setattr(registry, table, dict(getattr(registry, table)))
 
