@@ -3,6 +3,9 @@
 ``registry.register_agents`` refuse what they cannot take, naming it."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -95,3 +98,10 @@ def test_register_agents_names_the_heuristic_extras_and_search_defaults(registri
 def test_register_agents_refuses_bad_search_defaults(registries, search, error) -> None:
     with pytest.raises(ValueError, match=error):
         registry.register_agents("kuhn_test", search=search)
+
+
+def test_our_own_suite_runs_every_check_of_the_public_harness() -> None:
+    here = Path(__file__).parent
+    used = set(re.findall(r'CHECKS\["(\w+)"\]\(case\.subject\(\)\)', "".join(
+        (here / name).read_text(encoding="utf-8") for name in ("test_harness.py", "test_records.py"))))
+    assert used == set(CHECKS)

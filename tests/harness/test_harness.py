@@ -10,22 +10,7 @@ from __future__ import annotations
 import pytest
 
 from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.testing import (
-    check_bad_option_values,
-    check_bad_stacked_deck,
-    check_clone,
-    check_illegal_action_penalty,
-    check_illegal_action_raises,
-    check_no_leak,
-    check_pettingzoo_api,
-    check_pickle,
-    check_protocol,
-    check_random_playouts,
-    check_render_ansi,
-    check_sampled_deck,
-    check_seed,
-    check_unknown_option,
-)
+from parlor.envs.testing import CHECKS
 from tests.harness.cases import CASES, EnvCase
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -34,72 +19,72 @@ ids = [c.id for c in CASES]
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_pettingzoo_api(case: EnvCase) -> None:
-    check_pettingzoo_api(case.subject())
+    CHECKS["pettingzoo_api"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_seed_gives_identical_games(case: EnvCase) -> None:
-    check_seed(case.subject())
+    CHECKS["seed"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_game_and_state_declare_every_member_of_the_engine_protocol(case: EnvCase) -> None:
-    check_protocol(case.subject())
+    CHECKS["protocol"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_random_playouts_keep_invariants(case: EnvCase) -> None:
-    check_random_playouts(case.subject())
+    CHECKS["random_playouts"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_no_leak_determinize_keeps_each_players_view_and_redeals_what_he_cannot_see(case: EnvCase) -> None:
     """What each game hides comes from tests/harness/hidden.py (docs/rules.md's Information
     sections), so a ``determinize`` that returns the true state fails here."""
-    check_no_leak(case.subject())
+    CHECKS["no_leak"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_clone_plays_on_identically(case: EnvCase) -> None:
-    check_clone(case.subject())
+    CHECKS["clone"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_env_pickles_and_deep_copies_and_the_copy_plays_on_identically(case: EnvCase) -> None:
-    check_pickle(case.subject())
+    CHECKS["pickle"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_illegal_action_raises_naming_legal_actions(case: EnvCase) -> None:
-    check_illegal_action_raises(case.subject())
+    CHECKS["illegal_action_raises"](case.subject())
     assert issubclass(IllegalActionError, ValueError)
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_illegal_action_penalty_option_ends_episode(case: EnvCase) -> None:
-    check_illegal_action_penalty(case.subject())
+    CHECKS["illegal_action_penalty"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_unknown_option_names_allowed_fields(case: EnvCase) -> None:
-    check_unknown_option(case.subject())
+    CHECKS["unknown_option"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_every_option_refuses_bad_values_with_config_error(case: EnvCase) -> None:
-    check_bad_option_values(case.subject())
+    CHECKS["bad_option_values"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_render_ansi_returns_text(case: EnvCase) -> None:
-    check_render_ansi(case.subject())
+    CHECKS["render_ansi"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_bad_stacked_deck_raises(case: EnvCase) -> None:
-    check_bad_stacked_deck(case.subject())
+    CHECKS["bad_stacked_deck"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_sampled_deck_replays_the_same_deal_whatever_the_seed(case: EnvCase) -> None:
-    check_sampled_deck(case.subject())
+    CHECKS["sampled_deck"](case.subject())

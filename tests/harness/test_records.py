@@ -14,15 +14,7 @@ import pytest
 
 from parlor.envs.engine.trace import ReplayError
 from parlor.envs.records import Step, replay
-from parlor.envs.testing import (
-    check_edited_record_fails,
-    check_final_infos,
-    check_penalty_record,
-    check_pending_rewards_serialize,
-    check_record_resimulates,
-    check_state_text_errors,
-    check_state_text_restores,
-)
+from parlor.envs.testing import CHECKS
 from parlor.envs.testing.common import random_episode
 from tests.harness.cases import CASES, EnvCase
 
@@ -32,34 +24,34 @@ ids = [c.id for c in CASES]
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_a_serialized_state_restores_and_plays_on_identically(case: EnvCase) -> None:
-    check_state_text_restores(case.subject())
+    CHECKS["state_text_restores"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_rewards_not_yet_taken_are_part_of_the_serialized_state(case: EnvCase) -> None:
-    check_pending_rewards_serialize(case.subject())
+    CHECKS["pending_rewards_serialize"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_state_text_errors_name_the_problem(case: EnvCase) -> None:
-    check_state_text_errors(case.subject())
+    CHECKS["state_text_errors"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_a_recorded_episode_survives_json_and_resimulates_exactly(case: EnvCase) -> None:
-    check_record_resimulates(case.subject())
+    CHECKS["record_resimulates"](case.subject())
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_an_edited_action_fails_at_its_step(case: EnvCase) -> None:
-    why = check_edited_record_fails(case.subject())
+    why = CHECKS["edited_record_fails"](case.subject())
     if why:
         pytest.skip(why)
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_final_infos_carry_each_seats_statistics_and_episode_reward(case: EnvCase) -> None:
-    check_final_infos(case.subject())
+    CHECKS["final_infos"](case.subject())
 
 
 def test_a_record_names_its_steps_and_checks_the_names() -> None:
@@ -75,6 +67,6 @@ def test_a_record_names_its_steps_and_checks_the_names() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_an_illegal_action_penalty_ends_with_infos_and_an_unfinished_record(case: EnvCase) -> None:
-    why = check_penalty_record(case.subject())
+    why = CHECKS["penalty_record"](case.subject())
     if why:
         pytest.skip(why)
