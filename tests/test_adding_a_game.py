@@ -3,9 +3,9 @@
 The guide's ``file=...`` blocks are written into a fresh folder and installed there with pip
 (``--target``, no dependencies: parlor comes from this interpreter), exactly the package
 the guide describes. Then, in fresh interpreters that see that folder: the guide's ``python
-run`` block (``parlor.envs.testing.check_env`` on every preset) passes, and its shell
-commands list the env, evaluate it with the heuristic, search and random agents, write
-game records and replay them as text and as a page of pictures.
+run`` blocks pass (``parlor.envs.testing.check_env`` on every preset; an episode of the
+Gymnasium id), and its shell commands list the env, evaluate it with the heuristic, search
+and random agents, write game records and replay them as text and as a page of pictures.
 """
 from __future__ import annotations
 
@@ -57,12 +57,12 @@ def test_the_guide_shows_every_file_of_the_package_and_its_checks() -> None:
     files = [path for _, path, _ in FILE_BLOCK.findall(guide())]
     assert files == ["my_kuhn/game.py", "my_kuhn/render.py", "my_kuhn/agents.py", "my_kuhn/kuhn_v0.py",
                      "my_kuhn/__init__.py", "pyproject.toml"]
-    assert len(RUN_BLOCK.findall(guide())) == 1 and len(SHELL_BLOCK.findall(guide())) == 1
+    assert len(RUN_BLOCK.findall(guide())) == 2 and len(SHELL_BLOCK.findall(guide())) == 1
 
 
 def test_the_guides_game_passes_every_check_of_the_harness(project) -> None:
     root, env = project
-    (code,) = RUN_BLOCK.findall(guide())
+    code, _ = RUN_BLOCK.findall(guide())
     out = run_python(code, root, env)
     assert re.search(r"^default: every check passed; not applicable: none$", out, re.MULTILINE), out
     assert re.search(r"^ante_2: every check passed; not applicable: none$", out, re.MULTILINE), out
@@ -88,6 +88,13 @@ def test_the_guides_commands_list_evaluate_record_and_replay_the_game(project) -
     page = (run / "episode0.html").read_text(encoding="utf-8")
     steps = len(json.loads(records[0])["steps"])
     assert page.count("<svg xmlns") == steps + 1 and "Kuhn poker" in page
+
+
+def test_the_guides_gymnasium_id_plays_an_episode(project) -> None:
+    root, env = project
+    _, code = RUN_BLOCK.findall(guide())
+    out = run_python(code, root, env)
+    assert re.fullmatch(r"parlor/Kuhn-v0: observation \(12,\), return [+-][12] against the heuristic\n", out), out
 
 
 def test_the_guides_game_gets_its_agents_and_gymnasium_id_from_the_registry(project) -> None:
