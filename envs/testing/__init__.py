@@ -71,13 +71,20 @@ def check_env(env_fn: Callable[..., Any], options: Mapping[str, Any] | None = No
               skip: tuple[str, ...] = ()) -> dict[str, str]:
     """Run every check of :data:`CHECKS` but those in ``skip`` on ``env_fn(**options)``.
 
-    Raises ``AssertionError("check 'NAME' failed: ...")`` at the first failing check (the
-    original error chained). Returns, per check that could not apply to this game, why
+    Raises ``AssertionError("ENV: check 'NAME' failed: ...")`` at the first failing check
+    (the original error chained). Returns, per check that could not apply to this game, why
     (e.g. ``{"edited_record_fails": "no step with a choice in this episode"}``)."""
     unknown = sorted(set(skip) - set(CHECKS))
     if unknown:
         raise ValueError(f"unknown check(s) in skip: {', '.join(unknown)}; allowed values: {', '.join(CHECKS)}")
-    subject = Subject(env_fn, dict(options or {}), hidden, playouts, getattr(env_fn, "__name__", "env"))
+    if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
+        raise ValueError(f"playouts={playouts!r}: a positive integer (random episodes per playout check)")
+    options = dict(options or {})
+    try:
+        label = f"{env_fn(**options).metadata['name']}{options or ''}"
+    except Exception as err:
+        raise AssertionError(f"check 'build' failed: env_fn(**{options}) raised {type(err).__name__}: {err}") from err
+    subject = Subject(env_fn, options, hidden, playouts, label)
     not_applicable = {}
     for name, check in CHECKS.items():
         if name in skip:
@@ -85,7 +92,7 @@ def check_env(env_fn: Callable[..., Any], options: Mapping[str, Any] | None = No
         try:
             why = check(subject)
         except Exception as err:
-            raise AssertionError(f"check {name!r} failed: {type(err).__name__}: {err}") from err
+            raise AssertionError(f"{label}: check {name!r} failed: {type(err).__name__}: {err}") from err
         if why:
             not_applicable[name] = why
     return not_applicable

@@ -30,16 +30,24 @@ def test_check_env_runs_every_check_on_a_sound_game() -> None:
 def test_check_env_names_the_check_that_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     # a determinize that hands back the true state leaks the other card: only no_leak can tell
     monkeypatch.setattr(kuhn.KuhnState, "determinize", lambda self, player, rng: self.clone())
-    with pytest.raises(AssertionError, match="check 'no_leak' failed: AssertionError: .*determinize does not "
+    with pytest.raises(AssertionError, match="kuhn_test: check 'no_leak' failed: AssertionError: .*determinize does not "
                                              "resample them"):
         check_env(KUHN_ENV, hidden=kuhn_hidden, playouts=20, skip=tuple(c for c in CHECKS if c != "no_leak"))
     # told nothing about what is hidden, the check cannot catch it
     assert check_env(KUHN_ENV, playouts=20, skip=tuple(c for c in CHECKS if c != "no_leak")) == {}
 
 
-def test_check_env_names_an_unknown_check_to_skip() -> None:
+def test_check_env_names_an_unknown_check_to_skip_and_a_bad_playout_count() -> None:
     with pytest.raises(ValueError, match="unknown check.*no_such_check; allowed values: pettingzoo_api"):
         check_env(KUHN_ENV, skip=("no_such_check",))
+    for bad in (0, 2.5, True):
+        with pytest.raises(ValueError, match=f"playouts={bad!r}: a positive integer"):
+            check_env(KUHN_ENV, playouts=bad)
+
+
+def test_check_env_names_options_the_env_refuses() -> None:
+    with pytest.raises(AssertionError, match="check 'build' failed: .*ConfigError: ante=0 is out of range"):
+        check_env(KUHN_ENV, {"ante": 0})
 
 
 def test_check_env_names_a_broken_invariant(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,7 +55,7 @@ def test_check_env_names_a_broken_invariant(monkeypatch: pytest.MonkeyPatch) -> 
         raise AssertionError("a card went missing")
 
     monkeypatch.setattr(kuhn.KuhnState, "check_invariants", broken)
-    with pytest.raises(AssertionError, match="check 'random_playouts' failed: AssertionError: a card went missing"):
+    with pytest.raises(AssertionError, match="kuhn_test: check 'random_playouts' failed: AssertionError: a card went missing"):
         check_env(KUHN_ENV, playouts=2, skip=("pettingzoo_api", "seed", "protocol"))
 
 
