@@ -53,11 +53,21 @@ def run_python(code: str, cwd: Path, env: dict[str, str], *args: str) -> str:
     return done.stdout
 
 
+def run_commands(block: str, cwd: Path, env: dict[str, str]) -> list[str]:
+    """Each ``parlor ...`` line of a shell block, run with this interpreter; what each printed."""
+    outputs = []
+    for line in block.strip().splitlines():
+        argv = shlex.split(line)
+        assert argv[0] == "parlor", line
+        outputs.append(run_python(CLI, cwd, env, *argv[1:]))
+    return outputs
+
+
 def test_the_guide_shows_every_file_of_the_package_and_its_checks() -> None:
     files = [path for _, path, _ in FILE_BLOCK.findall(guide())]
     assert files == ["my_kuhn/game.py", "my_kuhn/render.py", "my_kuhn/agents.py", "my_kuhn/kuhn_v0.py",
-                     "my_kuhn/__init__.py", "pyproject.toml"]
-    assert len(RUN_BLOCK.findall(guide())) == 2 and len(SHELL_BLOCK.findall(guide())) == 1
+                     "my_kuhn/__init__.py", "pyproject.toml", "kuhn_train.yaml"]
+    assert len(RUN_BLOCK.findall(guide())) == 2 and len(SHELL_BLOCK.findall(guide())) == 2
 
 
 def test_the_guides_game_passes_every_check_of_the_harness(project) -> None:
@@ -70,13 +80,8 @@ def test_the_guides_game_passes_every_check_of_the_harness(project) -> None:
 
 def test_the_guides_commands_list_evaluate_record_and_replay_the_game(project) -> None:
     root, env = project
-    (block,) = SHELL_BLOCK.findall(guide())
-    outputs = []
-    for line in block.strip().splitlines():
-        argv = shlex.split(line)
-        assert argv[0] == "parlor", line
-        outputs.append(run_python(CLI, root, env, *argv[1:]))
-    listed, _, episodes, _ = outputs
+    block, _ = SHELL_BLOCK.findall(guide())
+    listed, _, episodes, _ = run_commands(block, root, env)
     assert re.search(r"^kuhn_v0 +Kuhn poker \(J Q K", listed, re.MULTILINE), listed
     run = root / "runs" / "kuhn"
     results = json.loads((run / "results.json").read_text(encoding="utf-8"))
@@ -111,3 +116,12 @@ def test_the_guides_game_gets_its_agents_and_gymnasium_id_from_the_registry(proj
     assert out.split()[0] == "KuhnHeuristic"
     assert "['random', 'heuristic', 'search', 'ppo:<zip>']" in out
     assert "(32, 'heuristic', 'episode', None) kuhn_v0 {'kuhn_v0': 'my_kuhn.kuhn_v0'}" in out
+
+
+def test_the_guides_training_config_trains_a_policy(project) -> None:
+    pytest.importorskip("sb3_contrib")  # the train extra
+    root, env = project
+    _, block = SHELL_BLOCK.findall(guide())
+    (out,) = run_commands(block, root, env)
+    (model,) = (root / "runs" / "train").glob("*/model.zip")
+    assert f"saved {model.relative_to(root)} after 256 steps" in out, out
