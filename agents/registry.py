@@ -99,8 +99,8 @@ def agent_names(env_name: str | None = None) -> list[str]:
     if env_name is None:
         extras = [f"{name} ({env})" for env, named in EXTRAS.items() for name in named]
         return ["random", "heuristic", "search", "ppo:<zip>", *extras]
-    _load_external(env_name)
     names = ["random"]
+    _load_external(env_name)
     if env_name in HEURISTICS:
         names.append("heuristic")
     names += list(EXTRAS.get(env_name, {}))
