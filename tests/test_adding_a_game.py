@@ -9,15 +9,18 @@ and random agents, write game records and replay them as text and as a page of p
 """
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "adding_a_game.md"
@@ -40,10 +43,41 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(body, encoding="utf-8")
     site = root / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--target", str(site), str(root)], check=True, capture_output=True, timeout=300)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")])))
-    return root, env
+    if can_build():
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                        "--target", str(site), str(root)], check=True, capture_output=True, timeout=300)
+    else:
+        install_by_hand(root, site)
+    return root, environment(site)
+
+
+def can_build() -> bool:
+    """This interpreter has the build backend the guide's pyproject.toml asks for (a venv of
+    Python 3.12 or later comes without setuptools; pip then needs the network to get it)."""
+    try:
+        return int(importlib.metadata.version("setuptools").split(".")[0]) >= 77
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
+
+def install_by_hand(root: Path, site: Path) -> None:
+    """What ``pip install --target site root`` leaves there: the packages the pyproject.toml
+    names and a dist-info holding its entry points (what ``importlib.metadata`` reads)."""
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    for package in project["tool"]["setuptools"]["packages"]:
+        shutil.copytree(root / package.replace(".", "/"), site / package.replace(".", "/"))
+    meta = project["project"]
+    info = site / f"{meta['name'].replace('-', '_')}-{meta['version']}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {meta['name']}\nVersion: {meta['version']}\n",
+                                   encoding="utf-8")
+    (info / "entry_points.txt").write_text("".join(
+        f"[{group}]\n" + "".join(f"{name} = {target}\n" for name, target in points.items())
+        for group, points in meta["entry-points"].items()), encoding="utf-8")
+
+
+def environment(site: Path) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")])))
 
 
 def run_python(code: str, cwd: Path, env: dict[str, str], *args: str) -> str:
@@ -125,3 +159,10 @@ def test_the_guides_training_config_trains_a_policy(project) -> None:
     (out,) = run_commands(block, root, env)
     (model,) = (root / "runs" / "train").glob("*/model.zip")
     assert f"saved {model.relative_to(root)} after 256 steps" in out, out
+
+
+def test_installing_by_hand_registers_the_guides_game_as_pip_does(project, tmp_path: Path) -> None:
+    root, _ = project
+    install_by_hand(root, tmp_path / "site")
+    code = "from parlor import envs; print(envs.EXTERNAL, envs.make_game('kuhn_v0').name)"
+    assert run_python(code, tmp_path, environment(tmp_path / "site")) == "{'kuhn_v0': 'my_kuhn.kuhn_v0'} kuhn_v0\n"
