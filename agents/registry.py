@@ -62,6 +62,33 @@ SEARCH_DEFAULTS: dict[str, tuple[int, str, str, int | None]] = {
 }
 
 
+def register_agents(env_name: str, *, heuristic: str | None = None, search: tuple[int, str, str, int | None] | None = None,
+                    extras: dict[str, str] | None = None) -> None:
+    """Name the agents of a game from another package (docs/adding_a_game.md): its
+    ``heuristic`` and ``extras`` (name -> ``"package.module:Class"``, imported only when
+    asked for) and plain ``search``'s defaults (budget, rollout, horizon, max candidates).
+    Call it in the game's entry module: the registry imports that module for such a game."""
+    if heuristic is not None:
+        HEURISTICS[env_name] = heuristic
+    if search is not None:
+        budget, rollout, horizon, candidates = search
+        if not isinstance(budget, int) or budget < 1:
+            raise ValueError(f"search budget {budget!r} of {env_name}: a positive integer (rollouts per decision)")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"search rollout {rollout!r} of {env_name}; allowed values: {', '.join(ROLLOUTS)}")
+        SEARCH_DEFAULTS[env_name] = (budget, rollout, horizon, candidates)
+    if extras:
+        EXTRAS.setdefault(env_name, {}).update(extras)
+
+
+def _load_external(env_name: str | None) -> None:
+    """A game registered from another package names its agents in its entry module: import it."""
+    from parlor import envs
+
+    if env_name is not None and env_name not in envs.BUILTIN and env_name in envs.EXTERNAL:
+        envs.load(env_name)
+
+
 def resolve(target: str) -> type:
     """``"package.module:Class"`` -> the class (imported now). A name that is not of that form
     or not a class is a ConfigError."""
@@ -85,6 +112,7 @@ def agent_names(env_name: str | None = None) -> list[str]:
         planners = [f"{name} ({env})" for env, named in PLANNERS.items() for name in named]
         return ["random", "heuristic", "search", "ppo:<zip>", *extras, *planners]
     names = ["random"]
+    _load_external(env_name)
     if env_name in HEURISTICS:
         names.append("heuristic")
     names += list(EXTRAS.get(env_name, {}))
@@ -96,6 +124,7 @@ def agent_names(env_name: str | None = None) -> list[str]:
 def make_agent(spec: str, game: Game, env_name: str | None = None, seed: int | None = None) -> Any:
     """Build the agent named by ``spec`` for ``game`` (see the module table)."""
     env_name = env_name or game.name
+    _load_external(env_name)
     spec = spec.strip()
     if spec == "random":
         return RandomAgent(game, seed=seed)
@@ -164,6 +193,7 @@ def _user_class(spec: str) -> type:
 
 def search_defaults(env_name: str) -> tuple[int, str, str, int | None]:
     """(budget, rollout, horizon, max candidates) of plain ``search`` for ``env_name``."""
+    _load_external(env_name)
     rollout = "heuristic" if env_name in HEURISTICS else "random"
     return SEARCH_DEFAULTS.get(env_name, (DEFAULT_SEARCH_BUDGET, rollout, "episode", None))
 

@@ -46,11 +46,12 @@ def project_files() -> list[Path]:
 
 
 def framework_free_files() -> list[Path]:
-    """Everything under envs/ except the adapter and the PettingZoo entry modules."""
+    """Everything under envs/ except the adapter, the PettingZoo entry modules and the public
+    harness (envs/testing/, which drives the PettingZoo API like pettingzoo.test)."""
     files = []
     for path in (ROOT / "envs").rglob("*.py"):
         rel = path.relative_to(ROOT / "envs")
-        if rel.name == "aec.py" or (len(rel.parts) == 1 and rel.stem != "__init__"):
+        if rel.name == "aec.py" or (len(rel.parts) == 1 and rel.stem != "__init__") or rel.parts[0] == "testing":
             continue
         files.append(path)
     return files

@@ -258,15 +258,6 @@ def check_state(mutation: tuple) -> str:
     return within_bounds(lambda: t.game.deserialize_state(text), len(text))
 
 
-def _replay_error_is_config_error() -> bool:
-    from parlor.envs.engine.trace import ReplayError
-
-    return issubclass(ReplayError, ConfigError)
-
-
-# records and states: their parsing errors become ConfigErrors on the harden-games branch (issue 34.3)
-RECORDS_READY = pytest.mark.xfail(not _replay_error_is_config_error(), strict=True,
-                                  reason="ReplayError becomes a ConfigError with the harden-games branch")
 TARGETS: dict[str, tuple[Callable[[tuple], str], Any]] = {
     "policy file": (check_policy, policy_mutation),
     "eval config": (check_eval_config, config_mutation),
@@ -276,8 +267,7 @@ TARGETS: dict[str, tuple[Callable[[tuple], str], Any]] = {
 }
 
 
-@pytest.mark.parametrize("target", [t if t not in ("game record", "saved state") else pytest.param(t, marks=RECORDS_READY)
-                                    for t in TARGETS])
+@pytest.mark.parametrize("target", list(TARGETS))
 def test_a_mutated_file_is_accepted_or_refused_in_bounds(target: str) -> None:
     check, mutation = TARGETS[target]
 
@@ -304,8 +294,7 @@ def _counting(check: Callable[[tuple], str], counts: dict[str, int]) -> Callable
 @pytest.mark.skipif(LONG_MINUTES <= 0, reason="the long fuzz run: set PARLOR_FUZZ_MINUTES")
 def test_long_fuzz_run() -> None:
     """Fresh random examples of every target, round robin, for PARLOR_FUZZ_MINUTES in all."""
-    ready = {name: target for name, target in TARGETS.items()
-             if _replay_error_is_config_error() or name not in ("game record", "saved state")}
+    ready = dict(TARGETS)
     deadline = time.monotonic() + 60 * LONG_MINUTES
     counts = {name: {"examples": 0, "accepted": 0, "refused": 0} for name in ready}
     rounds = 0

@@ -2,13 +2,16 @@
 plus the test-only Kuhn game (so the adapter is exercised whatever has landed)."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from parlor import envs
 from parlor.envs.aec import entry_points
+from parlor.envs.testing import Subject
 from tests.harness import kuhn
+from tests.harness.hidden import hidden as hidden_of
 
 KUHN_ENV, KUHN_RAW_ENV = entry_points("kuhn_test", kuhn.make_game)
 
@@ -30,6 +33,12 @@ class EnvCase:
 
     def make_raw(self, **extra):
         return self.raw_env_fn(**self.options, **extra)
+
+    def subject(self) -> Subject:
+        """This case for the checks of :mod:`parlor.envs.testing`, with where its game hides
+        cards (tests/harness/hidden.py) and its share of the random playouts."""
+        hidden = functools.partial(hidden_of, self.env_name)
+        return Subject(self.env_fn, dict(self.options), hidden, playouts_per_case(self), self.id)
 
 
 def all_cases() -> list[EnvCase]:

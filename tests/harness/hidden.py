@@ -11,31 +11,9 @@ worlds, so a ``determinize`` that hands back the true state fails.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Hidden:
-    """What seat ``p`` cannot see in one state."""
-
-    in_hands: tuple[int, ...]  # per other seat: its cards p cannot name (hand and own discards)
-    undealt: tuple[int, ...]   # cards nobody holds yet, in dealing order
-    unstored: int = 0          # hidden cards the state does not keep (Kuhn's third card)
-
-    @property
-    def places(self) -> int:
-        """How many places (other seats, the undealt cards) hold hidden cards."""
-        return sum(1 for k in self.in_hands if k) + bool(self.undealt) + bool(self.unstored)
-
-    @property
-    def hands_can_differ(self) -> bool:
-        """Some other seat holds hidden cards that could be elsewhere: a redeal can change them."""
-        return any(self.in_hands) and self.places >= 2
-
-    @property
-    def deck_can_differ(self) -> bool:
-        return len(self.undealt) >= 2
+from parlor.envs.testing import Hidden
 
 
 def _other_seats(state: Any, p: int) -> list[int]:
