@@ -66,7 +66,11 @@ def panels(results: dict) -> list[tuple[str, list[float], list[Interval], tuple[
         means = [a["ratios"].get(name, {}).get("mean", math.nan) for a in agents]
         if all(m is None or math.isnan(m) for m in means):
             continue
-        out.append((name, means, [a["ratios"].get(name, {}).get("ci95", math.nan) for a in agents], None))
+        entries = [a["ratios"].get(name, {}) for a in agents]
+        if all("wilson95" in e for e in entries):  # a proportion of counts: Wilson, inside [0, 1]
+            out.append((name, means, [_wilson(e, "wilson95") for e in entries], (0.0, 1.0)))
+        else:
+            out.append((name, means, [e.get("ci95", math.nan) for e in entries], None))
     return out
 
 

@@ -124,7 +124,7 @@ def markdown(results: dict) -> str:
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     rate_header, rate_rows = ratio_rows(results)
     if rate_rows:
-        lines += ["", "Rates (ratio of sums over every seat an agent played, 95% CI):", "",
+        lines += ["", "Rates (ratio of sums over every seat an agent played, 95% CI; a proportion of counts: Wilson bounds):", "",
                   "| " + " | ".join(rate_header) + " |", "|" + "---|" * len(rate_header)]
         lines += ["| " + " | ".join(row) + " |" for row in rate_rows]
     if len(results["matchups"]) > 1:
@@ -161,9 +161,16 @@ def ratio_rows(results: dict) -> tuple[list[str], list[list[str]]]:
     rates = ratio_names(agents)
     if not rates:
         return [], []
-    rows = [[a["agent"], *(ci_text(a["ratios"][k]["mean"], a["ratios"][k]["ci95"]) if k in a["ratios"] else "-"
-                           for k in rates)] for a in agents]
+    rows = [[a["agent"], *(_rate_text(a["ratios"][k]) if k in a["ratios"] else "-" for k in rates)] for a in agents]
     return ["agent", *rates], rows
+
+
+def _rate_text(rate: dict) -> str:
+    """A rate with its 95% interval: Wilson bounds for a proportion of counts, else mean +- CI."""
+    bounds = rate.get("wilson95")
+    if not bounds or None in bounds or any(math.isnan(b) for b in bounds) or math.isnan(rate["mean"]):
+        return ci_text(rate["mean"], rate["ci95"])
+    return f"{rate['mean']:.3f} ({bounds[0]:.3f}-{bounds[1]:.3f})"
 
 
 TERMINAL_WIDTH = 80  # what a log or a pipe gets; a terminal gets its own width (no wider than the tables need)

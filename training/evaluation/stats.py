@@ -79,6 +79,30 @@ def ratio_ci(numerators: Sequence[float], denominators: Sequence[float]) -> tupl
     return ratio, float(t_quantile_975(x.size - 1) * abs(se))
 
 
+def ratio_wilson(numerators: Sequence[float], denominators: Sequence[float]) -> tuple[float, float] | None:
+    """The 95% interval, inside [0, 1], of a rate that is a proportion of counts (each sample
+    0 <= x_i <= y_i, e.g. Fantasyland entries of an episode's regular hands); None for any
+    other ratio. Wilson's score interval at the effective sample size of the clustered
+    samples: n_eff = R (1 - R) / se^2 with se the delta-method standard error of
+    :func:`ratio_ci` (hands of one episode are not independent), at most the pooled count
+    of trials, and that count where se is 0 (every sample at 0 or at 1). (nan, nan) with no trials."""
+    x, y = np.asarray(numerators, dtype=float), np.asarray(denominators, dtype=float)
+    if x.shape != y.shape:
+        raise ValueError(f"numerators and denominators differ in length: {x.size} and {y.size}")
+    if x.size and not ((x >= 0).all() and (x <= y).all()):
+        return None
+    trials = float(y.sum())
+    if x.size == 0 or trials == 0:
+        return math.nan, math.nan
+    ratio = float(x.sum()) / trials
+    effective = trials
+    if x.size >= 2 and 0 < ratio < 1:
+        se = float((x - ratio * y).std(ddof=1)) / math.sqrt(x.size) / float(y.mean())
+        if se > 0:
+            effective = min(trials, ratio * (1 - ratio) / se**2)
+    return wilson_interval(ratio * effective, effective)
+
+
 def bradley_terry(wins: np.ndarray, prior: float = 0.5, iters: int = 10_000, tol: float = 1e-10) -> np.ndarray:
     """Bradley-Terry strengths (geometric mean 1) from ``wins[i, j]`` = games i won against j.
 

@@ -35,7 +35,14 @@ from parlor.agents.episodes import play_episode
 from parlor.envs.engine.game import Game
 from parlor.envs.records import record_episode
 from parlor.training.evaluation.deals import deal_for
-from parlor.training.evaluation.stats import MIN_CI_SAMPLES, elo_ratings, mean_ci, ratio_ci, wilson_interval
+from parlor.training.evaluation.stats import (
+    MIN_CI_SAMPLES,
+    elo_ratings,
+    mean_ci,
+    ratio_ci,
+    ratio_wilson,
+    wilson_interval,
+)
 
 
 @dataclass(frozen=True)
@@ -215,8 +222,12 @@ def summarize(records: list[dict], names: Sequence[str], num_seats: int,
         rates = {}
         for k, (num, den) in (ratios or {}).items():
             having = [r for r in records if num in r["stats"] and den in r["stats"]]
-            m, c = ratio_ci(*(deal_samples(having, n, lambda r, s, key=key: r["stats"][key][s])[i] for key in (num, den)))
+            samples = [deal_samples(having, n, lambda r, s, key=key: r["stats"][key][s])[i] for key in (num, den)]
+            m, c = ratio_ci(*samples)
             rates[k] = {"mean": m, "ci95": c}
+            bounds = ratio_wilson(*samples)
+            if bounds is not None:  # a proportion of counts (entries per hand): its interval stays in [0, 1]
+                rates[k]["wilson95"] = list(bounds)
         agents.append({
             "agent": name, "seat_games": int(seats[i]), "deals": len(rewards[i]),
             "mean_reward": mean, "ci95": ci,

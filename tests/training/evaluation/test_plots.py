@@ -70,3 +70,14 @@ def test_proportions_get_wilson_whiskers_that_stay_inside_0_1() -> None:
     assert lows == pytest.approx([0.0, 0.01]) and highs == pytest.approx([0.2, 0.3])
     assert min(lows) >= 0.0 and max(highs) <= 1.0
     assert whiskers([1.0], [0.5]).tolist() == [[0.5], [0.5]]  # a CI half-width stays symmetric
+
+
+def test_a_rate_of_counts_is_drawn_with_its_wilson_bounds_and_other_rates_with_their_ci() -> None:
+    results = fake_results(["a", "b"], {})
+    for agent, entry in zip(results["agents"], [0.004, 0.02]):
+        agent["ratios"] = {"fl_entry_rate": {"mean": entry, "ci95": 0.01, "wilson95": [0.001, entry + 0.02]},
+                           "royalties_per_hand": {"mean": 2.0, "ci95": 0.3}}
+    drawn = {title: (means, cis, limits) for title, means, cis, limits in panels(results)}
+    means, cis, limits = drawn["fl_entry_rate"]
+    assert cis == [(0.001, 0.024), (0.001, 0.04)] and limits == (0.0, 1.0)
+    assert drawn["royalties_per_hand"][1:] == ([0.3, 0.3], None)

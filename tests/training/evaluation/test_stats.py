@@ -12,7 +12,9 @@ from parlor.training.evaluation.stats import (
     expected_score,
     mean_ci,
     ratio_ci,
+    ratio_wilson,
     t_quantile_975,
+    wilson_interval,
 )
 
 
@@ -99,3 +101,25 @@ def test_wilson_interval_matches_the_textbook_value_and_refuses_bad_counts() -> 
     assert all(math.isnan(x) for x in wilson_interval(0, 0))
     with pytest.raises(ValueError, match="successes must lie in 0..trials"):
         wilson_interval(3, 2)
+
+
+def test_a_rate_of_counts_gets_a_wilson_interval_inside_0_1_where_the_delta_ci_crosses_0() -> None:
+    rng = np.random.default_rng(5)
+    hands = rng.integers(4, 7, size=60).astype(float)  # regular hands per episode
+    entries = np.zeros(60)
+    entries[[3, 40]] = 1.0  # two Fantasyland entries in 60 episodes
+    rate, half = ratio_ci(entries, hands)
+    assert rate - half < 0  # the symmetric interval says a negative rate is plausible
+    low, high = ratio_wilson(entries, hands)
+    assert 0.0 <= low < rate < high <= 1.0
+    assert high > rate + half * 0.5  # as wide as the data warrant, not a point
+
+
+def test_ratio_wilson_is_plain_wilson_for_independent_yes_no_samples_and_none_for_other_ratios() -> None:
+    x = np.array([1.0] * 30 + [0.0] * 70)
+    low, high = ratio_wilson(x, np.ones(100))
+    plain = wilson_interval(30, 100)
+    assert low == pytest.approx(plain[0], abs=0.01) and high == pytest.approx(plain[1], abs=0.01)
+    assert ratio_wilson([3.0, 5.0], [1.0, 2.0]) is None  # royalties per hand: not a proportion
+    assert ratio_wilson([0.0, 0.0, 0.0], [5.0, 6.0, 5.0])[0] == 0.0  # never happened: [0, small]
+    assert all(math.isnan(b) for b in ratio_wilson([], []))
