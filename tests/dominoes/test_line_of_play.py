@@ -37,7 +37,7 @@ def test_r4_1_parsing_rejects_bad_tiles():
         with pytest.raises(ValueError, match=msg):
             TILES.parse(bad)
     game = buki()
-    with pytest.raises(ValueError, match="all 36 tiles"):
+    with pytest.raises(ValueError, match="whole deck of 36 tiles"):
         game.parse_deck("0-1 0-2")
 
 
