@@ -13,3 +13,16 @@ class CrashingAgent:
 
     def act(self, observation: Any, action_mask: Any, view: Any = None, sample_world: Any = None) -> int:
         return 1 // 0
+
+
+class BrokenAtBirth:
+    """An agent class whose constructor has a bug that raises ValueError (a parlor-side bug, not user input)."""
+
+    def __init__(self, game: Any, seed: int | None = None):
+        raise ValueError("a bug in an agent's constructor")
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: Any, action_mask: Any, view: Any = None, sample_world: Any = None) -> int:
+        return 0

@@ -108,6 +108,17 @@ def test_a_parlor_bug_keeps_its_traceback(tmp_path: Path) -> None:
     assert done.returncode == 1 and "Traceback" in done.stderr and "ZeroDivisionError" in done.stderr
 
 
+@pytest.mark.parametrize("command", ["eval", "play"])
+def test_a_value_error_bug_while_planning_keeps_its_traceback(tmp_path: Path, command: str) -> None:
+    """A ValueError that is no ConfigError is a bug, not bad input: eval and play do not make it one line."""
+    args = (["eval", "tonk_v0", "--agents", "tests.fuzz.crashing:BrokenAtBirth,random", "--games", "2",
+             "--out", str(tmp_path / "run"), "--quiet", "--no-plot"] if command == "eval"
+            else ["play", "tonk_v0", "--vs", "tests.fuzz.crashing:BrokenAtBirth"])
+    done = run_parlor(args)
+    assert done.returncode == 1 and "Traceback" in done.stderr and "a bug in an agent's constructor" in done.stderr
+    assert not (tmp_path / "run").exists()
+
+
 def test_messages_quote_file_content_briefly_and_escaped(tmp_path: Path) -> None:
     config = {"env": "tonk_v0", "agents": ["random"], "games": "\x1b]0;pwned\x07" + "x" * 100_000}
     done = run_parlor(["eval", "--config", yaml_file(tmp_path, json.dumps(config)), *EVAL[2:],

@@ -201,7 +201,7 @@ def _run(args: argparse.Namespace, cluster: contextlib.ExitStack) -> int:
             folder.log.check(planned.jobs, config.names(), config.record, planned.game)
         else:
             folder = RunFolder.create(args.out, config.env, force=args.force)
-    except (ConfigError, ValueError, OSError, ClusterError) as exc:
+    except (ConfigError, OSError, ClusterError) as exc:  # a parlor bug (any other error) keeps its traceback
         print(f"parlor eval: {exc}", file=sys.stderr)
         return 2
     except ImportError as exc:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from parlor.agents.human import Abandon, HumanAgent
-from parlor.envs.engine.game import Game
+from parlor.envs.engine.game import ConfigError, Game
 from parlor.training.cli.options import add_game_option_arguments, game_from_policy, game_options
 
 
@@ -123,7 +123,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def setup(args: argparse.Namespace) -> tuple[str, Any, list[Any], list[str]]:
-    """(env name, game, opponent agents, their labels) from the command line; ValueError on bad input."""
+    """(env name, game, opponent agents, their labels) from the command line; ConfigError on bad input."""
     from parlor import envs
     from parlor.agents.registry import make_agent
     from parlor.envs.engine.config import check_seed
@@ -134,23 +134,23 @@ def setup(args: argparse.Namespace) -> tuple[str, Any, list[Any], list[str]]:
     if game_from:
         env_name, options = game_from_policy(game_from, args.game, args.preset, args.option)
     elif args.game is None:
-        raise ValueError(f"name the game (GAME or --game-from POLICY.zip); available: {', '.join(envs.ENVS)}")
+        raise ConfigError(f"name the game (GAME or --game-from POLICY.zip); available: {', '.join(envs.ENVS)}")
     else:
         env_name = args.game
         if env_name not in envs.ENVS:
-            raise ValueError(f"unknown environment {env_name!r}; available: {', '.join(envs.ENVS)}")
+            raise ConfigError(f"unknown environment {env_name!r}; available: {', '.join(envs.ENVS)}")
         options = game_options(env_name, args.preset, args.option)
     game = envs.make_game(env_name, **options)
     n = game.num_players
     if not 0 <= args.seat < n:
-        raise ValueError(f"--seat {args.seat} is out of range; allowed values: 0..{n - 1}")
+        raise ConfigError(f"--seat {args.seat} is out of range; allowed values: 0..{n - 1}")
     specs = [s.strip() for s in args.vs.split(",") if s.strip()]
     if n == 1:
         specs = []
     elif len(specs) == 1:
         specs = specs * (n - 1)
     elif len(specs) != n - 1:
-        raise ValueError(f"--vs names {len(specs)} agents; {env_name} has {n - 1} other seats (give 1 or {n - 1})")
+        raise ConfigError(f"--vs names {len(specs)} agents; {env_name} has {n - 1} other seats (give 1 or {n - 1})")
     return env_name, game, [make_agent(s, game, env_name=env_name) for s in specs], specs
 
 
@@ -158,7 +158,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     try:
         env_name, game, opponents, labels = setup(args)
-    except (ValueError, FileNotFoundError) as exc:
+    except (ConfigError, OSError) as exc:  # a parlor bug (any other error) keeps its traceback
         print(f"parlor play: {exc}", file=sys.stderr)
         return 2
     return play(game, opponents, labels, args.seat, args.seed, stdin, stdout, env_name if args.record else None)

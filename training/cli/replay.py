@@ -22,6 +22,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from parlor.envs.engine.game import ConfigError
 from parlor.envs.records import Record
 
 KEYS_HELP = "Enter = next, b = back, q = quit, a number = go to that step"
@@ -49,7 +50,7 @@ def worst_episode(records: Sequence[Record], agent: str) -> tuple[int, int]:
     if not found:
         labels = sorted({label for r in records if r.agents for label in r.agents})
         allowed = ", ".join(map(safe_text, labels)) if labels else "none (these records carry no agent labels)"
-        raise ValueError(f"--worst {agent!r}: no seat of that agent in the file; agents: {allowed}")
+        raise ConfigError(f"--worst {agent!r}: no seat of that agent in the file; agents: {allowed}")
     _, episode, seat = min(found)
     return episode, seat
 
@@ -104,7 +105,6 @@ def step_through(frames: Sequence[str], stdin: TextIO, stdout: TextIO, start: in
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    from parlor.envs.engine.game import ConfigError
     from parlor.envs.engine.trace import ReplayError
     from parlor.envs.records import read_records
     from parlor.training.evaluation import replay
@@ -117,11 +117,11 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
             print("\n".join(listing(records)), file=stdout)
             return 0
         if args.worst is not None and args.episode is not None:
-            raise ValueError("give either --episode or --worst, not both")
+            raise ConfigError("give either --episode or --worst, not both")
         episode, seat = (worst_episode(records, args.worst) if args.worst is not None
                          else (0 if args.episode is None else args.episode, "acting"))
         if not 0 <= episode < len(records):
-            raise ValueError(f"--episode {episode} is out of range; {args.file} holds episodes 0..{len(records) - 1}")
+            raise ConfigError(f"--episode {episode} is out of range; {args.file} holds episodes 0..{len(records) - 1}")
         record = records[episode]
         if args.seat is not None:
             seat = replay.parse_seat(args.seat, record.num_players)
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
                   f"opening at frame {start} (another: {path}#frame=N)", file=stdout)
             return 0
         frames = replay.text_frames(record, seat)
-    except (OSError, ValueError, ConfigError) as exc:  # ReplayError is a ValueError: the step is named
+    except (OSError, ConfigError) as exc:  # ReplayError is a ConfigError: the step is named
         kind = "does not replay" if isinstance(exc, ReplayError) else "error"
         print(f"parlor replay: {kind}: {exc}", file=sys.stderr)
         return 2

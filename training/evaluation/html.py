@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
+from parlor.envs.engine.game import ConfigError
+
 
 @dataclass(frozen=True, slots=True)
 class Frame:
@@ -94,16 +96,16 @@ def _frames_json(frames: Sequence[Frame]) -> str:
 
 def start_frame(start: int | str, count: int, name: str = "start frame") -> int:
     """The frame index ``start`` names among ``count`` frames: N (0-based), a negative N
-    counting from the end, ``"end"`` or ``"start"``; ValueError naming the allowed values."""
+    counting from the end, ``"end"`` or ``"start"``; ConfigError naming the allowed values."""
     allowed = f"allowed: start, end or a frame 0..{count - 1} (negative counts from the end)"
     if start in ("start", "end"):
         return 0 if start == "start" else count - 1
     if isinstance(start, str):
         if not start.lstrip("-").isdigit():
-            raise ValueError(f"{name} {start!r}: {allowed}")
+            raise ConfigError(f"{name} {start!r}: {allowed}")
         start = int(start)
     if isinstance(start, bool) or not isinstance(start, int) or not -count <= start < count:
-        raise ValueError(f"{name} {start!r} is out of range; {allowed}")
+        raise ConfigError(f"{name} {start!r} is out of range; {allowed}")
     return start % count
 
 

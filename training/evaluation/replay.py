@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from parlor.envs.engine.game import ConfigError
 from parlor.envs.records import Record, game_of, positions
 from parlor.training.evaluation.terminal import safe_text
 
@@ -52,7 +53,7 @@ def parse_seat(text: str, num_players: int) -> SeatChoice:
         return text
     if text.isdigit() and int(text) < num_players:
         return int(text)
-    raise ValueError(f"--seat {text!r}: allowed values are acting, all or a seat 0..{num_players - 1}")
+    raise ConfigError(f"--seat {text!r}: allowed values are acting, all or a seat 0..{num_players - 1}")
 
 
 def who(record: Record, seat: int) -> str:
@@ -144,7 +145,7 @@ def shots(record: Record, seat: SeatChoice = "acting", game: Any = None) -> list
     game = game_of(record, game)
     n = game.num_players
     if isinstance(seat, int) and not 0 <= seat < n:
-        raise ValueError(f"seat {seat} is out of range; allowed values: 0..{n - 1}, acting or all")
+        raise ConfigError(f"seat {seat} is out of range; allowed values: 0..{n - 1}, acting or all")
     out = []
     last_mover = 0
     explained = ""  # the latest finished hand's explanation, told once, on the frame it finished
