@@ -37,6 +37,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from parlor.envs.engine.words import count
 from parlor.training.cli.options import add_game_option_arguments, game_from_policy, game_options, option_flags
 from parlor.training.evaluation.runner import EVAL_KEYS, EvalConfig
 
@@ -245,22 +246,22 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
             results = runner.evaluate(config, progress, log=folder.log, planned=planned)
         folder.log.close()  # the last sync: a failure here is a write failure like any other
     except KeyboardInterrupt:
-        print(f"\nparlor eval: interrupted; {folder.log.jobs} of {len(planned.jobs)} deals are kept in {kept}; {resume}",
+        print(f"\nparlor eval: interrupted; {folder.log.jobs} of {count(len(planned.jobs), 'deal')} are kept in {kept}; {resume}",
               file=sys.stderr)
         return 130
     except BrokenProcessPool:
         print(f"parlor eval: a worker process died (killed, or out of memory?); {folder.log.jobs} of "
-              f"{len(planned.jobs)} deals are kept in {kept}; {resume}", file=sys.stderr)
+              f"{count(len(planned.jobs), 'deal')} are kept in {kept}; {resume}", file=sys.stderr)
         return 1
     except ClusterError as exc:
-        print(f"parlor eval: {exc}; {folder.log.jobs} of {len(planned.jobs)} deals are kept in {kept}; {resume}",
+        print(f"parlor eval: {exc}; {folder.log.jobs} of {count(len(planned.jobs), 'deal')} are kept in {kept}; {resume}",
               file=sys.stderr)
         return 1
     except ConfigError as exc:  # episodes.jsonl does not fit the config
         print(f"parlor eval: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # a full disk, a folder gone read-only
-        print(f"parlor eval: {exc.filename or kept}: {exc.strerror or exc}; the {folder.log.jobs} deals written "
+        print(f"parlor eval: {exc.filename or kept}: {exc.strerror or exc}; the {count(folder.log.jobs, 'deal')} written "
               f"before are kept in {kept}; make room, then {resume}", file=sys.stderr)
         return 1
     finally:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.words import count
 from parlor.envs.records import Record
 
 KEYS_HELP = "Enter = next, b = back, q = quit, a number = go to that step"
@@ -64,7 +65,7 @@ def listing(records: Sequence[Record]) -> list[str]:
         end = "" if r.terminal else (" (cut off)" if r.truncated else " (unfinished)")
         tags = "".join(f" {safe_text(key)} {safe_text(value)}" for key, value in r.tags.items())
         rewards = ", ".join(f"{who(r, p)} {x:+g}" for p, x in enumerate(r.rewards))
-        lines.append(f"{k:4d}: {len(r.steps)} steps{end}; {rewards}{tags}")
+        lines.append(f"{k:4d}: {count(len(r.steps), 'step')}{end}; {rewards}{tags}")
     return lines
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.words import count
 from parlor.envs.records import Record, game_of, positions
 from parlor.training.evaluation.terminal import safe_text
 
@@ -218,7 +219,7 @@ def title(record: Record, number: int | None = None) -> str:
     """``ofc_v0 game 3: heuristic vs random, seed 7, 26 steps``."""
     agents = " vs ".join(map(safe_text, record.agents)) if record.agents else f"{record.num_players} seats"
     seed = "" if record.seed is None else f", seed {record.seed}"
-    return f"{safe_text(record.env)} game{'' if number is None else f' {number}'}: {agents}{seed}, {len(record.steps)} steps"
+    return f"{safe_text(record.env)} game{'' if number is None else f' {number}'}: {agents}{seed}, {count(len(record.steps), 'step')}"
 
 
 def write_html(record: Record, path: str | Path, seat: SeatChoice = "acting", game: Any = None,

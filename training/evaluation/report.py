@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from parlor.envs.engine.words import count
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -131,7 +133,7 @@ def markdown(results: dict) -> str:
         lines += ["", "Matchups (mean reward per game, 95% CI):", ""]
         lines += [f"- {_matchup_line(m).strip()}" for m in results["matchups"]]
     dup = "pre-sampled decks" if results.get("duplicate_decks") else "shared game seeds"
-    lines += ["", f"{results['episodes']} episodes, duplicate deals ({dup}), seed {results['seed']}; "
+    lines += ["", f"{count(results['episodes'], 'episode')}, duplicate deals ({dup}), seed {results['seed']}; "
               f"parlor {results['version']}, git {results['git_revision']}."]
     lines += [f"\n**Warning:** {w}" for w in results.get("warnings", [])]
     return "\n".join(lines) + "\n"
@@ -264,12 +266,13 @@ def count_text(results: dict) -> str:
     held (a deal is played once per seating of its matchup)."""
     timing = results.get("timing") or {}
     deals = timing.get("deals_played", 0) + timing.get("deals_resumed", 0)
-    return f"{deals} deals, {results['episodes']} episodes" if deals else f"{results['episodes']} episodes"
+    episodes = count(results["episodes"], "episode")
+    return f"{count(deals, 'deal')}, {episodes}" if deals else episodes
 
 
 def timing_text(results: dict) -> str:
     timing = results["timing"]
-    resumed = f", resumed after {timing['deals_resumed']} deals" if timing["deals_resumed"] else ""
+    resumed = f", resumed after {count(timing['deals_resumed'], 'deal')}" if timing["deals_resumed"] else ""
     return f"{timing['seconds']} s{resumed}"
 
 
@@ -279,12 +282,12 @@ def _paired_lines(results: dict) -> list[str]:
     if not pairs:
         return []
     return ["paired differences per deal (same cards, 95% CI):"] + [
-        f"  {p['agent']} - {p['minus']}: {ci_text(p['mean'], p['ci95'])} over {p['deals']} deals" for p in pairs]
+        f"  {p['agent']} - {p['minus']}: {ci_text(p['mean'], p['ci95'])} over {count(p['deals'], 'deal')}" for p in pairs]
 
 
 def _matchup_line(m: dict) -> str:
     parts = [f"{name} {ci_text(v['mean'], v['ci95'])}" for name, v in m["mean_reward"].items()]
-    return f"  {' vs '.join(m['agents'])} ({m['episodes']} episodes): " + ", ".join(parts)
+    return f"  {' vs '.join(m['agents'])} ({count(m['episodes'], 'episode')}): " + ", ".join(parts)
 
 
 @contextlib.contextmanager

@@ -69,6 +69,8 @@ def test_the_summary_counts_the_deals_the_progress_bar_counts() -> None:
     results = fake_results(["a", "b", "c"], deals=12)
     assert count_text(results) == "12 deals, 24 episodes"
     assert "12 deals, 24 episodes" in printed(results)
+    one = {"episodes": 1, "timing": {"deals_played": 1, "deals_resumed": 0, "seconds": 1.0}}
+    assert count_text(one) == "1 deal, 1 episode"  # never "1 deals"
 
 
 @pytest.mark.parametrize("text,shown", [
