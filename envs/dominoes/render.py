@@ -59,8 +59,10 @@ def _amount(x: Any) -> str:
 
 
 def _buki(view: Any) -> tuple[list[str], list[str]]:
+    # the episode's end: the last deal's bets are settled (paid out), so none is still to come
+    unbet = "no bet yet" if view.current_player is not None or view.phase == "deal over" else "bets settled"
     notes = [("banker" if s == view.banker else
-              f"bet {view.bets[s]}{' (carried over)' if view.carried[s] else ''}" if view.bets[s] else "no bet yet") for s in range(view.num_players)]
+              f"bet {view.bets[s]}{' (carried over)' if view.carried[s] else ''}" if view.bets[s] else unbet) for s in range(view.num_players)]
     footer = [f"bets {view.min_bet}..{view.max_bet}"]
     if view.phase == "bet":
         footer.append(f"P{view.current_player}: bet due now" if view.bet_due else
