@@ -167,6 +167,18 @@ def _apply(code: int, cards: np.ndarray, keys: np.ndarray, counts: np.ndarray, c
 
 
 @numba.njit(cache=True, nogil=True)
+def _try_placement(code: int, cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray,
+                   card_key: np.ndarray, trial_keys: np.ndarray, trial_counts: np.ndarray) -> bool:
+    """Whether placement ``code`` is legal; if so ``trial_keys``/``trial_counts`` hold the board after it."""
+    if not _placement_ok(code, cards.shape[0], d, counts):
+        return False
+    trial_keys[:] = keys
+    trial_counts[:] = counts
+    _apply(code, cards, trial_keys, trial_counts, card_key)
+    return True
+
+
+@numba.njit(cache=True, nogil=True)
 def _greedy_turn(cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray, fill: np.ndarray,
                  card_key: np.ndarray, params: np.ndarray, tabs, work: np.ndarray) -> None:
     """Place ``cards`` (discarding ``d``) where the rollout score over the fillings ``fill`` is best."""
@@ -175,11 +187,8 @@ def _greedy_turn(cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray
     trial_keys = np.empty(3, dtype=np.int64)
     trial_counts = np.empty(3, dtype=np.int64)
     for code in range(1 << (2 * k)):
-        if not _placement_ok(code, k, d, counts):
+        if not _try_placement(code, cards, d, keys, counts, card_key, trial_keys, trial_counts):
             continue
-        trial_keys[:] = keys
-        trial_counts[:] = counts
-        _apply(code, cards, trial_keys, trial_counts, card_key)
         total = 0.0
         for r in range(fill.shape[0]):
             total += _filled_value(trial_keys, trial_counts, fill[r], card_key, params, tabs, work)
@@ -216,11 +225,8 @@ def _last_turn(cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray, 
     trial_counts = np.empty(3, dtype=np.int64)
     board = np.empty(RESULT)
     for code in range(1 << (2 * k)):
-        if not _placement_ok(code, k, d, counts):
+        if not _try_placement(code, cards, d, keys, counts, card_key, trial_keys, trial_counts):
             continue
-        trial_keys[:] = keys
-        trial_counts[:] = counts
-        _apply(code, cards, trial_keys, trial_counts, card_key)
         score = _score(trial_keys, opps, fl_value, tabs, board)
         if score > best:
             best = score
