@@ -1,7 +1,7 @@
 """The human-play agent: decisions typed at a terminal (``parlor play`` seats it).
 
-It shows its seat's view (``game.render``) and the legal actions, each named in
-context by ``game.move_name`` (the cards or tiles it moves: ``place K♣ in
+It shows its seat's view (its presenter's ``render``) and the legal actions, each named in
+context by ``move_name`` (the cards or tiles it moves: ``place K♣ in
 middle``, ``discard K♣ 7♦ and draw 2``, ``play 3-5 on the left end``), and takes:
 
 - an action id (``2``);
@@ -27,6 +27,7 @@ from typing import Any, TextIO
 
 from parlor.envs.engine.cards import JOKER_CHARS, SUIT_SYMBOLS, parse_card
 from parlor.envs.engine.game import Game
+from parlor.envs.engine.presenter import presenter_for
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
@@ -128,6 +129,7 @@ class HumanAgent:
 
     def __init__(self, game: Game, stdin: TextIO, stdout: TextIO):
         self.game, self.stdin, self.stdout = game, stdin, stdout
+        self.presenter = presenter_for(game)
 
     def reset(self, seed: int | None = None) -> None:
         pass
@@ -138,8 +140,8 @@ class HumanAgent:
     def labels(self, legal: Sequence[int], view: Any = None) -> dict[int, str]:
         """Each legal action's label in context (its plain name without a view)."""
         if view is None:
-            return {a: self.game.action_name(a) for a in legal}
-        return {a: self.game.move_name(view, a) for a in legal}
+            return {a: self.presenter.action_name(a) for a in legal}
+        return {a: self.presenter.move_name(view, a) for a in legal}
 
     def list_actions(self, labels: dict[int, str]) -> None:
         self.say("legal actions:")
@@ -153,7 +155,7 @@ class HumanAgent:
             self.say(f"your only legal move: {labels[legal[0]]} (played for you)")
             return legal[0]
         self.say()
-        self.say(self.game.render(view))
+        self.say(self.presenter.render(view))
         self.list_actions(labels)
         asking = prompt(labels)
         while True:
@@ -185,7 +187,7 @@ class HumanAgent:
             if a in legal:
                 return a, ""
             if 0 <= a < self.game.num_actions:
-                return None, f"action {a} ({self.game.action_name(a)}) is not legal now; choose one of the listed numbers"
+                return None, f"action {a} ({self.presenter.action_name(a)}) is not legal now; choose one of the listed numbers"
             return None, f"there is no action {a}; choose one of the listed numbers"
         labels = self.labels(legal, view)
         action, candidates = match_action(answer, labels)

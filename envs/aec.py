@@ -2,8 +2,8 @@
 
 It owns everything PettingZoo-specific: agent names, spaces, the reward /
 termination bookkeeping of the AEC API, stacked-deck options, the illegal
-action policy and rendering (text, and pictures: ``rgb_array`` draws the game's
-``render.render_svg(view)`` and rasterizes it). Games (``envs/<game>/``) never import
+action policy and rendering (the game's presenter, ``engine/presenter.py``: its text,
+and for ``rgb_array`` its ``render_svg(view)`` picture, rasterized). Games (``envs/<game>/``) never import
 this module.
 
 At the end of an episode every agent's ``infos[agent]`` carries the game's final
@@ -13,7 +13,6 @@ as a game record (:mod:`parlor.envs.records`).
 """
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -26,6 +25,7 @@ from pettingzoo import AECEnv
 from parlor.envs.engine import svg
 from parlor.envs.engine.config import check_choice, check_number, check_seed
 from parlor.envs.engine.game import ConfigError, Game, IllegalActionError, shown
+from parlor.envs.engine.presenter import presenter_for, svg_renderer
 from parlor.envs.order_enforcing import OrderEnforcing
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
@@ -283,7 +283,7 @@ class TableEnv(AECEnv):
             player = self._last_actor
         if self._draw is not None:
             return svg.rasterize(self._draw(self.state.view(player)))
-        text = self.game.render(self.state.view(player))
+        text = presenter_for(self.game).render(self.state.view(player))
         if self.render_mode == "human":
             print(text)
             return None
@@ -307,29 +307,6 @@ def action_id(action: Any) -> int | None:
     shape = f", shape {action.shape}" if isinstance(action, np.ndarray) else ""
     raise TypeError(f"action {action!r} (type {type(action).__name__}{shape}) is not an integer; "
                     "give an action id (int) from the action mask")
-
-
-def svg_renderer(game: Game) -> Callable[[Any], str]:
-    """The picture function ``render_svg(view) -> str`` of ``game``: it lives in the render
-    module next to the text render, in the game's package or the nearest enclosing one (the
-    domino games' sub-packages share ``parlor.envs.dominoes.render``)."""
-    package = type(game).__module__.rpartition(".")[0]
-    searched = []
-    while package and package != "parlor.envs":
-        name = f"{package}.render"
-        searched.append(name)
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
-        else:
-            draw = getattr(module, "render_svg", None)
-            if draw is not None:
-                return draw
-        package = package.rpartition(".")[0]
-    raise ConfigError(f"render_mode='rgb_array' needs a picture of the game: no render_svg(view) in "
-                      f"{', '.join(searched)}; allowed render_mode values here: ansi, human")
 
 
 def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -25,7 +25,7 @@ stacked       how many of ``decks`` were given to ``new_state`` (stacked decks, 
 agents        a label per seat (agent names), or ``null``
 tags          free context, e.g. evaluation's ``{"matchup": 0, "deal": 3, "lineup": 1}``
 steps         per action: ``{"seat", "action", "name"}`` (``name``: the move with its cards,
-              ``Game.move_name``) plus ``"rewards"`` (per seat) when the step paid any
+              the presenter's ``move_name``) plus ``"rewards"`` (per seat) when the step paid any
 rewards       per seat, the episode's total (rewards paid at the deal included)
 stats         ``State.stats()`` at the end, one value per seat
 terminal      the rules ended the episode; ``truncated``: a cap did; both false: unfinished
@@ -59,6 +59,7 @@ import numpy as np
 
 from parlor.envs.engine.config import check_seed
 from parlor.envs.engine.game import ConfigError, shown
+from parlor.envs.engine.presenter import presenter_for
 from parlor.envs.engine.trace import (
     ReplayError,
     apply_step,
@@ -247,9 +248,10 @@ def record_episode(game: Any, env: str, state: Any, *, seed: int | None = None,
     sim = start_state(game, trace.rng_state, trace.decks[:stacked])
     totals = np.array(sim.take_rewards(), dtype=float)
     steps = []
+    presenter = presenter_for(game)
     for i, action in enumerate(trace.actions):
         seat = sim.current_player
-        name = game.move_name(sim.view(seat), action)
+        name = presenter.move_name(sim.view(seat), action)
         apply_step(game, sim, i + 1, action)
         earned = sim.take_rewards()
         np.add(totals, earned, out=totals)
@@ -316,6 +318,7 @@ def positions(record: Record, game: Any = None) -> Iterator[Position]:
     state = start_state(game, record.rng, record.decks[:record.stacked])
     totals = np.array(state.take_rewards(), dtype=float)
     yield Position(0, state, None, tuple(totals.tolist()))
+    presenter = presenter_for(game)
     for i, step in enumerate(record.steps, 1):
         seat = state.current_player
         if seat is not None and step.seat != seat:
@@ -323,7 +326,7 @@ def positions(record: Record, game: Any = None) -> Iterator[Position]:
                               f"the game says player_{seat}")
         view = state.view(seat) if seat is not None else None
         apply_step(game, state, i, step.action)
-        name = game.move_name(view, step.action)
+        name = presenter.move_name(view, step.action)
         if name != step.name:
             raise ReplayError(f"step {i}: the record names the move {step.name!r}, but action {step.action} is "
                               f"{name!r} here: the record was edited or written by other rules")

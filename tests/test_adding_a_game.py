@@ -99,7 +99,7 @@ def run_commands(block: str, cwd: Path, env: dict[str, str]) -> list[str]:
 
 def test_the_guide_shows_every_file_of_the_package_and_its_checks() -> None:
     files = [path for _, path, _ in FILE_BLOCK.findall(guide())]
-    assert files == ["my_kuhn/game.py", "my_kuhn/render.py", "my_kuhn/agents.py", "my_kuhn/kuhn_v0.py",
+    assert files == ["my_kuhn/game.py", "my_kuhn/presenter.py", "my_kuhn/agents.py", "my_kuhn/kuhn_v0.py",
                      "my_kuhn/__init__.py", "pyproject.toml", "kuhn_train.yaml"]
     assert len(RUN_BLOCK.findall(guide())) == 2 and len(SHELL_BLOCK.findall(guide())) == 2
 

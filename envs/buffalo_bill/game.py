@@ -10,17 +10,17 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.buffalo_bill import narrate as _narrate
 from parlor.envs.buffalo_bill.categories import CATEGORIES, SHEETS, LineEvaluator, canonical_name
 from parlor.envs.buffalo_bill.encode import NUM_EXCHANGES, ObservationLayout, action_name, encode_view
 from parlor.envs.buffalo_bill.features import FEATURES_VERSION, FeatureBlock
-from parlor.envs.buffalo_bill.render import render_view
+from parlor.envs.buffalo_bill.presenter import BuffaloBillPresenter
 from parlor.envs.buffalo_bill.state import BuffaloBillState
 from parlor.envs.buffalo_bill.view import BuffaloBillView
 from parlor.envs.engine.cards import card_name, make_deck, parse_stacked_deck
 from parlor.envs.engine.config import build, check_bool, check_choice, check_int
 from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.game import ConfigError, shown
+from parlor.envs.engine.presenter import register
 from parlor.envs.engine.trace import Serializable
 
 # a game has a round per sheet line, and the observation a block per line: a custom sheet is
@@ -80,7 +80,7 @@ def sheet_lines(sheet: str | tuple[str, ...]) -> tuple[str, ...]:
 
 
 class BuffaloBillGame(Serializable):
-    """Buffalo Bill with fixed options; builds states, encodes and renders views."""
+    """Buffalo Bill with fixed options; builds states and encodes views (``BuffaloBillPresenter`` shows them)."""
 
     name = "buffalo_bill"
     observation_bounds = (0.0, 1.0)
@@ -143,21 +143,11 @@ class BuffaloBillGame(Serializable):
             return np.concatenate((obs, self.features.from_state(state, player)))
         return obs
 
-    def render(self, view: BuffaloBillView) -> str:
-        return render_view(view)
-
     def action_name(self, action: int) -> str:
         return action_name(action, self.lines)
 
-    def move_name(self, view: BuffaloBillView, action: int) -> str:
-        action_name(action, self.lines)  # the range check
-        return _narrate.move_name(view, action, self.lines)
 
-    def describe_move(self, before: BuffaloBillView, after: BuffaloBillView, actor: int, action: int) -> str:
-        return _narrate.describe_move(before, after, actor, action, self.lines)
-
-    def explain(self, view: BuffaloBillView) -> str:
-        return _narrate.explain(view, self.reward)
+register(BuffaloBillGame, BuffaloBillPresenter)  # words and pictures of its views (presenter.py)
 
 
 def make_game(**options: Any) -> BuffaloBillGame:

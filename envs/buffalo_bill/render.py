@@ -1,5 +1,8 @@
-"""Buffalo Bill: ansi text of a View (hands with suit symbols, the score sheets)."""
+"""Buffalo Bill: ansi text of a View (hands with suit symbols, the score sheets) and its
+picture, which prints each seat's note as the presenter (``presenter.py``) words it."""
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import format_cards
@@ -47,8 +50,7 @@ def picture_size(num_players: int, num_lines: int) -> tuple[int, int]:
     return WIDTH, 52 + max(num_players * (PANEL_H + 8), 30 + (num_lines + 1) * ROW_H) + 44
 
 
-def _seat(view, seat: int, y: float) -> str:
-    note = f"exchanges this round {view.exchanges[seat]}"
+def _seat(view, seat: int, y: float, note: str) -> str:
     out = [svg.seat_panel(10, y, SHEET_X - 22, PANEL_H, f"P{seat}", acting=seat == view.current_player,
                           you=seat == view.player, note=note)]
     if view.scored[seat]:
@@ -103,7 +105,7 @@ def _sheet(view, y: float) -> str:
     return "".join(out)
 
 
-def render_svg(view) -> str:
+def render_svg(view, notes: Sequence[str]) -> str:
     """The table as ``view.player`` sees it (all hands are public in Buffalo Bill): hands
     with exchange positions, chips, the score sheets (✗ = scratched line) and what the
     viewing seat's hand would score now; the seat to act framed in gold."""
@@ -116,7 +118,7 @@ def render_svg(view) -> str:
                         f"view of P{view.player} (all hands are public): stock {count(view.stock_size, 'card')}, "
                         f"discard pile {len(view.discards)}{cost}")]
     for seat in range(view.num_players):
-        body.append(_seat(view, seat, 52 + seat * (PANEL_H + 8)))
+        body.append(_seat(view, seat, 52 + seat * (PANEL_H + 8), notes[seat]))
     body.append(_sheet(view, 52))
     body.append(svg.card_legend(10, height - 34))
     body.append(svg.text(WIDTH - 10, height - 14, "✗ 0 = scratched line, – = open line, now = what your hand scores", size=11, fill="#e4efe7",

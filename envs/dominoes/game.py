@@ -1,8 +1,9 @@
 """The base Game of the three domino games: sizes, the observation's seat permutations,
-stacked decks, and the encode / render / action-name / narration hooks every game shares.
+stacked decks, and the encode and action-name hooks every game shares.
 
 Each game (``buki``, ``pulle``, ``austrian``) subclasses it with its config, its
-``state_class``, its tail of the observation (``fill_tail``) and its lines of text.
+``state_class``, its tail of the observation (``fill_tail``) and its action names; its
+presenter (``presenter.py`` beside it) shows its views.
 """
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from parlor.envs.dominoes import encode as _encode
-from parlor.envs.dominoes import narrate as _narrate
-from parlor.envs.dominoes import render as _render
 from parlor.envs.dominoes.line import N_TILES, TILES
 from parlor.envs.dominoes.view import DominoView
 from parlor.envs.engine.decks import check_deck, check_decks
@@ -78,25 +77,5 @@ class DominoGame(Serializable):
         """Fast path: equals ``encode(state.view(player))``."""
         return _encode.observe(self, state, player)
 
-    def render(self, view: DominoView) -> str:
-        return _render.render(self, view)
-
     def action_name(self, action: int) -> str:
         return _encode.action_name(self, action)
-
-    def move_name(self, view: DominoView, action: int) -> str:
-        return _narrate.move_name(self, view, action)
-
-    def describe_move(self, before: DominoView, after: DominoView, actor: int, action: int) -> str:
-        return _narrate.describe_move(self, before, after, actor, action)
-
-    def explain(self, view: DominoView) -> str:
-        return _narrate.explain(self, view)
-
-    def extra_move(self, view: DominoView, actor: int, action: int) -> str:
-        """Third-person words for a move that is not a tile play or pass (bets, buy-backs)."""
-        return _narrate.third_person(self.action_name(action))
-
-    def deal_notes(self, view: DominoView) -> list[str]:
-        """Lines the game adds to the explanation of a finished deal (e.g. Pulle's totals)."""
-        return []

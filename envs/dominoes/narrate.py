@@ -1,6 +1,7 @@
 """Table talk of the domino games: tile plays named with the open end they match, moves as a
 seat saw them (drawn tiles only by their drawer) and each deal's end explained (who went out
-or how the line blocked, the pips counted, the payouts), all read off Views."""
+or how the line blocked, the pips counted, the payouts), all read off Views. Each function takes the
+game's presenter (``presenter.py``) for the words its game adds (bets, buy-backs, running totals)."""
 from __future__ import annotations
 
 from typing import Any
@@ -25,17 +26,17 @@ def third_person(phrase: str) -> str:
     return f"{verb} {rest}".rstrip()
 
 
-def move_name(game: Any, view: DominoView, action: int) -> str:
+def move_name(presenter: Any, view: DominoView, action: int) -> str:
     """A tile play names the tile and the open number it goes on; other actions their name."""
     if not 0 <= action < PLAY_ACTIONS:
-        return game.action_name(action)
+        return presenter.action_name(action)
     tile, end = divmod(action, 2)
     if view.ends is None:
         return f"play {TILES.show(tile)} as the first tile"
     return f"play {TILES.show(tile)} on the {ENDS[end]} end (on the open {view.ends[end]})"
 
 
-def describe_move(game: Any, before: DominoView, after: DominoView, actor: int, action: int) -> str:
+def describe_move(presenter: Any, before: DominoView, after: DominoView, actor: int, action: int) -> str:
     """The move as ``before.player`` saw it: plays by tile, draws by tile for the drawer only."""
     if 0 <= action < PLAY_ACTIONS:
         tile, end = divmod(action, 2)
@@ -43,7 +44,7 @@ def describe_move(game: Any, before: DominoView, after: DominoView, actor: int, 
             return f"leads {TILES.show(tile)}"
         return f"plays {TILES.show(tile)} on the {ENDS[end]} end (on the open {before.ends[end]})"
     if action != PASS:
-        return game.extra_move(before, actor, action)
+        return presenter.extra_move(before, actor, action)
     open_ends = "" if before.ends is None else f" (no {' or '.join(map(str, sorted(set(before.ends))))})"
     if after.deal_index != before.deal_index or after.phase == "over":
         return f"passes{open_ends}; the deal is over"
@@ -56,7 +57,7 @@ def describe_move(game: Any, before: DominoView, after: DominoView, actor: int, 
     return f"draws {count(drawn, 'tile')} from the stock{open_ends}"
 
 
-def explain(game: Any, view: DominoView) -> str:
+def explain(presenter: Any, view: DominoView) -> str:
     """The latest finished deal: who went out, or that the line blocked and who had the fewest
     pips (a tie draws), the pips counted, and what the settlement paid each seat."""
     r = view.last_deal
@@ -74,5 +75,5 @@ def explain(game: Any, view: DominoView) -> str:
         lines.append("  pips left: " + ", ".join(f"P{s} {p}" for s, p in enumerate(r.pips)))
     paid = ", ".join(f"P{s} {p:+.3g}" for s, p in enumerate(r.payouts)) if any(r.payouts) else "nothing"
     lines.append(f"  paid: {paid}")
-    lines += [f"  {note}" for note in game.deal_notes(view)]
+    lines += [f"  {note}" for note in presenter.deal_notes(view)]
     return "\n".join(lines)

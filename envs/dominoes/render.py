@@ -1,7 +1,10 @@
-"""ANSI text of a domino View: tiles as ``3-5`` (as the deck parser reads them), the line with its open ends,
-every seat's tile count, passes (voids) and the game's own lines (bets, totals)."""
+"""ANSI text and picture of a domino View: tiles as ``3-5`` (as the deck parser reads them), the line
+with its open ends, every seat's tile count, passes (voids) and chips, and the game's own words: its
+title, a note per seat (bets, totals, deals won) and footer lines, which the game's presenter
+(``presenter.py``) writes once for both."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from parlor.envs.dominoes.line import TILES
@@ -15,10 +18,16 @@ def _nobody(view: Any) -> str:
     return "nobody (this deal is over)" if view.phase == "deal over" else "nobody (episode over)"
 
 
-def render(game: Any, view: Any) -> str:
+def _with_chips(view: Any, notes: Sequence[str]) -> list[str]:
+    """The seat notes followed by each seat's chips, for a game played for chips (Buki, Pulle)."""
+    chips = getattr(view, "chips", None)
+    return list(notes) if chips is None else [f"{note}  chips {svg.num(c)}" for note, c in zip(notes, chips)]
+
+
+def render(view: Any, title: str, notes: Sequence[str], footer: Sequence[str]) -> str:
     n = view.num_players
     who = f"P{view.current_player}" if view.current_player is not None else _nobody(view)
-    lines = [f"{game.title()}  deal {view.deal_index + 1}/{view.num_deals}  "
+    lines = [f"{title}  deal {view.deal_index + 1}/{view.num_deals}  "
              f"you: P{view.player}  to act: {who}  ({view.phase})"]
     if view.line:
         row = " ".join(f"{a}-{b}" for a, b in view.line)
@@ -27,7 +36,7 @@ def render(game: Any, view: Any) -> str:
         lines.append(f"line: (empty; P{view.leader} leads)")
     hand = " ".join(TILES.show(t) for t in view.hand) or "-"
     lines.append(f"your tiles: {hand}   ({count(TILES.pips(view.hand), 'pip')})")
-    extra = game.seat_notes(view)
+    extra = _with_chips(view, notes)
     for s in range(n):
         if not view.active[s]:
             lines.append(f"  P{s}: sits out  {extra[s]}".rstrip())
@@ -38,7 +47,7 @@ def render(game: Any, view: Any) -> str:
                      f"  {extra[s]}  played {played or '-'}".rstrip())
     if view.stock_count:
         lines.append(f"stock: {count(view.stock_count, 'tile')}")
-    lines.extend(game.footer(view))
+    lines.extend(footer)
     return "\n".join(lines)
 
 
@@ -52,45 +61,6 @@ HEIGHT = 52 + PANEL_H + 8 + 24 + LINE_ROWS * (LINE_TILE + 10) + 8 + 2 * HAND_TIL
 def picture_size(num_players: int) -> tuple[int, int]:
     """(width, height) of every domino picture (fixed for rgb_array)."""
     return WIDTH, HEIGHT
-
-
-def _amount(x: Any) -> str:
-    return f"{float(x):g}"
-
-
-def _buki(view: Any) -> tuple[list[str], list[str]]:
-    # the episode's end: the last deal's bets are settled (paid out), so none is still to come
-    unbet = "no bet yet" if view.current_player is not None or view.phase == "deal over" else "bets settled"
-    notes = [("banker" if s == view.banker else
-              f"bet {view.bets[s]}{' (carried over)' if view.carried[s] else ''}" if view.bets[s] else unbet) for s in range(view.num_players)]
-    footer = [f"bets {view.min_bet}..{view.max_bet}"]
-    if view.phase == "bet":
-        footer.append(f"P{view.current_player}: bet due now" if view.bet_due else
-                      f"P{view.current_player} may bet now or later")
-    if view.phase == "accept":
-        footer.append(f"P{view.raiser} asks to raise to {view.pending_raise}: the banker accepts or refuses")
-    return notes, footer
-
-
-def _pulle(view: Any) -> tuple[list[str], list[str]]:
-    notes = [f"total {view.totals[s]}" + (" (out)" if view.out[s] else "") for s in range(view.num_players)]
-    footer = [f"pool {_amount(view.pool)}; a total of 101 or more sits out"]
-    if view.phase == "buy_back":
-        footer.append(f"P{view.current_player} may buy back: pay {view.stake / 2:g} to set the total to "
-                      f"{view.buy_back_value}")
-    return notes, footer
-
-
-def _austrian(view: Any) -> tuple[list[str], list[str]]:
-    notes = [f"deals won {view.deals_won[s]}" for s in range(view.num_players)]
-    footer = [f"{view.mode} game" + (f", at most {view.max_draws} draws a turn" if view.max_draws else "")]
-    if view.draws_this_turn:
-        footer.append(f"drawn this turn: {view.draws_this_turn}")
-    return notes, footer
-
-
-_VARIANTS = {"buki_v0": ("Buki", _buki), "pulle_v0": ("Pulle", _pulle),
-             "austrian_dominoes_v0": ("Austrian dominoes", _austrian)}
 
 
 def _seat(view: Any, s: int, x: float, y: float, w: float, note: str) -> str:
@@ -127,13 +97,13 @@ def _line(view: Any, y: float) -> str:
     return "".join(out)
 
 
-def render_svg(view: Any) -> str:
+def render_svg(view: Any, title: str, notes: Sequence[str], footer: Sequence[str]) -> str:
     """The table as ``view.player`` sees it: the line of play with its open ends (gold
     frames), own tiles face up written as the deck parser reads them (``3-5``), every
-    other hand as a count of backs with the numbers it passed on, and the game's money:
-    Buki bets and banker, Pulle totals and pool, Austrian deals won."""
-    title, variant = _VARIANTS[view.game]
-    notes, footer = variant(view)
+    other hand as a count of backs with the numbers it passed on, each seat's chips and
+    the game's notes and footer: Buki bets and banker, Pulle totals and pool, Austrian
+    deals won."""
+    footer = list(footer)
     n = view.num_players
     turn = f"to act: P{view.current_player} ({view.phase})" if view.current_player is not None else (
         "this deal is over" if view.phase == "deal over" else "episode over")

@@ -129,7 +129,8 @@ class State(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
-    """A game with fixed options: builds states, encodes and renders views."""
+    """A game with fixed options: builds states and encodes views. Its presenter
+    (``engine/presenter.py``, registered by the game's module) shows them."""
 
     name: str
     config: Any  # frozen dataclass, validated in __post_init__
@@ -169,27 +170,10 @@ class Game(Protocol):
         """``encode(state.view(player))``, equal entry for entry (the harness checks it); a game
         may keep it fast (buffers the state updates incrementally) or return exactly that."""
 
-    def render(self, view: Any) -> str:
-        """Human-readable text (suit symbols) of a view."""
-
     def action_name(self, action: int) -> str:
-        """Readable meaning of an action id, e.g. 'place next card on top'."""
-
-    def move_name(self, view: Any, action: int) -> str:
-        """The move as the acting seat (whose ``view`` it is) would say it, naming the cards or
-        tiles it moves (e.g. 'place K♣ in middle', 'discard K♣ 7♦ and draw 2'): what human
-        play lists and matches typed moves against, and what records caption steps with.
-        Cards and tiles in the notation the parsers read."""
-
-    def describe_move(self, before: Any, after: Any, actor: int, action: int) -> str:
-        """Seat ``actor``'s move as the seat of ``before`` and ``after`` (its views just before and
-        after the move) saw it, in the third person without the subject: 'places K♣ in middle',
-        'discards a card face down'. Names only what that seat may see."""
-
-    def explain(self, view: Any) -> str:
-        """Why the latest finished hand or deal of the episode paid what it did, as the seat of
-        ``view`` knows it (hands and their names, royalties, fouls, who went out or blocked,
-        pip counts, payouts); '' before the first one has finished."""
+        """Readable meaning of an action id, e.g. 'place next card on top' (error messages
+        name actions with it; everything else shown to people comes from the game's
+        presenter, ``engine/presenter.py``)."""
 
     def serialize_state(self, state: State) -> str:
         """``state`` as JSON text: its start and history (``engine/trace.py``, format

@@ -15,12 +15,12 @@ from parlor.envs.engine.cards import card_name, parse_stacked_deck, standard52
 from parlor.envs.engine.config import MAX_DEALS, build, check_bool, check_choice, check_int
 from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.presenter import register
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.ofc import encode as _encode
 from parlor.envs.ofc import features as _features
-from parlor.envs.ofc import narrate as _narrate
-from parlor.envs.ofc import render as _render
 from parlor.envs.ofc.deal import deal_plan
+from parlor.envs.ofc.presenter import OFCPresenter
 from parlor.envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
 from parlor.envs.ofc.state import OFCState
 from parlor.envs.ofc.stats import MULTI_HAND_RATIOS
@@ -56,7 +56,7 @@ class OFCConfig:
 
 
 class OFCGame(Serializable):
-    """Builds OFC states and encodes/renders their views."""
+    """Builds OFC states and encodes their views (``OFCPresenter`` shows them)."""
 
     name = "ofc"
     # a policy plays any number of hands and any Fantasyland rule: the observation's layout
@@ -126,20 +126,11 @@ class OFCGame(Serializable):
             return _features.observe(state, player, self.observation_shape[0])
         return state.obs[player].copy()
 
-    def render(self, view: OFCView) -> str:
-        return _render.render(view)
-
     def action_name(self, action: int) -> str:
         return _encode.action_name(action)
 
-    def move_name(self, view: OFCView, action: int) -> str:
-        return _narrate.move_name(view, action)
 
-    def describe_move(self, before: OFCView, after: OFCView, actor: int, action: int) -> str:
-        return _narrate.describe_move(before, after, actor, action)
-
-    def explain(self, view: OFCView) -> str:
-        return _narrate.explain(view)
+register(OFCGame, OFCPresenter)  # words and pictures of its views (presenter.py)
 
 
 def make_game(**options: Any) -> OFCGame:

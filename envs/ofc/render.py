@@ -1,5 +1,8 @@
-"""Text rendering of an OFC view (suit symbols ♠♥♦♣)."""
+"""Text and picture of an OFC view (suit symbols ♠♥♦♣); each seat's note comes from the
+presenter (``presenter.py``), so both say it in the same words."""
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import format_card
@@ -12,7 +15,7 @@ def _row_text(row: tuple[int, ...], size: int) -> str:
     return " ".join(cards + ["__"] * (size - len(row)))
 
 
-def render(view: OFCView) -> str:
+def render(view: OFCView, notes: Sequence[str]) -> str:
     n = view.num_players
     head = f"OFC {view.variant} - hand {view.hand_index + 1}/{view.num_hands}, start player {view.start_player}"
     lines = [head + (" - final" if view.terminal else " - hand over (its showdown)" if view.current_player is None
@@ -24,7 +27,7 @@ def render(view: OFCView) -> str:
         if view.fantasyland[q]:
             tags.append(f"Fantasyland {view.fl_dealt[q]} cards")
         tag = f" ({', '.join(tags)})" if tags else ""
-        lines.append(f"player {q}{tag}: score {view.scores[q]:+d}, last hand {view.last_points[q]:+d}")
+        lines.append(f"player {q}{tag}: {notes[q]}")
         if view.hidden[q]:
             lines.append("  board face down until the showdown")
             continue
@@ -69,7 +72,7 @@ def _board(x: float, y: float, w: float, board, hidden: bool) -> str:
     return "".join(out)
 
 
-def render_svg(view: OFCView) -> str:
+def render_svg(view: OFCView, notes: Sequence[str]) -> str:
     """The table as ``view.player`` sees it: every board (Fantasyland boards of others face
     down), the cards still to place, own discards, scores; the seat to act framed in gold."""
     n = view.num_players
@@ -83,7 +86,7 @@ def render_svg(view: OFCView) -> str:
     panel_w = (width - 10 * (n + 1)) / n
     for q in range(n):
         x, y = 10 + q * (panel_w + 10), 52
-        note = f"score {view.scores[q]:+d}, last hand {view.last_points[q]:+d}"
+        note = notes[q]
         if view.fantasyland[q]:
             note += f", FL {view.fl_dealt[q]} cards"
         body.append(svg.seat_panel(x, y, panel_w, PANEL_H - 8, f"P{q}", acting=q == view.current_player,

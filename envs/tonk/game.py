@@ -16,11 +16,11 @@ from parlor.envs.engine.config import MAX_DEALS, MAX_STAKE, build, check_bool, c
 from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.melds import SPREAD_SIZE
+from parlor.envs.engine.presenter import register
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.tonk import encode as enc
-from parlor.envs.tonk import narrate as _narrate
 from parlor.envs.tonk.encode import NUM_ACTIONS, action_name
-from parlor.envs.tonk.render import render_view
+from parlor.envs.tonk.presenter import TonkPresenter
 from parlor.envs.tonk.settle import natural_prize
 from parlor.envs.tonk.state import TonkState
 from parlor.envs.tonk.view import TonkView
@@ -106,20 +106,11 @@ class TonkGame(Serializable):
         """Fast path equal to ``encode(state.view(player))``, from the state's buffers."""
         return state.buf.take(self._gather[player])
 
-    def render(self, view: TonkView) -> str:
-        return render_view(view)
-
     def action_name(self, action: int) -> str:
         return action_name(action)
 
-    def move_name(self, view: TonkView, action: int) -> str:
-        return _narrate.move_name(view, action)
 
-    def describe_move(self, before: TonkView, after: TonkView, actor: int, action: int) -> str:
-        return _narrate.describe_move(before, after, actor, action)
-
-    def explain(self, view: TonkView) -> str:
-        return _narrate.explain(view)
+register(TonkGame, TonkPresenter)  # words and pictures of its views (presenter.py)
 
 
 def make_game(**options: Any) -> TonkGame:

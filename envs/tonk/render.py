@@ -1,5 +1,8 @@
-"""Text rendering of a Tonk View (suit symbols ♣♦♥♠)."""
+"""Text and picture of a Tonk View (suit symbols ♣♦♥♠); each seat's note comes from the
+presenter (``presenter.py``), so both say it in the same words."""
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import format_card
@@ -28,7 +31,13 @@ def shown_hands(view: TonkView) -> tuple[tuple[int, ...], ...] | None:
     return r.hands if view.phase == "over" and r is not None and r.hands else None
 
 
-def render_view(view: TonkView) -> str:
+def drop_note(view: TonkView, seat: int) -> list[str]:
+    """``["no drop for 2 turns"]`` while the rules block ``seat``'s drop, else ``[]``."""
+    blocked = view.drop_blocked[seat]
+    return [f"no drop for {counted(blocked, 'turn')}"] if blocked else []
+
+
+def render_view(view: TonkView, notes: Sequence[str]) -> str:
     n = view.num_players
     count = sum(card_value(c) for c in view.hand)
     turn = f"player_{view.current_player}" if view.current_player is not None else (
@@ -42,11 +51,9 @@ def render_view(view: TonkView) -> str:
     ]
     shown = shown_hands(view)
     for seat in range(n):
-        parts = [f"  player_{seat}: {counted(view.hand_sizes[seat], 'card')}, stakes {view.stakes[seat]:+d}"]
+        parts = [f"  player_{seat}: {counted(view.hand_sizes[seat], 'card')}, {notes[seat]}"]
         if shown is not None and seat != view.player:
             parts.append(f"shown {_cards(shown[seat])} (count {sum(card_value(c) for c in shown[seat])})")
-        if view.drop_blocked[seat]:
-            parts.append(f"no drop for {counted(view.drop_blocked[seat], 'turn')}")
         if view.taken_from_discard[seat]:
             parts.append(f"took {_cards(view.taken_from_discard[seat])}")
         if view.side_pot_joined[seat] is not None:
@@ -77,12 +84,9 @@ def picture_size(num_players: int) -> tuple[int, int]:
     return WIDTH, 52 + PANEL_H + 8 + TABLE_H + 96 + 58
 
 
-def _seat(view: TonkView, s: int, x: float, y: float, w: float) -> str:
-    notes = [f"stakes {view.stakes[s]:+d}"]
-    if view.drop_blocked[s]:
-        notes.append(f"no drop for {counted(view.drop_blocked[s], 'turn')}")
+def _seat(view: TonkView, s: int, x: float, y: float, w: float, note: str) -> str:
     out = [svg.seat_panel(x, y, w, PANEL_H, f"P{s}", acting=s == view.current_player, you=s == view.player,
-                          note=", ".join(notes))]
+                          note=note)]
     count = view.hand_sizes[s]
     shown = shown_hands(view)
     if s != view.player:
@@ -145,7 +149,7 @@ def _table(view: TonkView, y: float) -> str:
     return "".join(out)
 
 
-def render_svg(view: TonkView) -> str:
+def render_svg(view: TonkView, notes: Sequence[str]) -> str:
     """The table as ``view.player`` sees it: own hand face up with its count, other hands
     as backs, the stock and the discard pile's top card, the spreads (slot in brackets,
     the number a hit names), stakes; the seat to act framed in gold."""
@@ -160,7 +164,7 @@ def render_svg(view: TonkView) -> str:
                                                        else "other hands are hidden (counts only)"))]
     panel_w = (width - 10 * (n + 1)) / n
     for s in range(n):
-        body.append(_seat(view, s, 10 + s * (panel_w + 10), 52, panel_w))
+        body.append(_seat(view, s, 10 + s * (panel_w + 10), 52, panel_w, notes[s]))
     y = 52 + PANEL_H + 8
     body.append(_table(view, y))
     y += TABLE_H + 8

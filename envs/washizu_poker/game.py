@@ -20,15 +20,15 @@ from parlor.envs.engine.config import build, check_choice, check_int
 from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.double_deck_hands import evaluators
 from parlor.envs.engine.game import ConfigError, shown
+from parlor.envs.engine.presenter import register
 from parlor.envs.engine.table import next_active, order_from
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.washizu_poker import encode as enc
-from parlor.envs.washizu_poker import narrate as _narrate
-from parlor.envs.washizu_poker import render as rnd
 from parlor.envs.washizu_poker.betting import CALL, DROP, RAISE_BASE
 from parlor.envs.washizu_poker.deck import full_deck, parse_deck
 from parlor.envs.washizu_poker.draw import NUM_DISCARDS
 from parlor.envs.washizu_poker.observation_cache import WashizuTables
+from parlor.envs.washizu_poker.presenter import WashizuPresenter
 from parlor.envs.washizu_poker.state import SORT_KEY, WashizuState
 
 WASHIZU_MODES = ("none", "suit", "random13", "extra_deck")
@@ -160,20 +160,11 @@ class WashizuGame(Serializable):
         row of ``state.obs`` up to date: a copy)."""
         return state.obs.row_list[player].copy()
 
-    def render(self, view) -> str:
-        return rnd.render(view, self.action_name, jokers=self.config.jokers > 0)
-
     def action_name(self, action: int) -> str:
         return enc.action_name(action, self.config.max_raise)
 
-    def move_name(self, view, action: int) -> str:
-        return _narrate.move_name(view, action, self.action_name)
 
-    def describe_move(self, before, after, actor: int, action: int) -> str:
-        return _narrate.describe_move(before, after, actor, action)
-
-    def explain(self, view) -> str:
-        return _narrate.explain(view, self.rank5)  # the evaluator the showdown uses (one or two decks)
+register(WashizuGame, WashizuPresenter)  # words and pictures of its views (presenter.py)
 
 
 def make_game(**options: Any) -> WashizuGame:

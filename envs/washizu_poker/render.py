@@ -1,7 +1,8 @@
-"""Text rendering of a Washizu poker View (suit symbols; Washizu cards in brackets; a legend)."""
+"""Text and picture of a Washizu poker View (suit symbols; Washizu cards in brackets; a
+legend). The picture prints each seat's note as the presenter (``presenter.py``) words it."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import format_card
@@ -74,12 +75,17 @@ def picture_size(num_players: int) -> tuple[int, int]:
     return WIDTH, 52 + rows * (PANEL_H + 8) + 156 + 34
 
 
-def _seat(view, s: int, x: float, y: float, w: float) -> str:
-    w_ids = set(view.washizu)
+def seat_note(view, s: int) -> str:
+    """``"in, bet 4, drew 2"``: in the match or out, in the game or dropped, the bet, the draw."""
     status = "out of the match" if not view.alive[s] else ("in" if view.in_hand[s] else "dropped")
     drew = "" if view.drawn[s] < 0 else f", drew {view.drawn[s]}"
+    return f"{status}, bet {view.bets[s]}{drew}"
+
+
+def _seat(view, s: int, x: float, y: float, w: float, note: str) -> str:
+    w_ids = set(view.washizu)
     out = [svg.seat_panel(x, y, w, PANEL_H, f"P{s}", acting=s == view.current_player, you=s == view.player,
-                          note=f"{status}, bet {view.bets[s]}{drew}", faded=not view.alive[s])]
+                          note=note, faded=not view.alive[s])]
     cards_y = y + 44
     if s == view.player:
         out.append(svg.card_row(x + 8, cards_y, view.hand, washizu=w_ids))
@@ -101,7 +107,7 @@ def _small_cards(x: float, y: float, label: str, cards, washizu) -> tuple[str, f
     return out, x + max(len(label) * 7.0, svg.row_width(len(cards), scale=SMALL, gap=2)) + 24
 
 
-def render_svg(view) -> str:
+def render_svg(view, notes: Sequence[str]) -> str:
     """The table as ``view.player`` sees it: own hand face up (with discard positions),
     the Washizu cards every seat sees, the rest face down, stacks, bets, the pot and the
     last game's showdown; the seat to act framed in gold."""
@@ -117,7 +123,7 @@ def render_svg(view) -> str:
     panel_w = (width - 10 * (cols + 1)) / cols
     for s in range(n):
         row, col = divmod(s, cols)
-        body.append(_seat(view, s, 10 + col * (panel_w + 10), 52 + row * (PANEL_H + 8), panel_w))
+        body.append(_seat(view, s, 10 + col * (panel_w + 10), 52 + row * (PANEL_H + 8), panel_w, notes[s]))
     y = 52 + -(-n // 3) * (PANEL_H + 8)
     body.append(svg.chips(14, y + 44, view.pot, "pot", colour="#d9a520"))
     bet = f"level {view.level}, cap {view.cap}, P{view.player} to call {view.to_call}" if view.phase == "bet" \

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from parlor.agents.human import Abandon, HumanAgent
+from parlor.envs.engine.presenter import presenter_for
 from tests.harness import kuhn
 
 GAME = kuhn.make_game()
@@ -28,7 +29,7 @@ def test_act_shows_the_view_reprompts_on_bad_input_and_abandons_on_quit() -> Non
     human = HumanAgent(GAME, io.StringIO("bogus\n?\nbet\n"), out)
     assert human.act(None, np.array([1, 1], np.int8), state.view(0)) == 1
     text = out.getvalue()
-    assert GAME.render(state.view(0)) in text and "'bogus' is not a legal action now" in text
+    assert presenter_for(GAME).render(state.view(0)) in text and "'bogus' is not a legal action now" in text
     assert text.count("legal actions:") == 2
     for script, why in (("q\n", "you quit"), ("", "input ended")):
         with pytest.raises(Abandon, match=why):
@@ -48,4 +49,4 @@ def test_a_forced_move_is_played_and_said_without_asking() -> None:
     out = io.StringIO()
     human = HumanAgent(GAME, io.StringIO(""), out)  # reading any input would abandon the game
     assert human.act(None, np.array([0, 1], np.int8), state.view(0)) == 1
-    assert out.getvalue() == f"your only legal move: {GAME.move_name(state.view(0), 1)} (played for you)\n"
+    assert out.getvalue() == f"your only legal move: {presenter_for(GAME).move_name(state.view(0), 1)} (played for you)\n"

@@ -12,6 +12,7 @@ from parlor.envs.buffalo_bill.encode import exchange_action, score_action
 from parlor.envs.buffalo_bill.game import make_game
 from parlor.envs.engine.cards import format_card, parse_cards
 from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.engine.presenter import presenter_for
 
 
 def stacked(game, top: str) -> tuple[int, ...]:
@@ -267,7 +268,7 @@ def test_determinize_resamples_only_the_stock_order():
 
 def test_render_shows_suit_symbols_and_sheet():
     game, state = start("As Kd Qh Jc 9s", num_players=2)
-    text = game.render(state.view(0))
+    text = presenter_for(game).render(state.view(0))
     assert "A♠ K♦ Q♥ J♣ 9♠" in text and "high card" in text
 
 

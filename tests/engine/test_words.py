@@ -1,6 +1,7 @@
 """Counted nouns: one of a thing is singular, any other count plural (never "(1 cards)")."""
 from __future__ import annotations
 
+from parlor.envs.engine.presenter import presenter_for
 from parlor.envs.engine.words import count, noun
 
 
@@ -17,5 +18,5 @@ def test_a_one_card_discard_pile_is_one_card() -> None:
     from parlor import envs
 
     game = envs.make_game("tonk_v0", num_players=2)
-    text = game.render(game.new_state(np.random.default_rng(0)).view(0))
+    text = presenter_for(game).render(game.new_state(np.random.default_rng(0)).view(0))
     assert "(1 card)" in text and "(1 cards)" not in text and "player_0: 5 cards" in text

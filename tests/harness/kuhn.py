@@ -13,6 +13,7 @@ import numpy as np
 
 from parlor.envs.engine.config import build, check_int
 from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.engine.presenter import Presenter, register
 from parlor.envs.engine.trace import Serializable, Trace
 
 CARD_NAMES = "JQK"
@@ -157,12 +158,16 @@ class KuhnGame(Serializable):
     def observe(self, state: KuhnState, player: int) -> np.ndarray:
         return self.encode(state.view(player))  # no faster path
 
+    def action_name(self, action: int) -> str:
+        return ("pass", "bet")[action]
+
+
+class KuhnPresenter(Presenter):
+    """Text only: Kuhn poker has no picture (``render_svg`` is left to the base)."""
+
     def render(self, view: KuhnView) -> str:
         moves = " ".join("pass" if a == 0 else "bet" for a in view.history) or "-"
         return f"player {view.player}: card {CARD_NAMES[view.card]}; history: {moves}"
-
-    def action_name(self, action: int) -> str:
-        return ("pass", "bet")[action]
 
     def move_name(self, view: KuhnView, action: int) -> str:
         return f"{self.action_name(action)} holding {CARD_NAMES[view.card]}"
@@ -175,6 +180,12 @@ class KuhnGame(Serializable):
             return ""
         cards = " vs ".join(CARD_NAMES[c] for c in view.showdown_cards)
         return f"showdown: {cards}"
+
+    def seat_notes(self, view: KuhnView) -> list[str]:
+        return [f"card {CARD_NAMES[view.card]}" if s == view.player else "card hidden" for s in range(2)]
+
+
+register(KuhnGame, KuhnPresenter)
 
 
 def make_game(**options) -> KuhnGame:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from parlor.envs.engine.presenter import presenter_for
+
 
 def told(game: Any, state: Any, action: int) -> list[str]:
     """Play ``action`` for the seat to act and return how each seat heard it
@@ -10,4 +12,4 @@ def told(game: Any, state: Any, action: int) -> list[str]:
     actor = state.current_player
     before = [state.view(q) for q in range(game.num_players)]
     state.apply(action)
-    return [game.describe_move(before[q], state.view(q), actor, action) for q in range(game.num_players)]
+    return [presenter_for(game).describe_move(before[q], state.view(q), actor, action) for q in range(game.num_players)]

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from parlor.agents.human import HumanAgent
+from parlor.envs.engine.presenter import presenter_for
 from tests.harness.cases import CASES, EnvCase
 
 ids = [c.id for c in CASES]
@@ -33,7 +34,7 @@ def test_labels_are_unique_and_typed_back_moves_are_told_and_hands_explained(cas
         while not (state.is_terminal() or state.is_truncated()) and decisions < MAX_DECISIONS:
             p = state.current_player
             legal = [int(a) for a in np.flatnonzero(state.legal_mask())]
-            labels = {a: game.move_name(views[p], a) for a in legal}
+            labels = {a: presenter_for(game).move_name(views[p], a) for a in legal}
             assert len(set(labels.values())) == len(labels), f"two legal actions share a label: {labels}"
             for a, label in labels.items() if decisions % TYPED_EVERY == 0 else ():
                 assert human.parse(label, legal, views[p]) == (a, ""), label
@@ -43,9 +44,9 @@ def test_labels_are_unique_and_typed_back_moves_are_told_and_hands_explained(cas
             decisions += 1
             after = [state.view(q) for q in range(game.num_players)]
             for q in range(game.num_players):
-                told = game.describe_move(views[q], after[q], p, action)
+                told = presenter_for(game).describe_move(views[q], after[q], p, action)
                 assert isinstance(told, str) and told.strip(), f"move {action} of P{p} told to P{q} as {told!r}"
-                text = game.explain(after[q])
+                text = presenter_for(game).explain(after[q])
                 assert isinstance(text, str)
                 explained |= bool(text)
             views = after
@@ -70,12 +71,12 @@ def test_copies_made_after_a_hand_ended_keep_its_public_result(case: EnvCase) ->
     while not (state.is_terminal() or state.is_truncated()) and checked < 3:
         legal = np.flatnonzero(state.legal_mask())
         state.apply(int(legal[rng.integers(legal.size)]))
-        text = game.explain(state.view(0))
+        text = presenter_for(game).explain(state.view(0))
         if text == told:
             continue
         told, checked = text, checked + 1
         for twin in copies(game, state):
             for q in range(game.num_players):
                 assert twin.view(q) == state.view(q)
-                assert game.explain(twin.view(q)) == game.explain(state.view(q))
+                assert presenter_for(game).explain(twin.view(q)) == presenter_for(game).explain(state.view(q))
     assert checked or state.is_truncated(), "an episode ended but explain() never said how"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 from parlor.agents.human import HumanAgent
+from parlor.envs.engine.presenter import presenter_for
 from tests.ofc.helpers import FOULER, LOSER, WINNER, hand_script, new_state, run, seq
 
 PINEAPPLE_A = seq("Qs Qh 2c", "9c 9d 9h 4s 5s", "Ac Kc 8c 6c 3c", discards="7s 7c Jh Tc")
@@ -15,7 +16,7 @@ def test_actions_name_the_next_card_and_a_row_word_or_its_start_picks_one() -> N
     deck, _ = hand_script({0: WINNER, 1: LOSER}, 2)
     game, state = new_state([deck])
     view = state.view(0)
-    assert [game.move_name(view, a) for a in range(3)] == ["place Q♠ on top", "place Q♠ in middle",
+    assert [presenter_for(game).move_name(view, a) for a in range(3)] == ["place Q♠ on top", "place Q♠ in middle",
                                                                "place Q♠ on bottom"]
     human = HumanAgent(game, io.StringIO(), io.StringIO())
     for typed, action in (("middle", 1), ("mid", 1), ("top", 0), ("bot", 2), ("place Qs on bottom", 2),
@@ -33,7 +34,7 @@ def test_moves_name_their_card_but_a_pineapple_discard_only_for_its_owner() -> N
         before = [state.view(q) for q in (0, 1)]
         state.apply(action)
         for q in (0, 1):
-            told[q].append(game.describe_move(before[q], state.view(q), seat, action))
+            told[q].append(presenter_for(game).describe_move(before[q], state.view(q), seat, action))
     assert told[0] == ["places 9♥ in middle", "places 4♠ in middle", "discards 7♠ (face down)"]
     assert told[1] == ["places 9♥ in middle", "places 4♠ in middle", "discards a card face down"]
 
@@ -41,9 +42,9 @@ def test_moves_name_their_card_but_a_pineapple_discard_only_for_its_owner() -> N
 def test_showdown_explains_each_row_its_royalty_and_why_a_board_fouled() -> None:
     deck, actions = hand_script({0: WINNER, 1: FOULER}, 2)
     game, state = new_state([deck])
-    assert game.explain(state.view(0)) == ""  # nothing to explain before the showdown
+    assert presenter_for(game).explain(state.view(0)) == ""  # nothing to explain before the showdown
     run(state, actions)
-    text = game.explain(state.view(0))
+    text = presenter_for(game).explain(state.view(0))
     assert ("P0 (you): top Q♠ Q♥ 2♣ (pair Q 2, royalty 7); middle 9♣ 9♦ 9♥ 4♠ 5♠ (three of a kind 9 5 4, "
             "royalty 2); bottom A♣ K♣ 8♣ 6♣ 3♣ (flush A K 8 6 3, royalty 4); royalties 13") in text
     assert "P1: FOUL, middle (two pair K 8 3) beats bottom (pair A 7 6 4): two pair beats pair" in text
@@ -55,7 +56,7 @@ def test_pair_points_show_rows_won_the_scoop_and_royalties() -> None:
     deck, actions = hand_script({0: WINNER, 1: LOSER, 2: FOULER}, 3)
     game, state = new_state([deck], num_players=3)
     points = run(state, actions)
-    text = game.explain(state.view(1))
+    text = presenter_for(game).explain(state.view(1))
     assert "P0 vs P1: rows top P0, middle P0, bottom P0 (3-0, scoop 3), royalties 13 - 2: P0 +17" in text
     assert "P1 (you): top 2♦ 3♦ 4♥ (high card 4 3 2)" in text and "(straight A, royalty 2)" in text
     assert text.endswith(f"points: P0 {points[0]:+.0f}, P1 {points[1]:+.0f}, P2 {points[2]:+.0f}")
@@ -67,4 +68,4 @@ def test_a_showdown_stays_explained_after_the_next_hand_is_dealt() -> None:
     run(state, actions)
     view = state.view(1)
     assert view.hand_index == 1 and all(not row for row in view.rows[0])  # hand 2 is dealt
-    assert game.explain(view).startswith("showdown of hand 1/2:")
+    assert presenter_for(game).explain(view).startswith("showdown of hand 1/2:")

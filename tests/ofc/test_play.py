@@ -11,6 +11,7 @@ from parlor.envs import ofc_v0
 from parlor.envs.engine.cards import format_cards
 from parlor.envs.engine.cards import parse_cards as P
 from parlor.envs.engine.game import ConfigError, IllegalActionError
+from parlor.envs.engine.presenter import presenter_for
 from parlor.envs.ofc.encode import Layout
 from parlor.envs.ofc.game import make_game
 from tests.ofc.helpers import FOULER, LOSER, OTHER_FOULER, WINNER, hand_script, new_state, run, seq
@@ -193,7 +194,7 @@ def test_r0_6_render_shows_rows_with_suit_symbols():
     deck, actions = hand_script({0: WINNER, 1: LOSER}, 2)
     game, s = new_state([deck])
     run(s, actions[:12])
-    text = game.render(s.view(0))
+    text = presenter_for(game).render(s.view(0))
     assert "Q♠ Q♥" in text and "to place" in text and "player 1" in text
 
 

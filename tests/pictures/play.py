@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from parlor import envs
-from parlor.envs.aec import svg_renderer
+from parlor.envs.engine.presenter import svg_renderer
 from parlor.training.evaluation.html import Frame
 
 

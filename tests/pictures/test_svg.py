@@ -14,10 +14,10 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from parlor import envs
-from parlor.envs.aec import svg_renderer
 from parlor.envs.dominoes.line import TILES
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import NUM_IDS, parse_card
+from parlor.envs.engine.presenter import svg_renderer
 from parlor.envs.tonk.view import TableSpread
 from parlor.envs.washizu_poker.deck import HAND_SIZE
 from tests.harness.cases import CASES, EnvCase

@@ -15,6 +15,8 @@ import numpy as np
 from parlor.envs.aec import entry_points
 from parlor.envs.engine.config import build, check_int
 from parlor.envs.engine.game import IllegalActionError
+from parlor.envs.engine.presenter import Presenter
+from parlor.envs.engine.presenter import register as register_presenter
 from parlor.training.learning.wrapper import register_env
 from tests.harness import kuhn
 
@@ -117,11 +119,13 @@ class LedgerGame:
     def observe(self, state: LedgerState, player: int) -> np.ndarray:
         return self.encode(state.view(player))
 
-    def render(self, view: LedgerView) -> str:
-        return f"player {view.player}: {view.history}"
-
     def action_name(self, action: int) -> str:
         return f"take {action}"
+
+
+class LedgerPresenter(Presenter):
+    def render(self, view: LedgerView) -> str:
+        return f"player {view.player}: {view.history}"
 
     def move_name(self, view: LedgerView, action: int) -> str:
         return self.action_name(action)
@@ -131,6 +135,12 @@ class LedgerGame:
 
     def explain(self, view: LedgerView) -> str:
         return ""
+
+    def seat_notes(self, view: LedgerView) -> list[str]:
+        return [f"{len(view.history)} taken" if s == view.player else "" for s in range(self.game.num_players)]
+
+
+register_presenter(LedgerGame, LedgerPresenter)
 
 
 def make_ledger(**options) -> LedgerGame:

@@ -6,6 +6,7 @@ import pytest
 
 from parlor.envs import washizu_poker_v0
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.presenter import presenter_for
 from parlor.envs.washizu_poker.encode import Layout
 from parlor.envs.washizu_poker.game import make_game
 from tests.washizu_poker.helpers import rigged
@@ -84,11 +85,11 @@ def test_observation_layout_matches_the_spec() -> None:
 def test_render_shows_own_hand_visible_washizu_and_hides_the_rest() -> None:
     game, state = rigged("7h Jh 5d 9s Qd", "Kh Kd 2d 3c 4s", num_players=2, jokers=0, washizu="suit",
                          washizu_cards="h")
-    text = game.render(state.view(1))
+    text = presenter_for(game).render(state.view(1))
     assert "[7♥] [J♥] ?? ?? ??" in text and "5♦" not in text
     assert "[K♥]" in text and "K♦" in text and "(you)" in text
     assert "your move" not in text
-    assert "your move" in game.render(state.view(0))
+    assert "your move" in presenter_for(game).render(state.view(0))
 
 
 def test_env_entry_point_plays_a_match() -> None:

@@ -8,7 +8,7 @@
 The human (:class:`parlor.agents.human.HumanAgent`) sees exactly his seat's view
 and the legal actions named by their cards or tiles, types a number, a name or a
 unique part of one (a forced move, the only legal one, is played for him and said);
-every move is told as he saw it and each finished hand or deal (``Game.describe_move``, ``Game.explain``); ``q`` or the end of the
+every move is told as he saw it and each finished hand or deal (the presenter's ``describe_move``, ``explain``); ``q`` or the end of the
 input abandons the game. ``--game-from POLICY.zip`` plays the game (env and options) a
 policy was trained on, read from the file's header. Input and output are streams, so tests drive it with
 scripted text.
@@ -22,16 +22,18 @@ from typing import Any, TextIO
 
 from parlor.agents.human import Abandon, HumanAgent
 from parlor.envs.engine.game import ConfigError, Game
+from parlor.envs.engine.presenter import presenter_for
 from parlor.training.cli.options import add_game_option_arguments, game_from_policy, game_options
 
 
 class Table:
     """What the human at ``seat`` hears as the game goes: every move as he saw it (cards and
     tiles named where he may see them), the rewards it paid and, when a hand or deal has
-    finished, why it paid that (``game.explain``)."""
+    finished, why it paid that (the presenter's ``explain``)."""
 
     def __init__(self, game: Game, human: HumanAgent, seat: int, names: Sequence[str]):
         self.game, self.human, self.seat, self.names = game, human, seat, names
+        self.presenter = presenter_for(game)
         self.before: Any = None
         self.explained = ""
 
@@ -40,9 +42,9 @@ class Table:
 
     def step(self, state: Any, player: int, action: int, earned: Any) -> None:
         after = state.view(self.seat)
-        self.human.say(f"{self.names[player]} {self.game.describe_move(self.before, after, player, action)}")
+        self.human.say(f"{self.names[player]} {self.presenter.describe_move(self.before, after, player, action)}")
         self.before = after
-        explanation = self.game.explain(after)
+        explanation = self.presenter.explain(after)
         if explanation and explanation != self.explained:
             self.human.say(explanation)
             self.explained = explanation
@@ -78,7 +80,7 @@ def play(game: Game, opponents: Sequence[Any], labels: Sequence[str], seat: int,
         human.say(f"\n{why}: game abandoned")
         return 1
     human.say()
-    human.say(game.render(result.state.view(seat)))
+    human.say(table.presenter.render(result.state.view(seat)))
     human.say("\nresult" + (" (cut off by the turn cap)" if result.truncated else "") + ":")
     for p in range(n):
         human.say(f"  {names[p]}: {result.rewards[p]:+g}")

@@ -2,7 +2,7 @@
 
 Frame ``k`` is the position after ``k`` steps: frame 0 is the deal, then one frame per
 step, so an episode of N steps has N + 1 frames. Each frame is drawn as one seat sees it
-(the game's View: text with ``Game.render``, a picture with ``render_svg``):
+(the game's View, shown by the game's presenter: text with ``render``, a picture with ``render_svg``):
 
 - ``seat="acting"`` (the default): the seat to act there (the last mover once the episode
   is over), so each decision is shown with exactly what its player knew;
@@ -13,7 +13,7 @@ step, so an episode of N steps has N + 1 frames. Each frame is drawn as one seat
 The caption names the step that led to the frame (who, the move with its cards or tile,
 what it paid), who acts next, whose view the picture is, and at the end the result and the
 statistics. The frame where a hand or deal has just finished also says why it paid what it
-did (``Game.explain``: OFC's rows, hand names, royalties, fouls and points; the poker
+did (the presenter's ``explain``: OFC's rows, hand names, royalties, fouls and points; the poker
 showdown; who went out or blocked), so the picture of a lost game shows why it was lost.
 Where the game has already dealt the next deal on that frame, the picture is the finished
 deal's final position (``state.ended_view``: the domino games, OFC, Washizu, Tonk). The last frame ends with
@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.presenter import presenter_for, svg_renderer
 from parlor.envs.engine.words import count
 from parlor.envs.records import Record, game_of, positions
 from parlor.training.evaluation.terminal import safe_text
@@ -144,6 +145,7 @@ def shots(record: Record, seat: SeatChoice = "acting", game: Any = None) -> list
     """Every frame of ``record`` (re-simulated and checked: ReplayError if it does not replay).
     The last frame's caption ends with :func:`summary`, the game deal by deal."""
     game = game_of(record, game)
+    presenter = presenter_for(game)
     n = game.num_players
     if isinstance(seat, int) and not 0 <= seat < n:
         raise ConfigError(f"seat {seat} is out of range; allowed values: 0..{n - 1}, acting or all")
@@ -163,14 +165,14 @@ def shots(record: Record, seat: SeatChoice = "acting", game: Any = None) -> list
             seats = (to_act if to_act is not None else last_mover,)
         else:
             seats = (int(seat),)
-        news = game.explain(state.view(0))  # one seat's words decide whether a hand has just finished
+        news = presenter.explain(state.view(0))  # one seat's words decide whether a hand has just finished
         finished = bool(news) and news != explained
         ended = ended_views(state, seats) if finished else None
         views = ended or tuple((p, state.view(p)) for p in seats)
         caption = _caption(record, position.index, position.step, to_act, seats)
         if finished:
             explained = news
-            caption += "\n" + game.explain(state.view(views[0][0]))  # told as the pictured seat knows it
+            caption += "\n" + presenter.explain(state.view(views[0][0]))  # told as the pictured seat knows it
             ends.append(deal_end(position.index, news, [t - b for t, b in zip(position.totals, paid_before)]))
             paid_before = position.totals
             if ended is not None:
@@ -185,14 +187,15 @@ def shots(record: Record, seat: SeatChoice = "acting", game: Any = None) -> list
 
 
 def text_frames(record: Record, seat: SeatChoice = "acting", game: Any = None) -> list[str]:
-    """The frames as text: the caption, then each shown seat's ``Game.render`` of its view."""
+    """The frames as text: the caption, then each shown seat's view as its presenter renders it."""
     game = game_of(record, game)
+    presenter = presenter_for(game)
     frames = []
     for shot in shots(record, seat, game):
         parts = [shot.caption]
         for p, view in shot.views:
             parts.append(f"--- view of {who(record, p)} ---" if len(shot.views) > 1 else "")
-            parts.append(game.render(view))
+            parts.append(presenter.render(view))
         frames.append("\n".join(x for x in parts if x))
     return frames
 
@@ -200,7 +203,6 @@ def text_frames(record: Record, seat: SeatChoice = "acting", game: Any = None) -
 def html_frames(record: Record, seat: SeatChoice = "acting", game: Any = None) -> list[Any]:
     """The frames as pictures (``render_svg`` of each shown view; several side by side, two
     or three to a row, so every seat's view of a position fits one screen)."""
-    from parlor.envs.aec import svg_renderer
     from parlor.envs.engine import svg
     from parlor.training.evaluation.html import Frame
 

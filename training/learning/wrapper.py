@@ -61,10 +61,11 @@ from parlor import envs
 from parlor.agents.advisors import advisor_for, check_guard, guarded, solved_action
 from parlor.agents.episodes import play_until, seat_chooser
 from parlor.agents.policy import PolicyAgent
-from parlor.envs.aec import ADAPTER_OPTIONS, action_id, svg_renderer
+from parlor.envs.aec import ADAPTER_OPTIONS, action_id
 from parlor.envs.engine import svg
 from parlor.envs.engine.config import check_choice, check_number
 from parlor.envs.engine.game import ConfigError, IllegalActionError, shown
+from parlor.envs.engine.presenter import presenter_for, svg_renderer
 from parlor.training.learning.opponents import AgentFactory, OpponentPool, PoolEntry
 
 # the adapter's options the wrapper honours itself; the others (render_mode) are refused
@@ -357,7 +358,7 @@ class SingleAgentEnv(gymnasium.Env):
         view = self.state.view(self.learner)
         if self._picture is not None:
             return svg.rasterize(self._picture(view))
-        return self.game.render(view)
+        return presenter_for(self.game).render(view)
 
     @property
     def state(self) -> Any:

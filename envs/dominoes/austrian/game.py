@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 
+from parlor.envs.dominoes.austrian.presenter import AustrianPresenter
 from parlor.envs.dominoes.austrian.state import HAND_SIZES, MODES, TAIL, AustrianState
-from parlor.envs.dominoes.austrian.view import AustrianView
 from parlor.envs.dominoes.game import DominoGame
 from parlor.envs.dominoes.line import N_TILES
 from parlor.envs.engine.config import MAX_DEALS, build, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.presenter import register
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,16 +68,9 @@ class AustrianGame(DominoGame):
         for s in range(n):
             out[2 + (s - p) % n] = src.deals_won[s] / self.config.num_deals
 
-    def title(self) -> str:
-        return f"Austrian {self.config.mode} game"
 
-    def seat_notes(self, view: AustrianView) -> list[str]:
-        return [f"won {view.deals_won[s]}" for s in range(view.num_players)]
 
-    def footer(self, view: AustrianView) -> list[str]:
-        if view.mode == "draw" and view.draws_this_turn:
-            return [f"drawn this turn: {view.draws_this_turn}"]
-        return []
+register(AustrianGame, AustrianPresenter)  # words and pictures of its views (presenter.py)
 
 
 def make_game(**options: Any) -> AustrianGame:

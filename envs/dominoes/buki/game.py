@@ -14,6 +14,7 @@ import numpy as np
 
 from parlor.envs.dominoes import encode as _encode
 from parlor.envs.dominoes.buki import features as buki_features
+from parlor.envs.dominoes.buki.presenter import BukiPresenter
 from parlor.envs.dominoes.buki.state import NUM_PLAYERS, ONE_HOT5, PAYOUT, TAIL, BukiState
 from parlor.envs.dominoes.buki.view import BukiView
 from parlor.envs.dominoes.encode import CORE_SIZE
@@ -23,6 +24,7 @@ from parlor.envs.dominoes.state import ACCEPT, BET, TILE
 from parlor.envs.engine.chips import exact
 from parlor.envs.engine.config import MAX_CHIPS, MAX_DEALS, MAX_STAKE, build, check_bool, check_choice, check_int
 from parlor.envs.engine.game import ConfigError
+from parlor.envs.engine.presenter import register
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -145,28 +147,9 @@ class BukiGame(DominoGame):
         if src.raiser is not None:
             out[44 + (src.raiser - p) % n] = 1.0
 
-    def title(self) -> str:
-        return "Buki"
 
-    def extra_move(self, view: BukiView, actor: int, action: int) -> str:
-        if FIRST_GAME_ACTION <= action < self.LATER:
-            amount = self.bet_amount(action)
-            return f"raises the bet to {amount}" if view.bets[actor] else f"bets {amount}"
-        return {self.LATER: "bets later" if not view.bets[actor] else "keeps the bet",
-                self.ACCEPT: "accepts the raise", self.REFUSE: "refuses the raise"}[action]
 
-    def seat_notes(self, view: BukiView) -> list[str]:
-        return [("banker " if s == view.banker else
-                 f"bet {view.bets[s] or '-'}{'*' if view.carried[s] else ''} ")
-                + f"chips {_amt(view.chips[s])}" for s in range(view.num_players)]
-
-    def footer(self, view: BukiView) -> list[str]:
-        notes = [f"bets {view.min_bet}..{view.max_bet}; * = carried over a drawn deal"]
-        if view.phase == BET:
-            notes.append("bet due now" if view.bet_due else "you may bet now or later")
-        if view.phase == ACCEPT:
-            notes.append(f"P{view.raiser} asks to raise to {view.pending_raise}: accept or refuse")
-        return notes
+register(BukiGame, BukiPresenter)  # words and pictures of its views (presenter.py)
 
 
 def _legal_plays(view: BukiView) -> list[int]:
@@ -184,10 +167,6 @@ def _legal_plays(view: BukiView) -> list[int]:
         if ends[1] in (a, b):
             plays.append(2 * t + 1)
     return plays
-
-
-def _amt(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
 
 
 def make_game(**options: Any) -> BukiGame:

@@ -11,18 +11,18 @@ import numpy as np
 
 from parlor.envs.dominoes.encode import squash
 from parlor.envs.dominoes.game import DominoGame
+from parlor.envs.dominoes.pulle.presenter import PullePresenter
 from parlor.envs.dominoes.pulle.state import (
     BUY,
-    LIMIT,
     NO_BUY,
     NUM_PLAYERS,
     TAIL,
     TOTAL_SCALE,
     PulleState,
 )
-from parlor.envs.dominoes.pulle.view import PulleView
 from parlor.envs.dominoes.state import BUY_BACK
 from parlor.envs.engine.config import MAX_CHIPS, MAX_DEALS, MAX_STAKE, build, check_bool, check_int, check_number
+from parlor.envs.engine.presenter import register
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -69,27 +69,9 @@ class PulleGame(DominoGame):
         if src.buy_back_value is not None:
             out[10] = src.buy_back_value / TOTAL_SCALE
 
-    def title(self) -> str:
-        return "Pulle"
 
-    def extra_move(self, view: PulleView, actor: int, action: int) -> str:
-        if action == BUY:
-            return f"buys back: pays {view.stake / 2:g}, the total becomes {view.buy_back_value}"
-        return "does not buy back"
 
-    def deal_notes(self, view: PulleView) -> list[str]:
-        totals = ", ".join(f"P{s} {t}{' (out)' if view.out[s] else ''}" for s, t in enumerate(view.totals))
-        return [f"running totals now: {totals} ({LIMIT} or more sits out)"]
-
-    def seat_notes(self, view: PulleView) -> list[str]:
-        return [f"total {view.totals[s]}  chips {float(view.chips[s]):g}" for s in range(view.num_players)]
-
-    def footer(self, view: PulleView) -> list[str]:
-        notes = [f"pool {float(view.pool):g}; {LIMIT} or more sits out"]
-        if view.phase == BUY_BACK:
-            notes.append(f"P{view.current_player} may buy back: pay {view.stake / 2:g} to set "
-                         f"the total to {view.buy_back_value}")
-        return notes
+register(PulleGame, PullePresenter)  # words and pictures of its views (presenter.py)
 
 
 def make_game(**options: Any) -> PulleGame:

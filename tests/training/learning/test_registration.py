@@ -112,8 +112,8 @@ def test_maskable_ppo_trains_on_the_id_unchanged(env_id: str) -> None:
 def test_sb3_make_vec_env_with_its_defaults_draws_the_learners_view(env_id: str) -> None:
     from stable_baselines3.common.env_util import make_vec_env
 
-    from parlor.envs.aec import svg_renderer
     from parlor.envs.engine import svg
+    from parlor.envs.engine.presenter import svg_renderer
 
     venv = make_vec_env(env_id, n_envs=2, seed=0)  # asks for render_mode="rgb_array" (SB3's default)
     assert venv.render_mode == "rgb_array"

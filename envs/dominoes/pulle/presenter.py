@@ -1,0 +1,36 @@
+"""Pulle's words (docs/rules.md §4b): each seat's running total, the pool, the buy-back and the
+totals a finished deal leaves. Text, picture and the deal's explanation print the same notes."""
+from __future__ import annotations
+
+from parlor.envs.dominoes.presenter import DominoPresenter
+from parlor.envs.dominoes.pulle.state import BUY, LIMIT
+from parlor.envs.dominoes.pulle.view import PulleView
+from parlor.envs.dominoes.state import BUY_BACK
+from parlor.envs.engine.svg import num
+
+SITS_OUT = f"a total of {LIMIT} or more sits out"
+
+
+class PullePresenter(DominoPresenter):
+    def title(self, view: PulleView) -> str:
+        return "Pulle"
+
+    def seat_notes(self, view: PulleView) -> list[str]:
+        """'total 57', 'total 104 (out)'."""
+        return [f"total {view.totals[s]}" + (" (out)" if view.out[s] else "") for s in range(view.num_players)]
+
+    def footer(self, view: PulleView) -> list[str]:
+        notes = [f"pool {num(view.pool)}; {SITS_OUT}"]
+        if view.phase == BUY_BACK:
+            notes.append(f"P{view.current_player} may buy back: pay {view.stake / 2:g} to set "
+                         f"the total to {view.buy_back_value}")
+        return notes
+
+    def extra_move(self, view: PulleView, actor: int, action: int) -> str:
+        if action == BUY:
+            return f"buys back: pays {view.stake / 2:g}, the total becomes {view.buy_back_value}"
+        return "does not buy back"
+
+    def deal_notes(self, view: PulleView) -> list[str]:
+        notes = ", ".join(f"P{s} {note}" for s, note in enumerate(self.seat_notes(view)))
+        return [f"running totals now: {notes}; {SITS_OUT}"]
