@@ -5,6 +5,8 @@
   is a State method: only the stock order is hidden);
 - ``view``: the View (what one seat knows);
 - ``encode``: action ids <-> words and the observation layout and ``encode``;
+- ``presenter``: the game's presenter (``engine/presenter.py``), all it shows people: the
+  text and picture of ``render``, the words of ``narrate``, and the seat notes both print;
 - ``render``: text of a view and its SVG picture (``render_svg``);
 - ``narrate``: exchanges named by their cards, moves as a seat saw them, the sheet explained;
 - ``features``: the optional ``features=True`` observation block;

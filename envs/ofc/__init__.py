@@ -7,6 +7,8 @@
   terms, ``MULTI_HAND_RATIOS``);
 - ``view``: the View (what one seat knows);
 - ``encode``: the observation layout, ``encode(view)`` and action names;
+- ``presenter``: the game's presenter (``engine/presenter.py``), all it shows people: the
+  text and picture of ``render``, the words of ``narrate``, and the seat notes both print;
 - ``render``: text of a view and its SVG picture (``render_svg``);
 - ``narrate``: actions named by their card, moves as a seat saw them, the showdown explained;
 - ``features``: the optional ``features=True`` observation block;

@@ -7,6 +7,8 @@
 - ``encode``: the observation layout, ``encode_view`` and action ids <-> words;
 - ``observation_cache``: the incremental observation cache the state keeps for the fast
   ``observe``;
+- ``presenter``: the game's presenter (``engine/presenter.py``), all it shows people: the
+  text and picture of ``render``, the words of ``narrate``, and the seat notes both print;
 - ``render``: text of a view and its SVG picture (``render_svg``);
 - ``narrate``: discards named by their cards, moves as a seat saw them, each game's result explained;
 - ``determinize``: hidden cards resampled for one seat (``State.determinize``);

@@ -7,6 +7,6 @@ and blocking are the shared line of play. Action ids: 0..71 tile plays, 72 draw
 
 Modules: ``game`` (the config, the Game and ``make_game``), ``state`` (the State
 and the game's constants), ``view`` (the shared ``DominoView`` plus this game's
-fields); the line of play (``line``), ``encode``, ``render`` and ``determinize``
+fields), ``presenter`` (deals won and draws in words); the line of play (``line``), ``encode``, ``render`` and ``determinize``
 are shared with the other domino games one level up (``envs/dominoes``).
 """

@@ -9,6 +9,6 @@ the table sit in its pot. Action ids: 0..71 tile plays, 72 pass,
 
 Modules: ``game`` (the config, the Game and ``make_game``), ``state`` (the State
 and the game's constants), ``view`` (the shared ``DominoView`` plus this game's
-fields), ``features`` (the optional ``features=True`` block: the bettor's numbers); the line of play (``line``), ``encode``, ``render`` and ``determinize``
+fields), ``presenter`` (banker, bets and raises in words), ``features`` (the optional ``features=True`` block: the bettor's numbers); the line of play (``line``), ``encode``, ``render`` and ``determinize``
 are shared with the other domino games one level up (``envs/dominoes``).
 """

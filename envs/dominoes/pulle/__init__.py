@@ -7,6 +7,6 @@ the all-over-101 reset, the ``buy_back`` option (median rule) and the
 
 Modules: ``game`` (the config, the Game and ``make_game``), ``state`` (the State
 and the game's constants), ``view`` (the shared ``DominoView`` plus this game's
-fields); the line of play (``line``), ``encode``, ``render`` and ``determinize``
+fields), ``presenter`` (running totals, pool and buy-backs in words); the line of play (``line``), ``encode``, ``render`` and ``determinize``
 are shared with the other domino games one level up (``envs/dominoes``).
 """
