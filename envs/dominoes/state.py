@@ -185,7 +185,12 @@ class DominoState(ABC):
         """Keep how ``deal`` ended for the views (``DealResult``) once it is settled."""
         counted = deal.result != "win" or self.counts_pips_every_deal
         self.last_deal = DealResult(self.deal_index - (deal is not self.deal), deal.result, deal.winner,
-                                    tuple(deal.pips) if counted else None, tuple(float(x) for x in paid))
+                                    tuple(deal.pips) if counted else None, tuple(float(x) for x in paid),
+                                    self._deal_totals())
+
+    def _deal_totals(self) -> tuple[int, ...] | None:
+        """Hook: the running totals a settled deal leaves (Pulle), kept in ``DealResult``."""
+        return None
 
     def _begin_turn(self) -> None:
         """Hook: a new turn of ``deal.current`` begins (Buki asks for bets here)."""

@@ -15,6 +15,9 @@ class DealResult:
     winner: int | None
     pips: tuple[int, ...] | None     # pips left per seat when the rules count them (blocked deal, Pulle)
     payouts: tuple[float, ...]       # rewards the deal's settlement paid, per seat
+    # the running totals the deal left, per seat (Pulle; None for the other games): the view's own
+    # totals may change before the next deal ends (a buy-back), the deal's explanation may not
+    totals: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

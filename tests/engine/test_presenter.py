@@ -113,3 +113,30 @@ def test_an_unregistered_game_is_refused_by_name_and_a_second_presenter_too() ->
 def test_a_presenter_without_a_picture_refuses_rgb_array_naming_the_text_modes() -> None:
     with pytest.raises(ConfigError, match=r"render_mode='rgb_array'.*has no render_svg.*ansi, human"):
         Presenter(None).render_svg(None)
+
+
+def test_a_pulle_buy_back_does_not_rewrite_the_story_of_the_deal_before_it() -> None:
+    """The explanation of a finished deal is told once (``parlor play``, replay captions): a
+    buy-back at the next deal's start changes the totals, not what the deal left."""
+    from parlor.envs.dominoes.pulle.state import BUY
+
+    game = pulle(buy_back=True)
+    presenter = presenter_for(game)
+    bought = 0
+    for seed in range(20):
+        state, rng = game.new_state(np.random.default_rng(seed)), np.random.default_rng(seed)
+        while not (state.is_terminal() or state.is_truncated()):
+            legal = np.flatnonzero(state.legal_mask())
+            action = BUY if BUY in legal else int(legal[rng.integers(legal.size)])
+            seat, view = state.current_player, state.view(0)
+            before = presenter.explain(view)
+            state.apply(action)
+            if action == BUY:
+                bought += 1
+                after = state.view(0)
+                assert presenter.explain(after) == before
+                assert f"P{seat} total {view.totals[seat]}" in before  # the total the deal left
+                assert presenter.seat_notes(after)[seat] == f"total {view.buy_back_value}"  # the table moved on
+        if bought >= 3:
+            break
+    assert bought >= 3

@@ -17,7 +17,7 @@ class PullePresenter(DominoPresenter):
 
     def seat_notes(self, view: PulleView) -> list[str]:
         """'total 57', 'total 104 (out)'."""
-        return [f"total {view.totals[s]}" + (" (out)" if view.out[s] else "") for s in range(view.num_players)]
+        return [total_note(t) for t in view.totals]
 
     def footer(self, view: PulleView) -> list[str]:
         notes = [f"pool {num(view.pool)}; {SITS_OUT}"]
@@ -32,5 +32,11 @@ class PullePresenter(DominoPresenter):
         return "does not buy back"
 
     def deal_notes(self, view: PulleView) -> list[str]:
-        notes = ", ".join(f"P{s} {note}" for s, note in enumerate(self.seat_notes(view)))
+        """The totals as the deal left them (a later buy-back does not rewrite its story)."""
+        notes = ", ".join(f"P{s} {total_note(t)}" for s, t in enumerate(view.last_deal.totals))
         return [f"running totals now: {notes}; {SITS_OUT}"]
+
+
+def total_note(total: int) -> str:
+    """A seat's note: its running total, '(out)' from LIMIT on (it sits out the next deals)."""
+    return f"total {total}" + (" (out)" if total >= LIMIT else "")

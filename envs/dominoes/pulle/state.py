@@ -155,6 +155,9 @@ class PulleState(DominoState):
             return
         self._start(self._next_leader([not o for o in self.out]))
 
+    def _deal_totals(self) -> tuple[int, ...]:
+        return tuple(self.totals)
+
     def _settle_pool(self, w: int) -> None:
         pot = self.ledger.pot
         rewards = self._earn()
