@@ -24,6 +24,7 @@ ASCII = str.maketrans("♣♦♥♠", "cdhs")
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_labels_are_unique_and_typed_back_moves_are_told_and_hands_explained(case: EnvCase) -> None:
     game = case.make_raw().game
+    presenter = presenter_for(game)
     human = HumanAgent(game, io.StringIO(), io.StringIO())
     rng = np.random.default_rng(5)
     explained = ended = False
@@ -34,7 +35,7 @@ def test_labels_are_unique_and_typed_back_moves_are_told_and_hands_explained(cas
         while not (state.is_terminal() or state.is_truncated()) and decisions < MAX_DECISIONS:
             p = state.current_player
             legal = [int(a) for a in np.flatnonzero(state.legal_mask())]
-            labels = {a: presenter_for(game).move_name(views[p], a) for a in legal}
+            labels = {a: presenter.move_name(views[p], a) for a in legal}
             assert len(set(labels.values())) == len(labels), f"two legal actions share a label: {labels}"
             for a, label in labels.items() if decisions % TYPED_EVERY == 0 else ():
                 assert human.parse(label, legal, views[p]) == (a, ""), label
@@ -44,9 +45,9 @@ def test_labels_are_unique_and_typed_back_moves_are_told_and_hands_explained(cas
             decisions += 1
             after = [state.view(q) for q in range(game.num_players)]
             for q in range(game.num_players):
-                told = presenter_for(game).describe_move(views[q], after[q], p, action)
+                told = presenter.describe_move(views[q], after[q], p, action)
                 assert isinstance(told, str) and told.strip(), f"move {action} of P{p} told to P{q} as {told!r}"
-                text = presenter_for(game).explain(after[q])
+                text = presenter.explain(after[q])
                 assert isinstance(text, str)
                 explained |= bool(text)
             views = after
@@ -65,18 +66,19 @@ def test_copies_made_after_a_hand_ended_keep_its_public_result(case: EnvCase) ->
     # once a hand or deal ends, its public result (OFC's showdown, the domino games' last deal,
     # Tonk's hand result) is in every view and explain() reads it from there
     game = case.make_raw().game
+    presenter = presenter_for(game)
     state = game.new_state(np.random.default_rng(11))
     rng = np.random.default_rng(11)
     told, checked = "", 0
     while not (state.is_terminal() or state.is_truncated()) and checked < 3:
         legal = np.flatnonzero(state.legal_mask())
         state.apply(int(legal[rng.integers(legal.size)]))
-        text = presenter_for(game).explain(state.view(0))
+        text = presenter.explain(state.view(0))
         if text == told:
             continue
         told, checked = text, checked + 1
         for twin in copies(game, state):
             for q in range(game.num_players):
                 assert twin.view(q) == state.view(q)
-                assert presenter_for(game).explain(twin.view(q)) == presenter_for(game).explain(state.view(q))
+                assert presenter.explain(twin.view(q)) == presenter.explain(state.view(q))
     assert checked or state.is_truncated(), "an episode ended but explain() never said how"
