@@ -4,6 +4,8 @@ table talk (``narrate.py``), with the words each game adds (``buki/``, ``pulle/`
 and what a finished deal leaves behind. Text and picture print the same notes and footer."""
 from __future__ import annotations
 
+from typing import Any
+
 from parlor.envs.dominoes import narrate, render
 from parlor.envs.dominoes.view import DominoView
 from parlor.envs.engine.presenter import Presenter
@@ -11,7 +13,8 @@ from parlor.envs.engine.presenter import Presenter
 
 class DominoPresenter(Presenter):
     """Shared behaviour; a game's subclass words ``title``, ``seat_notes`` and ``footer``,
-    and where it has them its own moves (``extra_move``) and deal notes (``deal_notes``)."""
+    and where it has them its own moves (``extra_move``) and deal notes (``deal_notes``).
+    Those hooks take ``Any`` view: each game's presenter reads its own View subclass."""
 
     def render(self, view: DominoView) -> str:
         return render.render(view, self.title(view), self.seat_notes(view), self.footer(view))
@@ -28,21 +31,21 @@ class DominoPresenter(Presenter):
     def explain(self, view: DominoView) -> str:
         return narrate.explain(self, view)
 
-    def seat_notes(self, view: DominoView) -> list[str]:
+    def seat_notes(self, view: Any) -> list[str]:
         raise NotImplementedError(f"{type(self).__name__} must implement seat_notes(view)")
 
-    def title(self, view: DominoView) -> str:
+    def title(self, view: Any) -> str:
         """The game's name in the header of its text and picture."""
         raise NotImplementedError(f"{type(self).__name__} must implement title(view)")
 
-    def footer(self, view: DominoView) -> list[str]:
+    def footer(self, view: Any) -> list[str]:
         """Lines under the table: the game's stakes and the decision now due."""
         return []
 
-    def extra_move(self, view: DominoView, actor: int, action: int) -> str:
+    def extra_move(self, view: Any, actor: int, action: int) -> str:
         """Third-person words for a move that is not a tile play or pass (bets, buy-backs)."""
         return narrate.third_person(self.action_name(action))
 
-    def deal_notes(self, view: DominoView) -> list[str]:
+    def deal_notes(self, view: Any) -> list[str]:
         """Lines the game adds to the explanation of a finished deal (e.g. Pulle's totals)."""
         return []

@@ -33,7 +33,10 @@ class PullePresenter(DominoPresenter):
 
     def deal_notes(self, view: PulleView) -> list[str]:
         """The totals as the deal left them (a later buy-back does not rewrite its story)."""
-        notes = ", ".join(f"P{s} {total_note(t)}" for s, t in enumerate(view.last_deal.totals))
+        deal = view.last_deal  # explain() asks only once a deal has ended; Pulle's record the totals
+        if deal is None or deal.totals is None:
+            raise ValueError("deal_notes() needs a view whose last_deal holds the totals it left")
+        notes = ", ".join(f"P{s} {total_note(t)}" for s, t in enumerate(deal.totals))
         return [f"running totals now: {notes}; {SITS_OUT}"]
 
 
