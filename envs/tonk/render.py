@@ -57,8 +57,8 @@ def render_view(view: TonkView, notes: Sequence[str]) -> str:
         if view.taken_from_discard[seat]:
             parts.append(f"took {_cards(view.taken_from_discard[seat])}")
         if view.side_pot_joined[seat] is not None:
-            shown = _cards([view.side_pot_shown[seat]]) if view.side_pot_shown[seat] >= 0 else "no spade"
-            parts.append(f"side pot: {shown}" if view.side_pot_joined[seat] else "side pot: passed")
+            spade = _cards([view.side_pot_shown[seat]]) if view.side_pot_shown[seat] >= 0 else "no spade"
+            parts.append(f"side pot: {spade}" if view.side_pot_joined[seat] else "side pot: passed")
         lines.append("; ".join(parts))
     if view.spreads:
         lines.append("spreads:")
@@ -102,8 +102,8 @@ def _seat(view: TonkView, s: int, x: float, y: float, w: float, note: str) -> st
     if view.taken_from_discard[s]:
         extra.append("took " + _cards(view.taken_from_discard[s]))
     if view.side_pot_joined[s] is not None:
-        shown = view.side_pot_shown[s]
-        extra.append(("side pot: " + (format_card(shown, symbols=True) if shown >= 0 else "no spade"))
+        spade = view.side_pot_shown[s]
+        extra.append(("side pot: " + (format_card(spade, symbols=True) if spade >= 0 else "no spade"))
                      if view.side_pot_joined[s] else "side pot: passed")
     if extra:
         words, room = "; ".join(extra), int((w - 16) / 7.2)  # keep the latest news inside the panel

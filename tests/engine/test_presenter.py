@@ -140,3 +140,19 @@ def test_a_pulle_buy_back_does_not_rewrite_the_story_of_the_deal_before_it() -> 
         if bought >= 3:
             break
     assert bought >= 3
+
+
+def test_tonk_text_at_the_end_shows_every_hand_beside_the_side_pot_spades() -> None:
+    """The end of a Tonk episode shows the hands and each side-pot spade: the text used to
+    reuse one name for both and crash on the seat after the first side-pot entry."""
+    game = envs.make_game("tonk_v0", spades_side_pot=True)
+    presenter = presenter_for(game)
+    state, rng = game.new_state(np.random.default_rng(0)), np.random.default_rng(0)
+    while not (state.is_terminal() or state.is_truncated()):
+        legal = np.flatnonzero(state.legal_mask())
+        state.apply(int(legal[rng.integers(legal.size)]))
+    view = state.view(0)
+    assert view.last_result is not None and any(j is not None for j in view.side_pot_joined)
+    text = presenter.render(view)
+    assert sum("shown " in line for line in text.splitlines()) == game.num_players - 1
+    assert "side pot: " in text and "side pot: " in presenter.render_svg(view)
