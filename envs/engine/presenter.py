@@ -14,6 +14,7 @@ Game (``register(OFCGame, OFCPresenter)``), and found with :func:`presenter_for`
 """
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -69,8 +70,18 @@ class Presenter:
         raise NotImplementedError(f"{type(self).__name__} must implement seat_notes(view)")
 
 
-# the methods every presenter has, with the signatures of Presenter's (tests compare them)
+# the methods every presenter has, with the signatures of Presenter's (differing_signatures)
 METHODS = ("render", "render_svg", "action_name", "move_name", "describe_move", "explain", "seat_notes")
+
+
+def differing_signatures(presenter_class: type[Presenter]) -> list[str]:
+    """The methods of :data:`METHODS` whose parameters (names, kinds, defaults; a game may
+    annotate its own View type) differ from the Presenter base's, each as 'name(...) vs (...)'."""
+    def shape(function: Callable[..., Any]) -> list[tuple[str, Any, Any]]:
+        return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
+
+    return [f"{name}{inspect.signature(getattr(presenter_class, name))} vs {inspect.signature(getattr(Presenter, name))}"
+            for name in METHODS if shape(getattr(presenter_class, name)) != shape(getattr(Presenter, name))]
 
 _REGISTRY: dict[type, type[Presenter]] = {}
 

@@ -9,7 +9,7 @@ Like ``pettingzoo.test.api_test``, one call checks an environment factory (an en
 It runs every check in :data:`CHECKS` (PettingZoo's api and seed tests, the Game/State
 protocol, random playouts under the game's invariants, no leak through ``determinize``,
 clone, pickling, illegal actions, option validation, stacked decks, state text, game records
-that re-simulate) and raises an ``AssertionError`` that names the failing check. Each check
+that re-simulate, the game's presenter) and raises an ``AssertionError`` that names the failing check. Each check
 is also a function of its own (``check_clone(Subject(env))``); parlor's test suite
 (tests/harness/) runs them one by one over its seven games.
 
@@ -40,6 +40,7 @@ from parlor.envs.testing.play import (
     check_seed,
     check_unknown_option,
 )
+from parlor.envs.testing.presenter import check_presenter
 from parlor.envs.testing.records import (
     check_edited_record_fails,
     check_final_infos,
@@ -62,7 +63,7 @@ CHECKS: dict[str, Callable[[Subject], str | None]] = {
     "state_text_restores": check_state_text_restores, "pending_rewards_serialize": check_pending_rewards_serialize,
     "state_text_errors": check_state_text_errors, "record_resimulates": check_record_resimulates,
     "edited_record_fails": check_edited_record_fails, "final_infos": check_final_infos,
-    "penalty_record": check_penalty_record,
+    "penalty_record": check_penalty_record, "presenter": check_presenter,
 }
 
 

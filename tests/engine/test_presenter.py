@@ -2,23 +2,20 @@
 base's signatures, and text, picture and explanation quoting the same seat notes."""
 from __future__ import annotations
 
-import inspect
 from xml.sax.saxutils import escape
 
 import numpy as np
 import pytest
 
 from parlor import envs
+from parlor.envs.aec import entry_points
 from parlor.envs.dominoes.buki.game import make_game as buki
 from parlor.envs.dominoes.pulle.game import make_game as pulle
 from parlor.envs.engine.game import ConfigError
-from parlor.envs.engine.presenter import METHODS, Presenter, draws_pictures, presenter_for, register
+from parlor.envs.engine.presenter import Presenter, differing_signatures, draws_pictures, presenter_for, register
+from parlor.envs.testing import CHECKS, check_env
 from tests.dominoes.helpers import BLOCK_LINE, BUKI_BLOCK_DRAW, BUKI_BLOCK_SEAT2, pass_until_done
-
-
-def _shape(function) -> list[tuple[str, object, object]]:
-    """A signature without its annotations (a game names its own View type)."""
-    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
+from tests.harness import kuhn
 
 
 @pytest.mark.parametrize("name", envs.ENVS)
@@ -27,8 +24,7 @@ def test_every_env_has_its_own_presenter_with_the_base_signatures(name: str) -> 
     presenter = presenter_for(game)
     assert isinstance(presenter, Presenter) and type(presenter) is not Presenter and presenter.game is game
     assert draws_pictures(presenter), f"{name} has no picture"
-    for method in METHODS:
-        assert _shape(getattr(type(presenter), method)) == _shape(getattr(Presenter, method)), method
+    assert differing_signatures(type(presenter)) == []
     # the game itself carries no presentation: one place for it
     for method in ("render", "render_svg", "move_name", "describe_move", "explain", "seat_notes"):
         assert not hasattr(game, method), f"{name}'s Game still has {method}"
@@ -108,6 +104,36 @@ def test_an_unregistered_game_is_refused_by_name_and_a_second_presenter_too() ->
         register(type(game), type(presenter_for(envs.make_game("buki_v0"))))
     with pytest.raises(TypeError, match="Presenter subclass"):
         register(_Unregistered, object)  # type: ignore[arg-type]
+
+
+def test_a_changed_signature_is_named_with_both_forms() -> None:
+    class Odd(type(presenter_for(envs.make_game("pulle_v0")))):  # type: ignore[misc]
+        def move_name(self, view, action, verbose=False):
+            return super().move_name(view, action)
+
+    assert differing_signatures(Odd) == ["move_name(self, view, action, verbose=False) vs "
+                                         "(self, view: 'Any', action: 'int') -> 'str'"]
+
+
+class _OddKuhn(kuhn.KuhnGame):
+    """Kuhn poker whose presenter gives one seat note too few."""
+
+
+class _OddKuhnPresenter(kuhn.KuhnPresenter):
+    def seat_notes(self, view):
+        return super().seat_notes(view)[:1]
+
+
+register(_OddKuhn, _OddKuhnPresenter)
+
+
+def test_the_public_harness_checks_the_presenter_of_a_users_game() -> None:
+    good, _ = entry_points("kuhn_test", kuhn.make_game)
+    only = tuple(name for name in CHECKS if name != "presenter")
+    assert check_env(good, skip=only) == {}
+    odd, _ = entry_points("odd_kuhn_test", lambda **options: _OddKuhn(kuhn.KuhnConfig(**options)))
+    with pytest.raises(AssertionError, match=r"check 'presenter' failed.*_OddKuhnPresenter.seat_notes gave \['card"):
+        check_env(odd, skip=only)
 
 
 def test_a_presenter_without_a_picture_refuses_rgb_array_naming_the_text_modes() -> None:

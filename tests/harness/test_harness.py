@@ -81,6 +81,11 @@ def test_render_ansi_returns_text(case: EnvCase) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
+def test_presenter_has_the_base_signatures_and_words_every_view(case: EnvCase) -> None:
+    CHECKS["presenter"](case.subject())
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
 def test_bad_stacked_deck_raises(case: EnvCase) -> None:
     CHECKS["bad_stacked_deck"](case.subject())
 
