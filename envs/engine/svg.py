@@ -1,6 +1,6 @@
 """Drawing primitives shared by every game's picture (SVG text, no dependencies).
 
-Each game's ``render.render_svg(view) -> str`` composes these: a playing card
+Each game's presenter (``engine/presenter.py``: ``render_svg(view) -> str``) composes these: a playing card
 (rank and suit symbol in the suit's colour, written exactly as the card parser
 reads it: ``T♠``, ``A♥*`` for a second-deck copy, ``Xx`` for a joker), a
 Washizu (transparent) card, a face-down card, a domino tile with pips, a chip
