@@ -4,6 +4,7 @@ table talk (``narrate.py``), with the words each game adds (``buki/``, ``pulle/`
 and what a finished deal leaves behind. Text and picture print the same notes and footer."""
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import Any
 
 from parlor.envs.dominoes import narrate, render
@@ -31,12 +32,9 @@ class DominoPresenter(Presenter):
     def explain(self, view: DominoView) -> str:
         return narrate.explain(self, view)
 
-    def seat_notes(self, view: Any) -> list[str]:
-        raise NotImplementedError(f"{type(self).__name__} must implement seat_notes(view)")
-
+    @abstractmethod
     def title(self, view: Any) -> str:
         """The game's name in the header of its text and picture."""
-        raise NotImplementedError(f"{type(self).__name__} must implement title(view)")
 
     def footer(self, view: Any) -> list[str]:
         """Lines under the table: the game's stakes and the decision now due."""

@@ -15,23 +15,24 @@ Game (``register(OFCGame, OFCPresenter)``), and found with :func:`presenter_for`
 from __future__ import annotations
 
 import inspect
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
 from parlor.envs.engine.game import ConfigError
 
 
-class Presenter:
-    """Words and pictures of one game's Views. Subclasses implement every method but
-    ``action_name`` (the game's own name of an action id) and ``render_svg`` (optional:
-    a game without a picture renders as text only)."""
+class Presenter(ABC):
+    """Words and pictures of one game's Views. Subclasses implement every abstract method;
+    ``action_name`` is the game's own name of an action id and ``render_svg`` is optional (a
+    game without a picture renders as text only)."""
 
     def __init__(self, game: Any):
         self.game = game
 
+    @abstractmethod
     def render(self, view: Any) -> str:
         """Human-readable text (suit symbols) of a view."""
-        raise NotImplementedError(f"{type(self).__name__} must implement render(view)")
 
     def render_svg(self, view: Any) -> str:
         """The view as one standalone SVG picture of a fixed size per game configuration
@@ -44,30 +45,30 @@ class Presenter:
         ``action_name``, which error messages of the rules use too)."""
         return self.game.action_name(action)
 
+    @abstractmethod
     def move_name(self, view: Any, action: int) -> str:
         """The move as the acting seat (whose ``view`` it is) would say it, naming the cards or
         tiles it moves (e.g. 'place K♣ in middle', 'discard K♣ 7♦ and draw 2'): what human
         play lists and matches typed moves against, and what records caption steps with.
         Cards and tiles in the notation the parsers read."""
-        raise NotImplementedError(f"{type(self).__name__} must implement move_name(view, action)")
 
+    @abstractmethod
     def describe_move(self, before: Any, after: Any, actor: int, action: int) -> str:
         """Seat ``actor``'s move as the seat of ``before`` and ``after`` (its views just before and
         after the move) saw it, in the third person without the subject: 'places K♣ in middle',
         'discards a card face down'. Names only what that seat may see."""
-        raise NotImplementedError(f"{type(self).__name__} must implement describe_move(before, after, actor, action)")
 
+    @abstractmethod
     def explain(self, view: Any) -> str:
         """Why the latest finished hand or deal of the episode paid what it did, as the seat of
         ``view`` knows it (hands and their names, royalties, fouls, who went out or blocked,
         pip counts, payouts); '' before the first one has finished."""
-        raise NotImplementedError(f"{type(self).__name__} must implement explain(view)")
 
+    @abstractmethod
     def seat_notes(self, view: Any) -> list[str]:
         """One short note per seat (absolute seat order) on its standing as the seat of
         ``view`` knows it, e.g. 'score +3, last hand +3', 'bet 4 (carried over)'. Text and
         picture print these words as they are."""
-        raise NotImplementedError(f"{type(self).__name__} must implement seat_notes(view)")
 
 
 # the methods every presenter has, with the signatures of Presenter's (differing_signatures)
@@ -82,6 +83,7 @@ def differing_signatures(presenter_class: type[Presenter]) -> list[str]:
 
     return [f"{name}{inspect.signature(getattr(presenter_class, name))} vs {inspect.signature(getattr(Presenter, name))}"
             for name in METHODS if shape(getattr(presenter_class, name)) != shape(getattr(Presenter, name))]
+
 
 _REGISTRY: dict[type, type[Presenter]] = {}
 

@@ -136,9 +136,35 @@ def test_the_public_harness_checks_the_presenter_of_a_users_game() -> None:
         check_env(odd, skip=only)
 
 
+class _TextOnly(Presenter):
+    def render(self, view):
+        return "text"
+
+    def move_name(self, view, action):
+        return "move"
+
+    def describe_move(self, before, after, actor, action):
+        return "moves"
+
+    def explain(self, view):
+        return ""
+
+    def seat_notes(self, view):
+        return []
+
+
+def test_a_presenter_must_implement_every_abstract_method() -> None:
+    class Partial(Presenter):
+        def render(self, view):
+            return "text"
+
+    with pytest.raises(TypeError, match="abstract method"):
+        Partial(None)  # type: ignore[abstract]
+
+
 def test_a_presenter_without_a_picture_refuses_rgb_array_naming_the_text_modes() -> None:
     with pytest.raises(ConfigError, match=r"render_mode='rgb_array'.*has no render_svg.*ansi, human"):
-        Presenter(None).render_svg(None)
+        _TextOnly(None).render_svg(None)
 
 
 def test_a_pulle_buy_back_does_not_rewrite_the_story_of_the_deal_before_it() -> None:
