@@ -46,8 +46,8 @@ def arrays_equal(a: dict, b: dict) -> None:
 
 
 def test_quick_run_distills_then_ppo_and_exports_a_policy_parlor_eval_loads(tmp_path: Path) -> None:
-    from parlor.training.cli import main
-    from parlor.training.cli.options import option_flags
+    from parlor.cli import main
+    from parlor.cli.options import option_flags
 
     config = quick()
     run_dir = tmp_path / "run"
@@ -182,7 +182,7 @@ def test_distill_is_one_warm_start_and_runs_with_sb3() -> None:
 
 
 def test_cli_checks_the_teacher_and_the_label_workers_before_making_a_folder(tmp_path: Path, capsys) -> None:
-    from parlor.training.cli import main
+    from parlor.cli import main
 
     bad = tmp_path / "bad.yaml"
     bad.write_text(QUICK.read_text().replace("teacher: heuristic", "teacher: nobody"))
