@@ -34,6 +34,14 @@ def test_every_package_folder_is_listed_in_the_build_configuration() -> None:
     assert setuptools["package-dir"] == {v: k for k, v in MAPPED.items()}
 
 
+def test_the_type_checker_sees_every_package_under_its_installed_name() -> None:
+    # mypy cannot follow the editable install's import hook: .typecheck/parlor/NAME links to each folder
+    links = {p.name: p for p in (ROOT / ".typecheck" / "parlor").iterdir()}
+    assert {f"parlor.{name}": path.resolve() for name, path in links.items()} == {
+        package: (ROOT / folder).resolve() for package, folder in pyproject()["tool"]["setuptools"]["package-dir"].items()}
+    assert sorted(pyproject()["tool"]["mypy"]["packages"]) == sorted(MAPPED.values())
+
+
 def test_make_installs_the_scale_extra_with_ray_pinned() -> None:
     # the Ray tests need it: CI (make test) must install what they use
     project = pyproject()["project"]
