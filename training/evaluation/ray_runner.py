@@ -233,7 +233,7 @@ def session(address: str, num_cpus: int | None = None) -> Iterator[None]:
 
 
 def _play_chunk(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None, task: Any,
-                factories: Mapping[str, Any]) -> list[Any]:
+                factories: dict[str, Any]) -> list[Any]:
     from parlor.training.evaluation.runner import play_jobs
 
     return play_jobs(config, jobs, make_game, task, factories)
