@@ -4,14 +4,15 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install bench clean browser-test
+.PHONY: demo test test-all install bench clean browser-test
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --upgrade pip
-	# the CPU build of torch that lies on disk on these machines; other specs download GBs
-	$(PY) -m pip install torch==2.13.0
-	$(PY) -m pip install -e ".[train,dev,pictures,scale]"
+	# One pip run, so one resolver pass: the CPU build of torch that lies on disk on these
+	# machines (other specs download GBs) with parlor and its extras. The venv's own pip is
+	# recent enough (no self-upgrade); --no-compile: modules compile when first imported,
+	# so the thousands of torch and Ray files that the tests never load are not compiled.
+	$(PY) -m pip install --disable-pip-version-check --no-compile torch==2.13.0 -e ".[train,dev,pictures,scale]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -19,9 +20,17 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/parlor demo
 
+# `make test` (what CI runs): ruff, mypy and every test not marked slow, in a few minutes;
+# `make test-all` adds the slow ones (exhaustive and property runs, Ray clusters, training runs).
 # loadgroup: the Ray tests (xdist_group "ray") share one worker and one Ray instance
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow" tests
+
+test-all: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest -n 2 --dist loadgroup tests
 
 # the replay page in a real browser: Debian's chromium, screenshots in runs/browser-test/
@@ -33,4 +42,4 @@ bench: $(STAMP)
 	$(VENV)/bin/parlor bench
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) runs .pytest_cache .mypy_cache

@@ -73,6 +73,7 @@ def first_guarded(advisor: Advisor | None, observation: np.ndarray, mask: np.nda
     """The first action of ``order`` that :func:`guarded` keeps (the first legal one
     without a guard)."""
     if guard:
+        assert advisor is not None  # check_guard refuses a guard without an advisor
         return advisor.first_kept(observation, mask, guard, view, order)
     return next(a for a in order if mask[a])
 
@@ -105,4 +106,7 @@ def guarded(advisor: Advisor | None, observation: np.ndarray, mask: np.ndarray, 
             view: Any = None) -> np.ndarray:
     """``mask`` narrowed by the advisor's ``guarded_mask`` (unchanged without a guard; a
     guard passed :func:`check_guard`, so there is an advisor)."""
-    return advisor.guarded_mask(observation, mask, guard, view=view) if guard else mask
+    if not guard:
+        return mask
+    assert advisor is not None  # check_guard refuses a guard without an advisor
+    return advisor.guarded_mask(observation, mask, guard, view=view)

@@ -77,7 +77,7 @@ def _card(text: str) -> int | None:
         return None
 
 
-def _words_fit(wanted: Sequence[str], words: Sequence[str]) -> bool:
+def _words_fit(wanted: Sequence[str], words: list[str]) -> bool:
     """Every wanted word starts a different word of ``words`` (any order)."""
     if not wanted:
         return True

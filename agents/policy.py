@@ -195,6 +195,7 @@ def shield_policy(source: str | Path, dest: str | Path, guard: Mapping[str, floa
     unchanged. ``game`` is the policy's own game: a guard its env's advisor cannot apply raises ConfigError."""
     saved = read_policy_file(source)
     check_guard(advisor_for(saved.header["env"], game), guard, saved.header["env"])
+    assert saved.weights is not None and saved.weights_bytes is not None  # read with its weights
     fit_weights(saved.architecture.build(), saved.weights, source)  # never pass on a file that does not load
     header = {k: v for k, v in saved.header.items() if k not in ("action_guard", "checkpoint")}
     if guard:
@@ -253,6 +254,7 @@ def check_policy(path: str | Path, env_name: str, game: Game) -> dict[str, Any]:
 def _build(path: str | Path) -> tuple[dict[str, Any], Any]:
     saved = read_policy_file(path)
     policy = saved.architecture.build()
+    assert saved.weights is not None  # read with its weights
     fit_weights(policy, saved.weights, path)
     return saved.header, policy
 
@@ -293,6 +295,7 @@ def load_weights_into(policy: Any, path: str | Path, env_name: str, game: Game) 
     if mine != saved.architecture:
         raise NetworkMismatchError(f"{path}: its network ({saved.architecture.describe()}) is not this one "
                                   f"({mine.describe()})")
+    assert saved.weights is not None  # read with its weights
     fit_weights(policy, saved.weights, path)
     return saved.header
 

@@ -44,7 +44,7 @@ import json
 import math
 import zipfile
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -165,9 +165,13 @@ def _load_safetensors(path: str | Path, member: str, data: bytes, framework: str
     from safetensors import SafetensorError
 
     if framework == "numpy":  # no torch: what a parent process checks before its workers start
-        from safetensors.numpy import load
+        from safetensors.numpy import load as load_numpy
+
+        load: Callable[[bytes], dict[str, Any]] = load_numpy
     else:
-        from safetensors.torch import load
+        from safetensors.torch import load as load_torch
+
+        load = load_torch
     try:
         return load(data)
     except (SafetensorError, ValueError) as exc:
@@ -239,7 +243,8 @@ def _members(zf: zipfile.ZipFile, path: Path) -> dict[str, zipfile.ZipInfo]:
     unknown = sorted(set(names) - {HEADER, WEIGHTS, OPTIMIZER})
     missing = sorted({HEADER, WEIGHTS} - set(names))
     if unknown or missing:
-        what = "; ".join(filter(None, [unknown and f"unexpected members {unknown}", missing and f"missing {missing}"]))
+        what = "; ".join(filter(None, [f"unexpected members {unknown}" if unknown else None,
+                                       f"missing {missing}" if missing else None]))
         raise PolicyFileError(path, f"{what} (a policy file holds exactly {HEADER} and {WEIGHTS}, "
                               f"a checkpoint also {OPTIMIZER})")
     budget = inflate_budget(path.stat().st_size)

@@ -39,6 +39,7 @@ def _source(source: Any) -> tuple[str, dict[str, Any] | None, Architecture, Mapp
     if isinstance(source, (str, Path)):
         header = read_policy_file(source, weights=False).header
         saved = read_policy_file(source, optimizer="checkpoint" in header)
+        assert saved.weights is not None  # read with its weights
         return str(source), saved.header, saved.architecture, saved.weights, saved
     policy = getattr(source, "policy", source)  # a PolicyAgent (or an SB3 model) or its network
     try:
@@ -47,8 +48,8 @@ def _source(source: Any) -> tuple[str, dict[str, Any] | None, Architecture, Mapp
         raise TypeError(f"to_sb3: {type(source).__name__} is not a policy file path, a PolicyAgent or a "
                         f"MaskableActorCriticPolicy ({exc})") from None
     guard = getattr(source, "guard", None)
-    header = {"action_guard": dict(guard)} if guard else None
-    return type(source).__name__, header, arch, policy.state_dict(), None
+    guard_header = {"action_guard": dict(guard)} if guard else None
+    return type(source).__name__, guard_header, arch, policy.state_dict(), None
 
 
 def _parlor_env(env: Any) -> tuple[str, Any, dict[str, float]] | None:
@@ -90,7 +91,8 @@ def _model_without_env(arch: Architecture, kwargs: dict[str, Any]) -> Any:
     from gymnasium import spaces
     from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO("MlpPolicy", env=None, _init_setup_model=False, **kwargs)
+    # env=None is how SB3's own load builds a model without an env; its annotation leaves None out
+    model = MaskablePPO("MlpPolicy", env=None, _init_setup_model=False, **kwargs)  # type: ignore[arg-type]
     model.observation_space = spaces.Box(arch.observation_low, arch.observation_high, arch.observation_shape,
                                          np.float32)
     model.action_space = spaces.Discrete(arch.num_actions)

@@ -27,7 +27,7 @@ GUIDE = ROOT / "docs" / "adding_a_game.md"
 FILE_BLOCK = re.compile(r"^```(\w+) file=(\S+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 RUN_BLOCK = re.compile(r"^```python run\n(.*?)^```", re.MULTILINE | re.DOTALL)
 SHELL_BLOCK = re.compile(r"^```bash\n(.*?)^```", re.MULTILINE | re.DOTALL)
-CLI = "import sys; from parlor.training.cli import main; sys.exit(main(sys.argv[1:]))"
+CLI = "import sys; from parlor.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 def guide() -> str:

@@ -100,7 +100,7 @@ def test_the_docs_show_parlor_commands():
 
 @pytest.fixture(scope="module")
 def cli_parser():
-    from parlor.training.cli import build_parser
+    from parlor.cli import build_parser
 
     return build_parser()
 

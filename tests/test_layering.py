@@ -1,8 +1,9 @@
 """DESIGN.md's one-way dependencies: engine and rules are framework-free, parlor.envs never
 imports parlor.agents or parlor.training, parlor.agents never imports parlor.training,
 evaluation (parlor.training.evaluation) never imports torch or stable-baselines3 (and Ray
-only inside functions, never RLlib), only parlor.training imports Ray, and every import of
-the project's own code goes through the ``parlor`` namespace."""
+only inside functions, never RLlib), only parlor.training imports Ray, the command line's
+entry point (parlor.cli: ``play``, ``replay``, ``soak``) needs only the core install, and every
+import of the project's own code goes through the ``parlor`` namespace."""
 from __future__ import annotations
 
 import ast
@@ -16,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FRAMEWORKS = {"gymnasium", "pettingzoo", "stable_baselines3", "sb3_contrib", "torch", "ray"}
 
 
-PROJECT_ROOTS = {"envs", "agents", "training"}
+PROJECT_ROOTS = {"envs", "agents", "training", "cli"}
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -113,3 +114,36 @@ def test_an_evaluation_runs_without_loading_torch() -> None:
         "assert not loaded, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "cli").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_command_line_package_imports_no_training_library(path: Path) -> None:
+    # of parlor.training it may use only the torch-free evaluation package; the training
+    # commands are imported by name (parlor.cli.SUBCOMMANDS) when one of them runs
+    assert not imported_roots(path) & (NO_TORCH | {"ray"})
+    training = {m for m in imported_modules(path) if m.startswith("parlor.training")}
+    assert all(m.startswith("parlor.training.evaluation") for m in training), training
+
+
+def test_play_replay_and_soak_run_without_loading_torch_or_ray(tmp_path: Path) -> None:
+    # the AST check above sees direct imports; this runs the three commands (play reads an
+    # empty stdin, so its human abandons) and sees what they load transitively
+    code = (
+        "import sys\n"
+        "from parlor import envs\n"
+        "from parlor.agents.episodes import play_episode\n"
+        "from parlor.agents.registry import make_agent\n"
+        "from parlor.cli import build_parser, main\n"
+        "from parlor.cli.play import save_record\n"
+        "build_parser()\n"
+        "assert main(['soak', '--steps', '1', '--envs', 'tonk_v0']) == 0\n"
+        "assert main(['play', 'tonk_v0', '--seed', '1']) == 1\n"
+        "game = envs.make_game('tonk_v0')\n"
+        "seats = [make_agent('random', game, env_name='tonk_v0') for _ in range(game.num_players)]\n"
+        "path = save_record(game, 'tonk_v0', play_episode(game, seats, 1).state, 1, ['random'] * len(seats))\n"
+        "assert main(['replay', path, '--html', 'game.html']) == 0\n"
+        f"loaded = sorted(m for m in sys.modules if m.split('.')[0] in {sorted(NO_TORCH | {'ray'})!r})\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert (tmp_path / "game.html").is_file()

@@ -16,7 +16,7 @@ import pytest
 import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
-MAPPED = {"envs": "parlor.envs", "agents": "parlor.agents", "training": "parlor.training"}
+MAPPED = {"envs": "parlor.envs", "agents": "parlor.agents", "training": "parlor.training", "cli": "parlor.cli"}
 
 
 def pyproject() -> dict:
@@ -34,6 +34,14 @@ def test_every_package_folder_is_listed_in_the_build_configuration() -> None:
     assert setuptools["package-dir"] == {v: k for k, v in MAPPED.items()}
 
 
+def test_the_type_checker_sees_every_package_under_its_installed_name() -> None:
+    # mypy cannot follow the editable install's import hook: .typecheck/parlor/NAME links to each folder
+    links = {p.name: p for p in (ROOT / ".typecheck" / "parlor").iterdir()}
+    assert {f"parlor.{name}": path.resolve() for name, path in links.items()} == {
+        package: (ROOT / folder).resolve() for package, folder in pyproject()["tool"]["setuptools"]["package-dir"].items()}
+    assert sorted(pyproject()["tool"]["mypy"]["packages"]) == sorted(MAPPED.values())
+
+
 def test_make_installs_the_scale_extra_with_ray_pinned() -> None:
     # the Ray tests need it: CI (make test) must install what they use
     project = pyproject()["project"]
@@ -45,7 +53,7 @@ def test_make_installs_the_scale_extra_with_ray_pinned() -> None:
 
 
 def test_console_script_points_into_the_namespace() -> None:
-    assert pyproject()["project"]["scripts"]["parlor"].startswith("parlor.training.")
+    assert pyproject()["project"]["scripts"]["parlor"] == "parlor.cli:main"
 
 
 def _user_project(folder: Path) -> None:
@@ -67,7 +75,7 @@ def test_wheel_installs_into_a_fresh_venv_next_to_a_users_own_envs_agents_traini
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"parlor"}, f"the wheel installs top-level {sorted(tops)}"
-    for data in ("parlor/envs/py.typed", "parlor/agents/py.typed", "parlor/training/py.typed",
+    for data in ("parlor/envs/py.typed", "parlor/agents/py.typed", "parlor/training/py.typed", "parlor/cli/py.typed",
                  "parlor/agents/pretrained/ofc_pineapple.zip"):
         assert data in names
 
@@ -90,7 +98,7 @@ def test_wheel_installs_into_a_fresh_venv_next_to_a_users_own_envs_agents_traini
         "import agents, envs, training, agents.base\n"
         "assert agents.OWNER == 'user agents' and agents.base.OWNER == 'user agents.base'\n"
         "assert envs.OWNER == 'user envs' and training.OWNER == 'user training'\n"
-        "import parlor.envs, parlor.training.cli\n"
+        "import parlor.envs, parlor.cli, parlor.training.cli\n"
         f"assert parlor.envs.__file__.startswith({purelib!r}), parlor.envs.__file__\n"
         "env = parlor.envs.make('ofc_v0', variant='pineapple'); env.reset(seed=0)\n"
         "print(len(parlor.envs.ENVS))\n"

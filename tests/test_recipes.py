@@ -29,11 +29,17 @@ PRINTS = {
 }
 
 
+# the recipes that train (a fresh interpreter importing torch, tianshou or Ray, then
+# learning): minutes on a small machine, so make test-all runs them and make test does not
+TRAINING = ("MaskablePPO", "to_sb3", "Tianshou", "RLlib")
+
+
 def recipes() -> list:
     found = []
     for title, body in SECTION.findall(RECIPES.read_text(encoding="utf-8")):
         for code in PYTHON_BLOCK.findall(body):
-            found.append(pytest.param(title, code, id=title.split()[0]))
+            slow = [pytest.mark.slow] if any(key in title for key in TRAINING) else []
+            found.append(pytest.param(title, code, id=title.split()[0], marks=slow))
     return found
 
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from parlor import envs
+from parlor.cli import main
 from parlor.envs import soak as S
-from parlor.training.cli import main
 from tests.harness import kuhn
 from tests.harness.cases import KUHN_RAW_ENV
 

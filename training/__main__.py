@@ -1,6 +1,6 @@
 """``python -m parlor.training``: the ``parlor`` command line."""
 import sys
 
-from parlor.training.cli import main
+from parlor.cli import main
 
 sys.exit(main())

@@ -91,7 +91,7 @@ class Ledger:
         self.pot = 0
         return [share] * len(winners)
 
-    def _debit(self, player: int, amount: Fraction) -> None:
+    def _debit(self, player: int, amount: int | Fraction) -> None:
         if amount < 0:
             raise ValueError(f"negative amount {amount}")
         if amount > self.balances[player]:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import TypeGuard
 
 import numpy as np
 
 _TOKEN = re.compile(r"^(\d+)-(\d+)$")
 
 
-def _is_int(x: object) -> bool:
+def _is_int(x: object) -> TypeGuard[int | np.integer]:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 

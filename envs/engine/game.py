@@ -43,7 +43,7 @@ class IllegalActionError(ValueError):
         return _rebuild_illegal_action, (type(self), str(self), self.action, self.legal)
 
 
-def _rebuild_illegal_action(cls: type, message: str, action: int, legal: list[int]) -> IllegalActionError:
+def _rebuild_illegal_action(cls: type[IllegalActionError], message: str, action: int, legal: list[int]) -> IllegalActionError:
     error = cls.__new__(cls)
     ValueError.__init__(error, message)
     error.action, error.legal = action, legal

@@ -220,7 +220,7 @@ config_mutation = st.one_of(
 
 
 def check_eval_config(mutation: tuple) -> str:
-    from parlor.training.cli import build_parser
+    from parlor.cli import build_parser
     from parlor.training.cli.eval import config_from_args
     from parlor.training.evaluation.runner import plan
 

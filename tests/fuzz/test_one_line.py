@@ -130,8 +130,8 @@ def test_messages_quote_file_content_briefly_and_escaped(tmp_path: Path) -> None
 def test_a_read_only_destination_is_one_line_and_leaves_the_old_file(tmp_path: Path, monkeypatch, capsys) -> None:
     import errno
 
+    from parlor.cli import main
     from parlor.envs.engine import files
-    from parlor.training.cli import main
 
     dest = tmp_path / "copy.zip"
     dest.write_bytes(b"old")

@@ -86,8 +86,10 @@ def _observe(units: int) -> tuple[float, str]:
         rng = np.random.default_rng(episode)
         state = game.new_state(rng)
         while not state.is_terminal():
+            player = state.current_player
+            assert player is not None  # a state that is not terminal has a seat to act
             start = time.process_time()
-            obs = game.observe(state, state.current_player)
+            obs = game.observe(state, player)
             cpu += time.process_time() - start
             count += 1
             digest.update(obs.tobytes())

@@ -31,10 +31,10 @@ from dataclasses import replace
 from typing import Any
 
 from parlor import envs
+from parlor.cli.extras import require
+from parlor.cli.options import add_game_option_arguments
 from parlor.training.benchmarks.env_speed import reference_env, steps_per_second
 from parlor.training.benchmarks.ofc_advisors import WORKLOADS as OFC_WORKLOADS
-from parlor.training.cli.extras import require
-from parlor.training.cli.options import add_game_option_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,9 +71,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_scale(args: argparse.Namespace) -> int:
+    from parlor.cli.extras import RLLIB_MODULES
+    from parlor.cli.options import game_options
     from parlor.training.benchmarks import scale
-    from parlor.training.cli.extras import RLLIB_MODULES
-    from parlor.training.cli.options import game_options
     from parlor.training.cli.train import TRAIN_MODULES
 
     require([*TRAIN_MODULES, *RLLIB_MODULES], "parlor bench --scale")
@@ -125,8 +125,8 @@ def _procs(text: str) -> list[int]:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from parlor.training.cli.extras import RLLIB_MODULES
-    from parlor.training.cli.options import game_options
+    from parlor.cli.extras import RLLIB_MODULES
+    from parlor.cli.options import game_options
     from parlor.training.cli.train import TRAIN_MODULES
 
     procs = _procs(args.procs)
@@ -194,8 +194,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_ofc_expert(args: argparse.Namespace) -> int:
+    from parlor.cli.options import game_options
     from parlor.training.benchmarks.ofc_expert import report, timed_hands
-    from parlor.training.cli.options import game_options
 
     budgets = [b for b in args.ofc_expert.split(",") if b]
     if not budgets or not all(b.isdigit() and int(b) > 0 for b in budgets):

@@ -34,7 +34,7 @@ def eval_argv(policy: Path, games: int, workers: int, out: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from parlor.training.cli import main
+    from parlor.cli import main
 
     if not args.skip_training:
         print(f"== 1/2 quick training run: parlor train {QUICK_CONFIG.relative_to(ROOT)}", flush=True)

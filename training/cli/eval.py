@@ -37,8 +37,8 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from parlor.cli.options import add_game_option_arguments, game_from_policy, game_options, option_flags
 from parlor.envs.engine.words import count
-from parlor.training.cli.options import add_game_option_arguments, game_from_policy, game_options, option_flags
 from parlor.training.evaluation.runner import EVAL_KEYS, EvalConfig
 
 RESUME_COMPANIONS = ("resume", "quiet", "no_plot")  # the only flags --resume takes
@@ -174,8 +174,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, cluster: contextlib.ExitStack) -> int:
+    from parlor.cli.extras import RAY_MODULES, missing_extra, require
     from parlor.envs.engine.game import ConfigError
-    from parlor.training.cli.extras import RAY_MODULES, missing_extra, require
     from parlor.training.evaluation import report, runner
     from parlor.training.evaluation.ray_runner import ClusterError
     from parlor.training.evaluation.run_folder import RunFolder

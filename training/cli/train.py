@@ -21,8 +21,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from parlor.training.cli.extras import RLLIB_MODULES, require
-from parlor.training.cli.options import option_flags
+from parlor.cli.extras import RLLIB_MODULES, require
+from parlor.cli.options import option_flags
 from parlor.training.learning.configs import TrainConfig, load_config
 from parlor.training.learning.train import new_run_dir, train, write_run_files
 

@@ -101,7 +101,7 @@ def plot_results(path: Path, results: dict) -> None:
     label_width = 0.35 + 0.075 * max(len(line) for label in labels for line in label.split("\n"))
     fig, axes = plt.subplots(rows, cols, figsize=(label_width + 3.3 * cols, 1.0 + rows * row_height),
                              sharey=True, squeeze=False, layout="constrained")
-    palette = plt.get_cmap("tab10").colors
+    palette = plt.get_cmap("tab10").colors  # type: ignore[attr-defined]  # a ListedColormap; typed as the base class
     colors = [palette[i % len(palette)] for i in range(len(agents))]
     if results.get("field") is not None:
         colors[-1] = (0.6, 0.6, 0.6)

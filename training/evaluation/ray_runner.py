@@ -36,7 +36,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from typing import Any
 
 LOCAL = "local"          # a new Ray instance on this machine, for this run only
@@ -233,7 +233,7 @@ def session(address: str, num_cpus: int | None = None) -> Iterator[None]:
 
 
 def _play_chunk(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None, task: Any,
-                factories: Mapping[str, Any]) -> list[Any]:
+                factories: dict[str, Any]) -> list[Any]:
     from parlor.training.evaluation.runner import play_jobs
 
     return play_jobs(config, jobs, make_game, task, factories)
@@ -245,7 +245,7 @@ def chunk_size(num_jobs: int, cpus: int) -> int:
 
 def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
              chunk: int | None = None, task: Any = None,
-             factories: Mapping[str, Any] | None = None) -> Iterator[Any]:
+             factories: Mapping[str, Any] | None = None) -> Generator[Any, None, None]:
     """Results of ``jobs`` in order, played as Ray tasks on the cluster at ``config.ray``;
     ``task`` (a :class:`~.runner.Task`; default the evaluation's) says what a worker does;
     ``factories`` (the policies as bytes, :mod:`.shipped`) go through Ray's object store once."""

@@ -30,7 +30,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -211,7 +211,7 @@ def play_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | 
 
 
 def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
-             task: Task | None = None, factories: Mapping[str, Any] | None = None) -> Iterator[Any]:
+             task: Task | None = None, factories: Mapping[str, Any] | None = None) -> Generator[Any, None, None]:
     """Results of ``jobs`` in order, from this process, a pool of ``config.workers`` or
     Ray tasks (``config.ray``: :mod:`.ray_runner`, where ``factories`` build the policies
     from the bytes the driver read); ``task`` (default: the evaluation's tournament jobs)

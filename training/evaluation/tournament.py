@@ -186,6 +186,11 @@ def _share(records: list[dict], agent: int, stat: str) -> tuple[float, float] | 
     return float(sum(values)), float(len(values))
 
 
+def _stat(key: str) -> Callable[[dict, int], float]:
+    """Seat ``s``'s value of statistic ``key`` in a record (a :func:`deal_samples` key)."""
+    return lambda r, s: r["stats"][key][s]
+
+
 def deal_samples(records: list[dict], num_agents: int, key: Callable[[dict, int], float]) -> list[list[float]]:
     """Per agent: one sample per (matchup, deal) = mean of ``key(record, seat)`` over its seats."""
     acc: dict[tuple[int, int, int], list[float]] = defaultdict(list)
@@ -211,18 +216,18 @@ def summarize(records: list[dict], names: Sequence[str], num_seats: int,
     agents = []
     for i, name in enumerate(names):
         mean, ci = mean_ci(rewards[i])
-        stats = {}
+        stats: dict[str, dict[str, Any]] = {}
         for k in stat_names:
-            values = deal_samples([r for r in records if k in r["stats"]], n, lambda r, s, k=k: r["stats"][k][s])[i]
+            values = deal_samples([r for r in records if k in r["stats"]], n, _stat(k))[i]
             m, c = mean_ci(values)
             stats[k] = {"mean": m, "ci95": c}
             share = _share(records, i, k)
             if share is not None:  # a yes/no statistic (a foul, a win): its rate gets a Wilson interval
                 stats[k]["wilson95"] = list(wilson_interval(*share))
-        rates = {}
+        rates: dict[str, dict[str, Any]] = {}
         for k, (num, den) in (ratios or {}).items():
             having = [r for r in records if num in r["stats"] and den in r["stats"]]
-            samples = [deal_samples(having, n, lambda r, s, key=key: r["stats"][key][s])[i] for key in (num, den)]
+            samples = [deal_samples(having, n, _stat(key))[i] for key in (num, den)]
             m, c = ratio_ci(*samples)
             rates[k] = {"mean": m, "ci95": c}
             bounds = ratio_wilson(*samples)

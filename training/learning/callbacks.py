@@ -12,6 +12,7 @@ Imported only by :mod:`parlor.training.learning.train` (it needs sb3)."""
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import time
@@ -104,10 +105,11 @@ class ParlorCallback(BaseCallback):
         if cfg.self_play_enabled:
             self._reload_snapshots()
             sp = cfg.self_play
+            assert sp is not None  # self_play_enabled
             self.next_snapshot = _next(step, sp.every, sp.start) if self._snapshot_paths() else max(step, sp.start)
         missing = [n for n in cfg.eval.baselines if not any(r["agent"] == n for r in self.baselines)]
         if missing:
-            self._evaluate_baselines({n: (lambda seat, n=n: self._opponent(n, seat)) for n in missing})
+            self._evaluate_baselines({n: functools.partial(self._opponent, n) for n in missing})
         if not self.history:
             self._evaluate()  # the untrained policy: the curve's first point
 
@@ -186,7 +188,9 @@ class ParlorCallback(BaseCallback):
             self.next_checkpoint = _next(step, self.config.checkpoint_every)
         if self.next_snapshot is not None and step >= self.next_snapshot:
             self._snapshot()
-            self.next_snapshot = _next(step, self.config.self_play.every, self.config.self_play.start)
+            sp = self.config.self_play
+            assert sp is not None  # next_snapshot is set only with self-play
+            self.next_snapshot = _next(step, sp.every, sp.start)
         return True
 
     def _on_rollout_end(self) -> None:
@@ -225,6 +229,7 @@ class ParlorCallback(BaseCallback):
         return [p for p in step_files(self.run_dir / "snapshots") if step_of(p) <= self.num_timesteps]
 
     def _reload_snapshots(self) -> None:
+        assert self.config.self_play is not None  # called with self-play only
         for path in self._snapshot_paths()[-self.config.self_play.keep:]:
             self.training_env.env_method("add_snapshot", str(path))
 

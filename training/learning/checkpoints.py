@@ -90,6 +90,7 @@ def restore(model: Any, saved: PolicyFile) -> None:
     if built != saved.architecture:
         raise ConfigError(f"{saved.path}: its network ({saved.architecture.describe()}) is not the one the run's "
                           f"config builds ({built.describe()}); was config.yaml edited?")
+    assert saved.weights is not None and saved.optimizer is not None  # read with both, optimizer=True
     fit_weights(model.policy, saved.weights, saved.path)
     restore_optimizer(model.policy.optimizer, saved.optimizer, saved.path)
     model.num_timesteps = int(saved.header["num_timesteps"])

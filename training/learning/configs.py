@@ -261,6 +261,7 @@ class TrainConfig:
             if self.ppo.device != "cpu":
                 raise ConfigError(f"ppo.device={self.ppo.device!r} is sb3's; with backend: rllib set "
                                   "rllib.learner_device instead")
+            assert self.rllib is not None  # set just above
             batch, learners = self.update_steps, max(1, self.rllib.num_learners)
             if batch % learners:
                 raise ConfigError(f"rllib.num_learners={self.rllib.num_learners} must divide the {batch} env steps "

@@ -38,6 +38,7 @@ workers (:mod:`.labelling`).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
@@ -110,6 +111,7 @@ def check_agents(config: TrainConfig, game: Any) -> None:
     from parlor.training.learning.opponents import make_agent
 
     d = config.distill
+    assert d is not None  # called for a config with a distill section
     names = [("distill.teacher", d.teacher)] + [("distill.opponents", e.agent) for e in d.opponents or ()
                                                   if e.agent != SELF]
     for field_name, name in names:
@@ -120,6 +122,10 @@ def check_agents(config: TrainConfig, game: Any) -> None:
 
 
 # ---------------------------------------------------------------- bookkeeping
+def _round_log(log: Callable[[str], None], round_: int, message: str) -> None:
+    log(f"distill round {round_}: {message}")
+
+
 def record_time(run_dir: Path, stage: str, seconds: float) -> None:
     """Add ``seconds`` to ``stage`` in the run's times.json (a resumed stage adds its session)."""
     path = Path(run_dir) / TIMES
@@ -154,6 +160,7 @@ def label_spec(config: TrainConfig, learner: bytes | None) -> Any:
     from parlor.training.learning.train import env_kwargs
 
     d = config.distill
+    assert d is not None  # called for a config with a distill section
     kwargs = {**env_kwargs(config, 0), "opponents": d.opponents if d.opponents is not None else config.opponents}
     return LabelSpec(env_kwargs=kwargs, teacher=d.teacher, learner=learner, teacher_mix=d.teacher_mix,
                      deterministic=d.deterministic, seed=config.seed, workers=d.workers, ray=d.ray)
@@ -178,6 +185,7 @@ def label_round(config: TrainConfig, run_dir: Path, round_: int, learner: bytes 
     from parlor.training.learning.labelling import LABELLING, chunk_path, concatenate, jobs_of, read_chunk, write_chunk
 
     d = config.distill
+    assert d is not None  # called for a config with a distill section
     spec = label_spec(config, learner)
     folder = round_folder(run_dir, round_) / "labels"
     jobs = jobs_of(round_, d.episodes, d.chunk_episodes)
@@ -212,6 +220,7 @@ def round_labels(config: TrainConfig, run_dir: Path, round_: int) -> dict[str, n
     from parlor.training.learning.labelling import chunk_path, concatenate, jobs_of, read_chunk
 
     d = config.distill
+    assert d is not None  # called for a config with a distill section
     spec = label_spec(config, _learner_bytes(run_dir, round_))
     folder = round_folder(run_dir, round_) / "labels"
     chunks = []
@@ -239,6 +248,7 @@ def expert_iteration(config: TrainConfig, model: Any, run_dir: Path, log: Callab
     from parlor.training.learning.warm_start import Demonstrations, clone
 
     d = config.distill
+    assert d is not None  # called for a config with a distill section
     run_dir = Path(run_dir)
     game = policy_game(config)
     summaries: list[dict[str, Any]] = []
@@ -263,7 +273,7 @@ def expert_iteration(config: TrainConfig, model: Any, run_dir: Path, log: Callab
         demos = Demonstrations(data["observations"], data["masks"], data["labels"], data["returns"],
                                episodes=d.episodes * len(seen), mean_return=float("nan"))
         fit = clone(model.policy, demos, d.epochs, d.batch_size, d.learning_rate, config.ppo.vf_coef,
-                    config.seed * 1000 + round_, log=lambda m, r=round_: log(f"distill round {r}: {m}"))
+                    config.seed * 1000 + round_, log=functools.partial(_round_log, log, round_))
         after = agreement(model.policy, labels["observations"], labels["masks"], labels["labels"])
         save_policy(model, folder / "policy.zip", config.env, game, **config.policy_metadata())
         fit_seconds = time.perf_counter() - start

@@ -168,7 +168,8 @@ def write_chunk(path: Path, arrays: Mapping[str, np.ndarray], meta: Mapping[str,
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, meta=np.array(text), **arrays)
+            # numpy's stub: a ** mapping might hold its allow_pickle flag; these are array names
+            np.savez_compressed(fh, meta=np.array(text), **arrays)  # type: ignore[arg-type]
 
     replace_atomically(path, write)
 

@@ -125,7 +125,7 @@ def plot_learning_curve(path: str, title: str, history: list[dict[str, Any]], ba
 
     panels = curve_panels(history, baselines)
     series = curve_series(history, baselines)
-    palette = plt.get_cmap("tab10").colors
+    palette = plt.get_cmap("tab10").colors  # type: ignore[attr-defined]  # a ListedColormap; typed as the base class
     colour = {label: palette[i % len(palette)] for i, label in enumerate(series)}
     cols = min(PANEL_COLUMNS, len(panels))
     rows = -(-len(panels) // cols)
@@ -150,8 +150,8 @@ def plot_learning_curve(path: str, title: str, history: list[dict[str, Any]], ba
                 label = b["agent"] if opponent == SOLO else f"{b['agent']} vs {opponent}"
                 ax.axhline(b[key], color=colour[label], linestyle="--", linewidth=1.6, label=label)
         if panel == "reward" and train_curve:
-            x, y = zip(*train_curve)
-            ax.plot(x, y, color="grey", alpha=0.6, linewidth=1, label="training episodes (mean return)")
+            steps, returns = zip(*train_curve)
+            ax.plot(steps, returns, color="grey", alpha=0.6, linewidth=1, label="training episodes (mean return)")
         ax.set_title("reward per episode (duplicate deals, 95% CI)" if panel == "reward" else f"{panel} per episode",
                      fontsize=9)
         ax.set_xlabel("training steps", fontsize=8)

@@ -78,6 +78,7 @@ def ppo_config(config: TrainConfig) -> Any:
     from parlor.training.learning.rllib_module import MaskedPPOTorchRLModule, model_config
 
     p, r = config.ppo, config.rllib
+    assert r is not None  # TrainConfig sets it with backend: rllib
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config(p.net_arch, p.activation))
     return (
         PPOConfig()
@@ -251,6 +252,7 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
     )
 
     training_torch()
+    assert config.rllib is not None  # TrainConfig sets it with backend: rllib
     if config.rllib.num_learners == 0:  # the learner is this process: its GPU must be here
         check_device("rllib.learner_device", config.rllib.learner_device)
     start = time.perf_counter()

@@ -27,6 +27,7 @@ import json
 import platform
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,7 +122,7 @@ def make_vec_env(config: TrainConfig):
     from parlor.training.learning.vec_masks import CachedMasks, masked_env
     from parlor.training.learning.wrapper import SingleAgentEnv
 
-    fns = [partial(masked_env, partial(SingleAgentEnv, **env_kwargs(config, rank))) for rank in range(config.n_envs)]
+    fns: list[Callable[[], Any]] = [partial(masked_env, partial(SingleAgentEnv, **env_kwargs(config, rank))) for rank in range(config.n_envs)]
     if config.vec_env == "subproc" and config.n_envs > 1:
         return VecMonitor(CachedMasks(SubprocVecEnv(fns)))
     return VecMonitor(CachedMasks(DummyVecEnv(fns)))
@@ -188,11 +189,16 @@ def warm_start(config: TrainConfig, model: Any, run_dir: Path, log: Any = print)
     from parlor.training.learning.wrapper import SingleAgentEnv
 
     p = config.pretrain
+    assert p is not None  # called for a config with a pretrain section
     start = time.perf_counter()
     env = SingleAgentEnv(**{**env_kwargs(config, 0), "seed": config.seed * 1000 + 999})
     step = max(1, p.episodes // 10)
-    data = collect(env, p.teacher, p.episodes, config.seed,
-                   progress=lambda k: k % step == 0 and log(f"pretrain: {k}/{p.episodes} {p.teacher} episodes"))
+
+    def progress(k: int) -> None:
+        if k % step == 0:
+            log(f"pretrain: {k}/{p.episodes} {p.teacher} episodes")
+
+    data = collect(env, p.teacher, p.episodes, config.seed, progress=progress)
     log(f"pretrain: {len(data.actions):,} decisions from {p.episodes} {p.teacher} episodes "
         f"(mean return {data.mean_return:+.3f}) in {time.perf_counter() - start:.0f} s")
     metrics = clone(model.policy, data, p.epochs, p.batch_size, p.learning_rate, config.ppo.vf_coef, config.seed, log)
@@ -209,6 +215,7 @@ def initialise(config: TrainConfig, model: Any, run_dir: Path, log: Any = print)
 
     from parlor.envs.engine.game import ConfigError
 
+    assert config.init is not None  # called for a config with an init
     try:
         header = load_weights_into(model.policy, config.init, config.env, policy_game(config))
     except NetworkMismatchError as exc:

@@ -12,7 +12,7 @@ training is unchanged, only faster (``parlor bench --train``).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -25,13 +25,16 @@ METHOD = "action_masks"
 class MaskInInfo(gym.Wrapper):
     """Adds ``info[MASK_INFO] = env.action_masks()`` to what ``reset`` and ``step`` return."""
 
+    def _mask(self) -> Any:
+        return getattr(self.env.unwrapped, METHOD)()  # a parlor env's (gymnasium's Env has none)
+
     def reset(self, **kwargs: Any) -> tuple[Any, dict]:
         obs, info = self.env.reset(**kwargs)
-        return obs, {**info, MASK_INFO: self.env.unwrapped.action_masks()}
+        return obs, {**info, MASK_INFO: self._mask()}
 
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict]:
         obs, reward, terminated, truncated, info = self.env.step(action)
-        return obs, reward, terminated, truncated, {**info, MASK_INFO: self.env.unwrapped.action_masks()}
+        return obs, reward, terminated, truncated, {**info, MASK_INFO: self._mask()}
 
 
 def masked_env(make: Any) -> MaskInInfo:

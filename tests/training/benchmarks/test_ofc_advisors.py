@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from parlor.cli import main
 from parlor.training.benchmarks.ofc_advisors import Row, compare, installed_root, report, run_one
-from parlor.training.cli import main
 
 
 def test_a_reference_tree_is_imported_in_place_of_the_installed_code(tmp_path: Path) -> None:

@@ -5,8 +5,8 @@ import itertools
 
 import pytest
 
+from parlor.cli import main
 from parlor.training.benchmarks.ofc_expert import report, timed_hands
-from parlor.training.cli import main
 
 
 def test_timed_hands_counts_every_turn_of_the_agent() -> None:

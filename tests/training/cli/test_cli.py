@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from parlor import envs
-from parlor.training.cli import SUBCOMMANDS, build_parser, main
+from parlor.cli import SUBCOMMANDS, build_parser, main
 
 
 def test_every_subcommand_is_in_the_help() -> None:

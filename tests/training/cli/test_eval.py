@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from parlor import envs
-from parlor.training.cli import main
+from parlor.cli import main
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from parlor.cli import main
 from parlor.envs.ofc.stats import MULTI_HAND_RATIOS
 from parlor.envs.records import read_records, replay
-from parlor.training.cli import main
 from tests.training.cli.test_eval_runs import results_without_timing
 
 RUN = ["ofc_v0", "--agents", "heuristic,random", "--option", "variant=pineapple", "--option", "num_hands=3",

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from parlor import envs
+from parlor.cli import main
 from parlor.envs.records import read_records, replay
-from parlor.training.cli import main
 from tests.training.cli.test_eval_runs import ROOT, results_without_timing, wait_for_episodes
 
 # 40 duplicate deals (jobs) of 6 lineups, each episode recorded

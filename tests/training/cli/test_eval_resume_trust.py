@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from parlor import envs
-from parlor.training.cli import main
+from parlor.cli import main
 from parlor.training.evaluation import run_folder
 from tests.training.cli.test_eval_runs import results_without_timing
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from parlor import envs
-from parlor.training.cli import main
+from parlor.cli import main
 from parlor.training.evaluation.run_folder import EpisodeLog, RunFolder
 from tests.training.cli.paced import DELAY_VARIABLE
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from parlor.training.cli.extras import missing_extra
+from parlor.cli.extras import missing_extra
 
 ROOT = Path(__file__).resolve().parents[3]
 POLICY = ROOT / "agents" / "pretrained" / "ofc_pineapple.zip"
@@ -20,7 +20,7 @@ def parlor_without(modules: list[str], argv: list[str], cwd: Path) -> subprocess
     code = ("import sys\n"
             f"for name in {modules!r}:\n"
             "    sys.modules[name] = None  # import fails with ModuleNotFoundError, find_spec finds nothing\n"
-            "from parlor.training.cli import main\n"
+            "from parlor.cli import main\n"
             f"sys.exit(main({argv!r}))\n")
     return subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=300)
 

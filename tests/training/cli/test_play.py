@@ -9,8 +9,8 @@ import pytest
 
 from parlor import envs
 from parlor.agents.base import RandomAgent
-from parlor.training.cli import play as play_mod
-from parlor.training.cli.play import play
+from parlor.cli import play as play_mod
+from parlor.cli.play import play
 from tests.harness import kuhn
 
 GAME = kuhn.make_game()

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from parlor.training.cli import main
+from parlor.cli import main
 
 ASCII = str.maketrans("♣♦♥♠", "cdhs")
 CARD = r"(?:[2-9TJQKA][♣♦♥♠]\*?|X[xyzwvuts])"

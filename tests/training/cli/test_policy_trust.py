@@ -14,8 +14,8 @@ import pytest
 
 from parlor import envs
 from parlor.agents.policy import PolicyAgent, PolicyFileError, load_policy, read_signature
-from parlor.training.cli import main
-from parlor.training.cli.options import option_flags
+from parlor.cli import main
+from parlor.cli.options import option_flags
 from tests.agents.policy_files import payload, rewrite_zip, sb3_zip
 from tests.training.scripted import register
 

@@ -23,7 +23,7 @@ def test_the_readme_shows_eval_commands() -> None:
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_readme_eval_command_plays_enough_deals_per_pairing(command: str, monkeypatch) -> None:
-    from parlor.training.cli import build_parser
+    from parlor.cli import build_parser
     from parlor.training.cli.eval import config_from_args
     from parlor.training.evaluation.runner import plan
 

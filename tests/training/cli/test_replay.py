@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from parlor.cli import main
+from parlor.cli import play as play_mod
+from parlor.cli import replay as replay_mod
+from parlor.cli.replay import step_through, worst_episode
 from parlor.envs.records import Record, read_records, replay, write_records
-from parlor.training.cli import main
-from parlor.training.cli import play as play_mod
-from parlor.training.cli import replay as replay_mod
-from parlor.training.cli.replay import step_through, worst_episode
 from tests.training.cli.test_play import FirstLegal
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from parlor import envs
 from parlor.agents.policy import PolicyAgent, action_guard, read_signature
-from parlor.training.cli import main
+from parlor.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from parlor.agents.policy import read_signature
-from parlor.training.cli import main
+from parlor.cli import main
 from tests.training.scripted import KUHN, register
 
 register()

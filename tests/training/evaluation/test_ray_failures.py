@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from parlor.training.cli import main
+from parlor.cli import main
 from parlor.training.evaluation import ray_runner
 
 pytestmark = pytest.mark.xdist_group("ray")  # one xdist worker, one Ray instance for every Ray test

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from parlor.cli import main
 from parlor.envs import make_game
-from parlor.training.cli import main
 from parlor.training.evaluation.runner import EvalConfig, evaluate, plan
 from parlor.training.evaluation.shipped import LOCAL_FOLDER
 from tests.agents.policy_files import tiny_policy

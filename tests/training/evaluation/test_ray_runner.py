@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
+from parlor.cli import main
 from parlor.envs.engine.game import ConfigError
-from parlor.training.cli import main
 from parlor.training.evaluation import ray_runner
 from parlor.training.evaluation.runner import EvalConfig, evaluate
 from tests.harness import kuhn
@@ -81,7 +81,7 @@ def test_parlor_eval_ray_writes_the_run_folder_of_one_worker(ray_cluster, tmp_pa
 
 
 def test_bare_ray_flag_means_the_address_variable_else_a_local_instance(monkeypatch) -> None:
-    from parlor.training.cli import build_parser
+    from parlor.cli import build_parser
     from parlor.training.cli.eval import config_from_args
 
     parser = build_parser()

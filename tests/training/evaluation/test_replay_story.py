@@ -17,9 +17,9 @@ import pytest
 from parlor import envs
 from parlor.agents.episodes import play_episode
 from parlor.agents.registry import make_agent
+from parlor.cli import replay as replay_cli_mod
 from parlor.envs.engine.cards import format_card
 from parlor.envs.records import Record, positions, record_episode, write_records
-from parlor.training.cli import replay as replay_cli_mod
 from parlor.training.evaluation.html import replay_page, start_frame
 from parlor.training.evaluation.replay import deal_end, html_frames, shots, text_frames
 

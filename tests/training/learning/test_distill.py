@@ -45,9 +45,10 @@ def arrays_equal(a: dict, b: dict) -> None:
         assert np.array_equal(a[key], b[key]), key
 
 
+@pytest.mark.slow  # a whole distill run (labels, cloning, PPO); the labelling resume test below is the fast check
 def test_quick_run_distills_then_ppo_and_exports_a_policy_parlor_eval_loads(tmp_path: Path) -> None:
-    from parlor.training.cli import main
-    from parlor.training.cli.options import option_flags
+    from parlor.cli import main
+    from parlor.cli.options import option_flags
 
     config = quick()
     run_dir = tmp_path / "run"
@@ -73,6 +74,7 @@ def test_quick_run_distills_then_ppo_and_exports_a_policy_parlor_eval_loads(tmp_
         assert (out / "results.json").is_file()
 
 
+@pytest.mark.slow  # two labelling rounds, one with a worker pool
 def test_labels_are_the_same_with_one_or_two_workers(tmp_path: Path) -> None:
     config = quick(episodes=4, chunk_episodes=1, opponents=None)  # the run's pool: heuristic and 'self'
     learner = learner_bytes(tmp_path, config)
@@ -130,6 +132,7 @@ def test_an_interrupted_labelling_round_resumes_without_relabelling(tmp_path: Pa
         label_round(other, tmp_path / "cut", 0, None, QUIET)
 
 
+@pytest.mark.slow  # a distill run, killed and resumed
 def test_a_run_killed_while_distilling_resumes_from_its_files(tmp_path: Path, monkeypatch) -> None:
     from parlor.training.learning import distill
 
@@ -182,7 +185,7 @@ def test_distill_is_one_warm_start_and_runs_with_sb3() -> None:
 
 
 def test_cli_checks_the_teacher_and_the_label_workers_before_making_a_folder(tmp_path: Path, capsys) -> None:
-    from parlor.training.cli import main
+    from parlor.cli import main
 
     bad = tmp_path / "bad.yaml"
     bad.write_text(QUICK.read_text().replace("teacher: heuristic", "teacher: nobody"))

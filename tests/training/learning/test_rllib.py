@@ -18,8 +18,8 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from parlor.agents.policy import PolicyAgent, load_policy, read_signature, save_policy
 from parlor.agents.policy_format import HEADER, OPTIMIZER, WEIGHTS
+from parlor.cli import main
 from parlor.envs.engine.game import IllegalActionError
-from parlor.training.cli import main
 from parlor.training.learning import rllib_train
 from parlor.training.learning.configs import parse_config
 from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY, ParlorMultiAgentEnv

@@ -20,6 +20,9 @@ register()
 ROOT = Path(__file__).resolve().parents[3]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 RAY = pytest.mark.xdist_group("ray")  # backend rllib: in the one xdist worker that runs Ray (tests/training/conftest.py)
+# make test trains one shipped config (training itself is tested on Kuhn poker in
+# tests/training/cli/test_train.py); the others (each task's, distill, rllib) are slow
+FAST_CONFIGS = {"ofc_pineapple_quick"}
 
 
 def smoke(config, steps: int = 256):
@@ -67,8 +70,11 @@ def test_shipped_configs_exist_for_the_three_tasks_with_quick_versions() -> None
         assert {task, f"{task}_quick"} <= names
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=RAY if load_config(str(p)).backend == "rllib" else ())
-                                  for p in CONFIGS], ids=lambda p: p.stem)
+def config_marks(path: Path) -> list[pytest.MarkDecorator]:
+    return ([RAY] if load_config(str(path)).backend == "rllib" else []) + ([] if path.stem in FAST_CONFIGS else [pytest.mark.slow])
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=config_marks(p)) for p in CONFIGS], ids=lambda p: p.stem)
 def test_config_trains_256_steps_and_writes_a_loadable_model(tmp_path: Path, path: Path, request) -> None:
     config = load_config(str(path))
     if config.env not in envs.ENVS:

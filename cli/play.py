@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from parlor.agents.human import Abandon, HumanAgent
+from parlor.cli.options import add_game_option_arguments, game_from_policy, game_options
 from parlor.envs.engine.game import ConfigError, Game
 from parlor.envs.engine.presenter import presenter_for
-from parlor.training.cli.options import add_game_option_arguments, game_from_policy, game_options
 
 
 class Table:

@@ -1,7 +1,7 @@
 """Optional extras of the command line: which ``pip install 'parlor[...]'`` brings a module.
 
 Commands check what they will need before they make any folder (:func:`require`);
-:func:`parlor.training.cli.main` turns any other import of a missing extra into one
+:func:`parlor.cli.main` turns any other import of a missing extra into one
 line naming the extra (:func:`missing_extra`) instead of a traceback.
 """
 from __future__ import annotations

@@ -1,0 +1,6 @@
+"""``python -m parlor.cli``: the ``parlor`` command line."""
+import sys
+
+from parlor.cli import main
+
+sys.exit(main())
