@@ -29,7 +29,7 @@ import numpy as np
 from parlor.agents.ofc.two_slots import slot_ranks
 from parlor.envs.engine.cards import JOKER_BASE
 from parlor.envs.engine.hands import CARD_KEY, RANK_KEYS, ROW_TABLE, TOP_ROWS, rank3, rank5, rank_from_keys
-from parlor.envs.ofc.rollouts import ROW_SIZES, TOP
+from parlor.envs.ofc_outlook.rollouts import ROW_SIZES, TOP
 
 RANKS = 13
 _ONES = np.ones(13, dtype=np.float32)

@@ -23,7 +23,7 @@ from functools import cache
 import numpy as np
 
 from parlor.envs.engine.hands import CARD_KEY, TOP_ROWS, rank3, rank5, rank_from_keys
-from parlor.envs.ofc.rollouts import ROW_SIZES, TOP
+from parlor.envs.ofc_outlook.rollouts import ROW_SIZES, TOP
 
 RankCache = dict  # (row, cards of the row) -> its rank, or the ranks completed by each unseen card(s)
 Table = "int | np.ndarray"

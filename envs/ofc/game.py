@@ -17,7 +17,6 @@ from parlor.envs.engine.decks import check_decks
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.ofc import encode as _encode
-from parlor.envs.ofc import features as _features
 from parlor.envs.ofc import narrate as _narrate
 from parlor.envs.ofc import render as _render
 from parlor.envs.ofc.deal import deal_plan
@@ -25,6 +24,7 @@ from parlor.envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
 from parlor.envs.ofc.state import OFCState
 from parlor.envs.ofc.stats import MULTI_HAND_RATIOS
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook import features as _features
 
 VARIANTS = ("original", "pineapple")
 MAX_PLAYERS = {"original": 4, "pineapple": 3}

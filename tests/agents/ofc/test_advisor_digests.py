@@ -6,8 +6,8 @@ speed change. Each digest hashes, over seeded random-play and heuristic-play pos
 
 - ``features``: every seat's ``features=True`` observation (float32 bytes) at every
   decision, which also has to equal ``encode(view)`` byte for byte;
-- ``planner``: the rule-based planner's numbers (``envs.ofc.rollouts``: candidates,
-  ``evaluate_turn``; ``envs.ofc.outlook``: ``sampled_turn``, ``evaluate_turn_plans``; as float64 bytes), the
+- ``planner``: the rule-based planner's numbers (``envs.ofc_outlook.rollouts``: candidates,
+  ``evaluate_turn``; ``envs.ofc_outlook.outlook``: ``sampled_turn``, ``evaluate_turn_plans``; as float64 bytes), the
   heuristic's ``plan_turn`` and ``agents.ofc.risk.foul_risk``;
 - ``guards``: the masks ``guarded_mask`` keeps under several guards (the shipped safe
   policy's among them), each guard with its own advisor as a policy holds it, and the
@@ -40,15 +40,11 @@ from parlor.agents.ofc import endgame, risk
 from parlor.agents.ofc.advisor import OFCAdvisor
 from parlor.agents.ofc.heuristic import OFCHeuristic, plan_turn
 from parlor.agents.registry import make_agent
-from parlor.envs.ofc import rollouts
-from parlor.envs.ofc.features import turn_key
 from parlor.envs.ofc.game import OFCGame, make_game
 from parlor.envs.ofc.state import OFCState
-
-try:  # in envs.ofc.outlook since the speed work; the tree the digests were recorded from has them in rollouts
-    from parlor.envs.ofc.outlook import evaluate_turn_plans, sampled_turn
-except ImportError:
-    from parlor.envs.ofc.rollouts import evaluate_turn_plans, sampled_turn
+from parlor.envs.ofc_outlook import rollouts
+from parlor.envs.ofc_outlook.features import turn_key
+from parlor.envs.ofc_outlook.outlook import evaluate_turn_plans, sampled_turn
 
 GOLDEN = Path(__file__).with_name("advisor_digests.json")
 PINEAPPLE = {"variant": "pineapple", "features": True}

@@ -23,7 +23,7 @@ from parlor.agents.ofc.rank_classes import (
 )
 from parlor.agents.ofc.two_slots import layout_risks, row_table
 from parlor.envs.engine.cards import JOKER_BASE
-from parlor.envs.ofc.rollouts import ROW_SIZES, place, room_of
+from parlor.envs.ofc_outlook.rollouts import ROW_SIZES, place, room_of
 
 
 def suited_board(rng: np.random.Generator, free: int) -> tuple[list[list[int]], list[int]]:

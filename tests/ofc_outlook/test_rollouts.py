@@ -1,9 +1,9 @@
-"""envs.ofc.rollouts: the vectorized completion of candidate boards."""
+"""envs.ofc_outlook.rollouts: the vectorized completion of candidate boards."""
 from __future__ import annotations
 
 import numpy as np
 
-from parlor.envs.ofc.rollouts import DISCARD, TurnPlans, assignments, board_stats, place, room_of
+from parlor.envs.ofc_outlook.rollouts import DISCARD, TurnPlans, assignments, board_stats, place, room_of
 
 
 def _reference(boards, future, fl_next_hand):

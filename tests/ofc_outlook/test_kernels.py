@@ -1,6 +1,6 @@
 """The compiled parts of the ``features=True`` observation against the numpy / Python code
-they replace: ``envs.ofc.turn_kernel`` (a turn's completion, best plans and outlook) and
-``envs.ofc.block_kernel`` (the block's board part, read off the observation vector), bit
+they replace: ``envs.ofc_outlook.turn_kernel`` (a turn's completion, best plans and outlook) and
+``envs.ofc_outlook.block_kernel`` (the block's board part, read off the observation vector), bit
 for bit; and the outlook's per-turn cache across branches of one position."""
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import math
 import numpy as np
 import pytest
 
-from parlor.envs.ofc import features as F
-from parlor.envs.ofc import outlook as O
 from parlor.envs.ofc.game import make_game
-from parlor.envs.ofc.rollouts import assignments, room_of, turn_plans
+from parlor.envs.ofc_outlook import features as F
+from parlor.envs.ofc_outlook import outlook as O
+from parlor.envs.ofc_outlook.rollouts import assignments, room_of, turn_plans
 
 
 def _random_turn(rng: np.random.Generator) -> tuple[list[list[int]], list[int], int, list[int]]:

@@ -18,7 +18,7 @@ What a player reads off the boards before placing a card, as numbers in [0, 1]
   rows are out of order;
 - the outlook of each action for the next card (top, middle, bottom, discard):
   the best plan of the whole turn that starts with it, judged over 32 sampled
-  completions of the board (:func:`envs.ofc.outlook.evaluate_turn_plans`, the
+  completions of the board (:func:`envs.ofc_outlook.outlook.evaluate_turn_plans`, the
   rule-based heuristic's planner; exact on the last turn): whether it is legal,
   its foul rate, royalties / 25, row strength / 27, Fantasyland rate, the
   planner's value ((value + 7) / 40) and a preference ``exp((value - best) / 2)``
@@ -44,9 +44,9 @@ from typing import NamedTuple
 import numpy as np
 
 from parlor.envs.engine.hands import category, rank3, rank5, rank_values
-from parlor.envs.ofc import outlook as _outlook
-from parlor.envs.ofc.outlook import OUTLOOK, TurnView, outlook_turn
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook import outlook as _outlook
+from parlor.envs.ofc_outlook.outlook import OUTLOOK, TurnView, outlook_turn
 
 ROW_SIZES = (3, 5, 5)
 MAX_CATEGORY = 9.0          # five of a kind cannot occur in OFC; straight flush = 8
@@ -80,8 +80,8 @@ def turn_key(view: OFCView | TurnView, seen: tuple[int, ...] | None = None) -> i
 def outlook(view: OFCView, seen: tuple[int, ...] | None = None) -> list[float]:
     """Per action of the next card: [available, foul, royalties, strength, Fantasyland,
     value, preference] of the best turn plan starting with it
-    (:func:`envs.ofc.outlook.evaluate_turn_plans`, read off the turn's completion,
-    :meth:`envs.ofc.outlook.CompletedTurn.outlook`); ``seen`` as for :func:`turn_key`."""
+    (:func:`envs.ofc_outlook.outlook.evaluate_turn_plans`, read off the turn's completion,
+    :meth:`envs.ofc_outlook.outlook.CompletedTurn.outlook`); ``seen`` as for :func:`turn_key`."""
     if not view.pending or view.fantasyland[view.player]:
         return [0.0] * (4 * OUTLOOK)
     seen = tuple(sorted(view.seen_cards())) if seen is None else seen
@@ -262,7 +262,7 @@ def features(view: OFCView) -> np.ndarray:
 def observe(state, player: int, total: int) -> np.ndarray:
     """``OFCGame.observe`` with the block: the seat's observation vector (kept up to date by
     the State) followed by :func:`features` of its view, byte for byte; the board part
-    compiled from the vector (:mod:`envs.ofc.block_kernel`), the outlook read off the
+    compiled from the vector (:mod:`envs.ofc_outlook.block_kernel`), the outlook read off the
     turn's completion. ``total``: the observation's length."""
     obs = state.obs[player]
     out = np.empty(total, dtype=np.float32)
@@ -283,11 +283,11 @@ def observe(state, player: int, total: int) -> np.ndarray:
 
 
 def kernels():
-    """(:mod:`envs.ofc.block_kernel`, :mod:`envs.ofc.turn_kernel`), imported and loaded at the
+    """(:mod:`envs.ofc_outlook.block_kernel`, :mod:`envs.ofc_outlook.turn_kernel`), imported and loaded at the
     first call (numba is imported only where the block is computed)."""
     global _BLOCK_KERNEL
     if _BLOCK_KERNEL is None:
-        from parlor.envs.ofc import block_kernel
+        from parlor.envs.ofc_outlook import block_kernel
 
         block_kernel.warm_up()
         _BLOCK_KERNEL = block_kernel

@@ -1,8 +1,8 @@
 """The outlook's turn completion as one compiled pass (numba): draws, rows, statistics.
 
-:class:`envs.ofc.outlook.CompletedTurn` completes a turn's candidates with the samples of
-a fixed noise table. The numpy path (:func:`envs.ofc.outlook.outlook_future`,
-:meth:`envs.ofc.rollouts.TurnPlans.complete`, :meth:`envs.ofc.rollouts.CompletedRows.stats`)
+:class:`envs.ofc_outlook.outlook.CompletedTurn` completes a turn's candidates with the samples of
+a fixed noise table. The numpy path (:func:`envs.ofc_outlook.outlook.outlook_future`,
+:meth:`envs.ofc_outlook.rollouts.TurnPlans.complete`, :meth:`envs.ofc_outlook.rollouts.CompletedRows.stats`)
 makes some thirty array passes for it, each a few microseconds of overhead on a few
 thousand numbers; :func:`turn_stats` does the same arithmetic in one compiled loop nest,
 bit for bit:
@@ -26,7 +26,15 @@ import numba
 import numpy as np
 
 from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, ROW_TABLE
-from parlor.envs.ofc.rollouts import FL_BONUS, FOUL_COST, LEAD_FL, LEAD_ROYALTY, LEAD_SHIFT, ROW_WEIGHT, STRENGTH_UNIT
+from parlor.envs.ofc_outlook.rollouts import (
+    FL_BONUS,
+    FOUL_COST,
+    LEAD_FL,
+    LEAD_ROYALTY,
+    LEAD_SHIFT,
+    ROW_WEIGHT,
+    STRENGTH_UNIT,
+)
 
 RANK_MASK = (1 << 20) - 1    # a key sum's rank part (envs.engine.hands._RANK_MASK)
 SUIT_SHIFT = 20              # its suit part (envs.engine.hands._SUIT_SHIFT)
@@ -170,7 +178,7 @@ def _best_plans(values: np.ndarray, dests: np.ndarray, parents: np.ndarray, num_
 
 @numba.njit(cache=True, nogil=True)
 def _outlooks(stats: np.ndarray, best: np.ndarray, scales: np.ndarray) -> np.ndarray:
-    """[P, 4 * 7]: per prefix, the outlook block of ``envs.ofc.features.outlook`` with the
+    """[P, 4 * 7]: per prefix, the outlook block of ``envs.ofc_outlook.features.outlook`` with the
     preference's exponent ``(value - best value) / temperature`` in its place (the caller
     takes ``math.exp`` of it); ``scales``: royalty, strength, value, foul cost, temperature.
     ``min``/``max`` are written out as Python's (the first argument unless the second is
@@ -215,10 +223,10 @@ def _turn_stats(order, seen, free, fixed, cols, table, lead_base, num_top, rows,
 def turn_stats(order: np.ndarray, seen: np.ndarray, fixed: np.ndarray, plans, tree, fl_next_hand: bool,
                scales: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The whole turn in one pass: (stats [5, C] float64, the
-    :class:`~parlor.envs.ofc.rollouts.TurnStats` columns foul, royalty, strength,
+    :class:`~parlor.envs.ofc_outlook.rollouts.TurnStats` columns foul, royalty, strength,
     fantasyland, value of every candidate of ``plans`` (a
-    :class:`~parlor.envs.ofc.rollouts.TurnPlans`); best [P, 4], the best candidate per
-    prefix of ``tree`` (:class:`~parlor.envs.ofc.outlook.PrefixTree`) and next action;
+    :class:`~parlor.envs.ofc_outlook.rollouts.TurnPlans`); best [P, 4], the best candidate per
+    prefix of ``tree`` (:class:`~parlor.envs.ofc_outlook.outlook.PrefixTree`) and next action;
     outlooks [P, 28], per prefix the feature block's outlook with the preference's
     exponent (see :func:`_outlooks`)). The boards are completed from the cards not in
     ``seen`` (int64 ids) in the noise order ``order`` [R, 52] (R <= 128); ``fixed`` (int64):
@@ -231,8 +239,8 @@ def turn_stats(order: np.ndarray, seen: np.ndarray, fixed: np.ndarray, plans, tr
 def warm_up() -> None:
     """Load (or, the first time, compile) the kernel: the cost is paid here, not at the
     first observation."""
-    from parlor.envs.ofc.outlook import prefix_tree
-    from parlor.envs.ofc.rollouts import turn_plans
+    from parlor.envs.ofc_outlook.outlook import prefix_tree
+    from parlor.envs.ofc_outlook.rollouts import turn_plans
 
     order = np.tile(np.arange(52, dtype=np.int64), (2, 1))
     plans = turn_plans((3, 5, 5), 3, 1)

@@ -9,8 +9,8 @@ random. :func:`evaluate_turn` returns per candidate the foul rate, royalties,
 row strength and Fantasyland rate over the completions plus one value that
 weighs them (``FOUL_COST``, ``ROW_WEIGHT``, ``FL_BONUS``).
 
-Used by the ``features=True`` observation (``envs.ofc.features``: the outlook's
-turns of :mod:`envs.ofc.outlook` give per action of the next card the statistics of
+Used by the ``features=True`` observation (``envs.ofc_outlook.features``: the outlook's
+turns of :mod:`envs.ofc_outlook.outlook` give per action of the next card the statistics of
 the best plan starting with it, for a learner to weigh itself) and, outside the
 game, by the rule-based heuristic (it plays the best-valued candidate) and the
 training advisors of ``agents/ofc`` (foul risks, endgame guards). Reads only the
@@ -24,7 +24,7 @@ search agent's playouts and of a ``features=True`` observation):
   completed row depends only on the cards the candidate sends to it and on where
   its slice of the draws starts, so the 232 candidates of an opening share 32
   bottoms, about 100 middles and 26 tops, and only those are ranked;
-- the outlook (:mod:`envs.ofc.outlook`) completes a turn once, at its first card,
+- the outlook (:mod:`envs.ofc_outlook.outlook`) completes a turn once, at its first card,
   and its later cards read their plans off it.
 """
 from __future__ import annotations

@@ -1,15 +1,15 @@
 """The outlook's sampled turns: a regular turn completed with a fixed noise table.
 
-The ``features=True`` observation (:mod:`envs.ofc.features`), the rule-based heuristic
+The ``features=True`` observation (:mod:`envs.ofc_outlook.features`), the rule-based heuristic
 and the advisors judge a turn's plans over the same ``SAMPLES`` completions of the board
-(:func:`envs.ofc.rollouts.completed_rows`) drawn from one of ``NOISE_TABLES`` fixed noise
+(:func:`envs.ofc_outlook.rollouts.completed_rows`) drawn from one of ``NOISE_TABLES`` fixed noise
 tables, picked by a key that stays the same for every card of one turn
-(:func:`envs.ofc.features.turn_key`): equal keys, equal numbers.
+(:func:`envs.ofc_outlook.features.turn_key`): equal keys, equal numbers.
 
 :func:`outlook_turn` completes a turn once, at its first card: the later cards of the turn
 (same seen cards, same samples) read their plans off that turn (:class:`CompletedTurn`),
 which gives the very numbers a fresh completion of the smaller turn would. The completion
-runs compiled (:mod:`envs.ofc.turn_kernel`); :func:`outlook_future` with
+runs compiled (:mod:`envs.ofc_outlook.turn_kernel`); :func:`outlook_future` with
 ``TurnPlans.complete`` is the numpy statement of it that ``tests/ofc/test_kernels.py``
 holds the kernel to.
 """
@@ -22,7 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from parlor.envs.ofc.rollouts import (
+from parlor.envs.ofc.view import Board, OFCView
+from parlor.envs.ofc_outlook.rollouts import (
     BOTTOM,
     DISCARD,
     FOUL_COST,
@@ -35,7 +36,6 @@ from parlor.envs.ofc.rollouts import (
     plans_of,
     route_future,
 )
-from parlor.envs.ofc.view import Board, OFCView
 
 NOISE_TABLES = 256
 _NOISE = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # fixed: sampling is a pure function
@@ -137,7 +137,7 @@ class CompletedTurn:
     (the same seen cards, so the same pool and samples, and the same free slots once
     the turn is placed) are the candidates that begin with the destinations taken so
     far, completed to the very same boards. Every number comes from one compiled pass
-    (:mod:`envs.ofc.turn_kernel`): each candidate's statistics, the best candidate per
+    (:mod:`envs.ofc_outlook.turn_kernel`): each candidate's statistics, the best candidate per
     prefix and next action, and the feature block's outlook per prefix."""
 
     def __init__(self, view: OFCView | TurnView, key: int, seen: tuple[int, ...]):
@@ -203,7 +203,7 @@ class CompletedTurn:
         return list(actions), [int(row[a]) for a in actions]
 
     def outlook(self, taken: tuple[int, ...]) -> list[float]:
-        """The feature block's outlook after ``taken`` (:func:`envs.ofc.features.outlook`)."""
+        """The feature block's outlook after ``taken`` (:func:`envs.ofc_outlook.features.outlook`)."""
         p = self.tree.ids[taken]
         out = self._outlooks[p].tolist()
         for a in self.tree.actions[p]:
@@ -212,11 +212,11 @@ class CompletedTurn:
 
 
 def kernel():
-    """The compiled turn completion (:mod:`envs.ofc.turn_kernel`), imported and loaded at
+    """The compiled turn completion (:mod:`envs.ofc_outlook.turn_kernel`), imported and loaded at
     the first call: numba is imported only by code that uses the outlook."""
     global _KERNEL
     if _KERNEL is None:
-        from parlor.envs.ofc import turn_kernel
+        from parlor.envs.ofc_outlook import turn_kernel
 
         turn_kernel.warm_up()
         _KERNEL = turn_kernel

@@ -1,12 +1,12 @@
 """The feature block's board part, compiled (numba), read off a seat's observation vector.
 
-:func:`envs.ofc.features.features` computes the block from an :class:`OFCView` in Python
+:func:`envs.ofc_outlook.features.features` computes the block from an :class:`OFCView` in Python
 (memoised row facts). ``OFCGame.observe`` has something faster at hand: the State keeps
 each seat's observation vector up to date, and it holds every card the block reads (own
 rows, the next card, the pending cards and discards, the visible opponents' rows) as
 one-hots and the unseen cards per rank and suit as counts. :func:`board_block` computes
 the block's part before the outlook from that vector in one compiled pass, with the same
-arithmetic as :mod:`envs.ofc.features` (every number a quotient of small integers,
+arithmetic as :mod:`envs.ofc_outlook.features` (every number a quotient of small integers,
 rounded once to float32), and lists the seat's seen cards (what the outlook is keyed
 by). ``tests/agents/ofc/test_advisor_digests.py`` and ``tests/ofc/test_play.py`` hold it
 to ``encode(view)`` byte for byte.

@@ -6,9 +6,9 @@ import pytest
 
 from parlor.envs.engine.cards import parse_cards
 from parlor.envs.engine.game import ConfigError
-from parlor.envs.ofc import features as F
 from parlor.envs.ofc.game import make_game
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook import features as F
 from tests.ofc.helpers import turn_view
 
 
