@@ -36,12 +36,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, ROW_TABLE, TOP_ROWS
+from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, RANK_MASK, ROW_TABLE, SUIT_SHIFT, TOP_ROWS
 from parlor.envs.ofc.scoring import ROWS_PLUS_SCOOP, SCOOP_BONUS
 from parlor.envs.ofc_outlook.rollouts import LEAD_FL, LEAD_ROYALTY, LEAD_SHIFT, STRENGTH_UNIT
 
-RANK_MASK = (1 << 20) - 1    # a key sum's rank part (envs.engine.hands._RANK_MASK)
-SUIT_SHIFT = 20              # its suit part (envs.engine.hands._SUIT_SHIFT)
 LEADS = len(LEAD_FL)         # LEAD_ROYALTY holds one block of this many per row (top, middle, bottom)
 DISCARD = 3
 CAPACITY = (3, 5, 5)

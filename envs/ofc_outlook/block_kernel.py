@@ -16,11 +16,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, ROW_TABLE, TOP_ROWS
+from parlor.envs.engine.hands import CARD_KEY, CATEGORY_SHIFT, FLUSH_OFFSET, RANK_MASK, ROW_TABLE, SUIT_SHIFT, TOP_ROWS
 
-RANK_MASK = (1 << 20) - 1    # a key sum's rank part (envs.engine.hands._RANK_MASK)
-SUIT_SHIFT = 20              # its suit part
-CATEGORY_SHIFT = 20
 ROW_SIZES = np.array([3, 5, 5], dtype=np.int64)
 MAX_CATEGORY = 9.0
 

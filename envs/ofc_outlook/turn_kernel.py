@@ -25,7 +25,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, ROW_TABLE
+from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, RANK_MASK, ROW_TABLE, SUIT_SHIFT
 from parlor.envs.ofc_outlook.rollouts import (
     FL_BONUS,
     FOUL_COST,
@@ -36,8 +36,6 @@ from parlor.envs.ofc_outlook.rollouts import (
     STRENGTH_UNIT,
 )
 
-RANK_MASK = (1 << 20) - 1    # a key sum's rank part (envs.engine.hands._RANK_MASK)
-SUIT_SHIFT = 20              # its suit part (envs.engine.hands._SUIT_SHIFT)
 STATS = 5                    # foul, royalty, strength, fantasyland, value (TurnStats' fields, in order)
 
 
