@@ -15,6 +15,11 @@ speed change. Each digest hashes, over seeded random-play and heuristic-play pos
 - ``estimates``: ``stat_estimates`` (``foul``, ``foul:endgame``) of every seat;
 - ``search``: seeded play of the search agent (heuristic playouts).
 
+The planner's float64 statistics are hashed rounded to six decimals (``stats_bytes``): the
+kernel is the one production path and sums in its own order, the numpy oracle in numpy's
+(they agree to ~1e-15); regenerated once for that (the three ``planner`` digests), every
+other digest unchanged.
+
 Regenerate only when a change of behaviour is intended:
 ``python -m tests.agents.ofc.test_advisor_digests``. To record them from another checkout
 of the code (``git worktree add /tmp/parlor-ref 3abf228``; the two guard cases were cut to
@@ -94,8 +99,13 @@ def features_digest(options: dict, seeds: Iterable[int], driver: str) -> str:
     return h.hexdigest()[:16]
 
 
+FLOAT_DECIMALS = 6   # float64 statistics are hashed rounded: the compiled path and the numpy oracle sum in
+                     # different orders, and agree to ~1e-15, not bit for bit
+
+
 def stats_bytes(stats: rollouts.TurnStats) -> bytes:
-    return b"".join(np.ascontiguousarray(a, dtype=np.float64).tobytes()
+    """The statistics rounded to :data:`FLOAT_DECIMALS` (``+ 0.0``: a rounded -0.0 hashes as 0.0)."""
+    return b"".join((np.round(np.asarray(a, dtype=np.float64), FLOAT_DECIMALS) + 0.0).tobytes()
                     for a in (stats.foul, stats.royalty, stats.strength, stats.fantasyland, stats.value))
 
 
