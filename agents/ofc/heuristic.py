@@ -33,7 +33,7 @@ from parlor.envs.ofc.game import OFCGame
 from parlor.envs.ofc.view import OFCView
 from parlor.envs.ofc_outlook.features import turn_key
 from parlor.envs.ofc_outlook.outlook import outlook_turn
-from parlor.envs.ofc_outlook.rollouts import DISCARD, FL_BONUS, SAMPLES, TurnStats, completed_rows, fl_next, plans_of
+from parlor.envs.ofc_outlook.rollouts import DISCARD, FL_BONUS, SAMPLES, TurnStats, completed_stats, plans_of
 
 
 def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES,
@@ -44,10 +44,8 @@ def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES,
     plans = plans_of(view)  # the candidates of envs.ofc_outlook.rollouts.turn_candidates, scored as evaluate_turn does
     if len(plans.dests) == 1:
         return list(plans.dests[0])
-    rows = completed_rows(view, plans, lambda pool: rng.random((samples, len(pool)))).rows()
-    if fl_bonus == FL_BONUS or not fl_next(view):
-        return list(plans.dests[int(np.argmax(rows.values(fl_next(view))))])   # the value statistic alone
-    return list(plans.dests[int(np.argmax(valued(rows.stats(fl_next(view)), view, fl_bonus)))])
+    stats = completed_stats(view, plans, lambda pool: rng.random((samples, len(pool))))
+    return list(plans.dests[int(np.argmax(valued(stats, view, fl_bonus)))])
 
 
 def valued(stats: TurnStats, view: OFCView, fl_bonus: float) -> np.ndarray:

@@ -118,7 +118,7 @@ class OFCGame(Serializable):
 
     def encode(self, view: OFCView) -> np.ndarray:
         obs = _encode.encode(view, self.layout)
-        return np.concatenate((obs, _features.features(view))) if self.features else obs
+        return _features.encode(view, obs, self.layout, self.observation_shape[0]) if self.features else obs
 
     def observe(self, state: OFCState, player: int) -> np.ndarray:
         """Fast path: equals ``encode(state.view(player))`` (kept up to date incrementally)."""

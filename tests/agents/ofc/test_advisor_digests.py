@@ -18,7 +18,8 @@ speed change. Each digest hashes, over seeded random-play and heuristic-play pos
 The planner's float64 statistics are hashed rounded to six decimals (``stats_bytes``): the
 kernel is the one production path and sums in its own order, the numpy oracle in numpy's
 (they agree to ~1e-15); regenerated once for that (the three ``planner`` digests), every
-other digest unchanged.
+other digest unchanged. ``test_the_numpy_oracle_gives_the_planners_digest`` shows that
+both paths give the same rounded digest.
 
 Regenerate only when a change of behaviour is intended:
 ``python -m tests.agents.ofc.test_advisor_digests``. To record them from another checkout
@@ -194,6 +195,22 @@ CASES: dict[str, Callable[[], str]] = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_advisor_numbers_are_unchanged(case: str) -> None:
     assert CASES[case]() == json.loads(GOLDEN.read_text())[case]
+
+
+def test_the_numpy_oracle_gives_the_planners_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounded digest does not depend on the path: the planner's numbers taken with the
+    numpy oracle (``tests/ofc_outlook/oracle.py``) in place of the compiled kernel hash the same."""
+    from parlor.envs.ofc_outlook import outlook
+    from tests.ofc_outlook.oracle import OracleKernel
+
+    case = "planner pineapple random"
+    monkeypatch.setattr(rollouts, "kernel", OracleKernel)
+    monkeypatch.setattr(outlook, "kernel", OracleKernel)
+    outlook._TURNS.clear()   # turns completed by the kernel
+    try:
+        assert CASES[case]() == json.loads(GOLDEN.read_text())[case]
+    finally:
+        outlook._TURNS.clear()
 
 
 if __name__ == "__main__":

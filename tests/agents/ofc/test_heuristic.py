@@ -61,7 +61,7 @@ def test_heuristic_plays_the_solved_board_in_fantasyland(fl_cards):
 
 @pytest.mark.parametrize("fl_bonus", [9.0, 17.0, 0.0])
 def test_plan_turn_picks_the_best_valued_candidate_of_evaluate_turn(fl_bonus):
-    """The planner's one-pass value table (envs.ofc_outlook.rollouts.completed_rows) picks what
+    """The planner's one-pass value table (envs.ofc_outlook.rollouts.completed_stats) picks what
     evaluate_turn's statistics, valued with the Fantasyland bonus, pick, on every regular
     turn of seeded heuristic play of 3-hand Pineapple (another hand follows, so the bonus
     counts; with a bonus of 17 some of those turns choose otherwise than with 9)."""
