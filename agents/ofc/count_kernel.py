@@ -59,6 +59,12 @@ def _count_planes(counts: np.ndarray, c: np.ndarray, planes: np.ndarray) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
+def _scratch(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch space of a count over ``m`` classes: the graph's rows, the bit planes, the counts."""
+    return np.empty(m, dtype=np.int64), np.empty(PLANES, dtype=np.int64), np.empty(m, dtype=np.int64)
+
+
+@numba.njit(cache=True, nogil=True)
 def _triples(masks: np.ndarray, m: int, c: np.ndarray, planes: np.ndarray, used: int, popcount: np.ndarray) -> int:
     """The count: ordered triples of distinct cards every pair of which fouls, over the class
     graph ``H`` (``masks[k]``: class ``k``'s row as bits, symmetric; ``H_kk``: two cards of
@@ -112,9 +118,7 @@ def _board_count(grids: np.ndarray, tb: int, mb: int, wb: int, c: np.ndarray, pl
 def _fouled_counts(fouled: np.ndarray, counts: np.ndarray, popcount: np.ndarray) -> np.ndarray:
     boards, m = fouled.shape[0], fouled.shape[1]
     out = np.empty(boards, dtype=np.int64)
-    masks = np.empty(m, dtype=np.int64)
-    planes = np.empty(PLANES, dtype=np.int64)
-    c = np.empty(m, dtype=np.int64)
+    masks, planes, c = _scratch(m)
     for b in range(boards):
         used = _count_planes(counts[b], c, planes)
         for k in range(m):
@@ -160,9 +164,7 @@ def graph_counts(grids: np.ndarray, top: np.ndarray, middle: np.ndarray, bottom:
     ordered triples of distinct unseen cards whose every pair fouls, as int64."""
     boards = top.shape[0]
     out = np.empty(boards, dtype=np.int64)
-    masks = np.empty(RANKS, dtype=np.int64)
-    planes = np.empty(PLANES, dtype=np.int64)
-    c = np.empty(RANKS, dtype=np.int64)
+    masks, planes, c = _scratch(RANKS)
     for b in range(boards):
         used = _count_planes(counts[b], c, planes)
         out[b] = _board_count(grids, top[b], middle[b], bottom[b], c, planes, used, popcount, masks)
@@ -181,9 +183,7 @@ def plan_risks(grids: np.ndarray, parts: np.ndarray, form_parts: np.ndarray, for
     draws = parts.shape[0]
     plans = picks.shape[1]
     out = np.zeros(draws * plans, dtype=np.float64)
-    masks = np.empty(RANKS, dtype=np.int64)
-    planes = np.empty(PLANES, dtype=np.int64)
-    c = np.empty(RANKS, dtype=np.int64)
+    masks, planes, c = _scratch(RANKS)
     for d in range(draws):
         used = _count_planes(counts[d], c, planes)   # the same for every plan of the draw
         for i in range(plans):
