@@ -21,6 +21,8 @@ to it. numba compiles once and caches the machine code beside this file.
 """
 from __future__ import annotations
 
+from functools import cache
+
 import numba
 import numpy as np
 
@@ -50,6 +52,8 @@ def _count_planes(counts: np.ndarray, c: np.ndarray, planes: np.ndarray) -> int:
         planes[p] = 0
     for k in range(counts.shape[0]):
         c[k] = np.int64(counts[k])
+        if c[k] >= 1 << PLANES:
+            raise ValueError("the foul count takes fewer than 64 cards per class (PLANES bit planes)")
         for p in range(PLANES):
             if (c[k] >> p) & 1:
                 planes[p] |= 1 << k
@@ -139,12 +143,20 @@ def fouled_counts(fouled: np.ndarray, counts: np.ndarray) -> np.ndarray:
     for classes of single cards, whose diagonal then means nothing). int64 [B]."""
     if fouled.shape[1] > MAX_CLASSES:
         raise ValueError(f"the foul count takes at most {MAX_CLASSES} classes of cards, got {fouled.shape[1]}")
-    check_counts(counts)
-    return _fouled_counts(np.ascontiguousarray(fouled, dtype=np.bool_), np.ascontiguousarray(counts), POPCOUNT)
+    return _fouled_counts(fouled, counts, POPCOUNT)   # any strides: a broadcast array is read in place
+
+
+@cache
+def single_cards(boards: int, n: int) -> np.ndarray:
+    """int64 [boards, n] of ones (read-only): ``counts`` for classes of one card each."""
+    ones = np.ones((boards, n), dtype=np.int64)
+    ones.flags.writeable = False
+    return ones
 
 
 def check_counts(counts: np.ndarray) -> None:
-    """Every class's count of cards must fit the count's bit planes."""
+    """Every class's count of cards must fit the count's bit planes (the kernels check it
+    too, as they read each count)."""
     if counts.size and counts.max() >= 1 << PLANES:
         raise ValueError(f"the foul count takes fewer than {1 << PLANES} cards per class, got {counts.max():g}")
 

@@ -111,7 +111,7 @@ def dense_ranks(raw):
 class GridPool:
     """Every row's :func:`rank_table`, its ranks as places in :data:`RANK_VALUES`, spread
     over a 13x13 grid of (first free slot's card rank, second's), all in one array so
-    that a batch of boards gathers its rows by id (:func:`rank_graph_risks`): a full row's
+    that a batch of boards gathers its rows by id (:func:`rank_risks`): a full row's
     rank everywhere (the first ids, one per rank, made once), a pair table as it is, a
     one-slot table as the first card's (form 0) or, on the next id, the second's (form 1).
     A row's id is that of its form 0, or :data:`SUITED` when the suits matter."""
@@ -225,7 +225,6 @@ def rank_risks(grids: np.ndarray, at: np.ndarray, counts: np.ndarray, n: int) ->
     ``grids``) against their unseen cards per rank ``counts`` ([B, 13]) of ``n`` unseen
     cards: the one foul count (:func:`agents.ofc.count_kernel.graph_counts`)."""
     kernel = _kernel()
-    kernel.check_counts(counts)
     return kernel.risks(kernel.graph_counts(grids, at[0], at[1], at[2], counts, kernel.POPCOUNT), n)
 
 

@@ -79,12 +79,7 @@ def layout_risks(room: tuple[int, int, int], tables: Sequence[Sequence], n: int)
     fouled = (ranks[TOP] > ranks[1]) | (ranks[1] > ranks[2])
     fouled = np.broadcast_to(fouled, (len(tables), n, n))
     kernel = count_kernel()
-    return kernel.risks(kernel.fouled_counts(fouled, _ones(len(tables), n)), n)
-
-
-def _ones(boards: int, n: int) -> np.ndarray:
-    """int64 [boards, n] of ones: one card per class."""
-    return np.ones((boards, n), dtype=np.int64)
+    return kernel.risks(kernel.fouled_counts(fouled, kernel.single_cards(len(tables), n)), n)
 
 
 def count_kernel():
