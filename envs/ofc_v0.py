@@ -50,7 +50,7 @@ in that order) or `options={"decks": [...]}` (one per hand; later hands shuffled
 | start_seat | n | one-hot: own seat relative to the start player |
 
 With `features=True` a block of `80 + 11*(n-1)` numbers in [0, 1] follows
-(`envs/ofc/features.py`, from the seat's view only): per own row its fill, the
+(`envs/ofc_outlook/features.py`, from the seat's view only): per own row its fill, the
 made hand so far (category, two leading ranks), flush/straight still possible,
 unseen cards pairing it, complete; whether top > middle and middle > bottom
 right now (and whether that is already final); for the next card and each row:

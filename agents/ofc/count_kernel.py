@@ -1,37 +1,59 @@
-"""The rank-class two-slot foul count, compiled (numba): a batch of boards in one loop nest.
+"""The two-slot foul count, compiled (numba): the one count every caller uses.
 
-:func:`agents.ofc.rank_classes.rank_graph_risks` counts, per board, the ordered triples of
-distinct unseen cards every pair of which fouls, as ``trace((HC)^3) - 3 sum_k c_k H_kk
-(Hc)_k + 2 sum_k c_k H_kk`` over the 13x13 rank graph ``H`` and the unseen cards per rank
-``c``, in a dozen array operations of a few microseconds each. :func:`graph_counts` does
-the same integer arithmetic in one pass: each row of ``H`` a 13-bit mask, the weighted
-common neighbours of two ranks summed over the bits of the counts (bit planes and a
-popcount table). Integers throughout: the very counts of the array version, which the
-tests hold it to. :func:`plan_risks` counts a draw layout's boards the same way, gathering
-each board's grids itself and dividing as :func:`agents.ofc.rank_classes.rank_risks` does
-(one call per batch of draws instead of a dozen array operations around the count). numba
-compiles them once and caches the machine code beside this file.
+A board with two free slots fouls on a deal of three unseen cards when every ordered pair of
+them fouls: the deal is a triangle of the graph of fouling pairs. :func:`_triples` counts the
+ordered triples of distinct cards that form one, over a graph ``H`` on ``m`` classes of
+interchangeable cards with ``c_k`` cards in class ``k``, as ``trace((HC)^3) - 3 sum_k c_k H_kk
+(Hc)_k + 2 sum_k c_k H_kk``: each row of ``H`` a bit mask, the weighted common neighbours of
+two classes summed over the bits of the counts (bit planes and a popcount table). Integers
+throughout. Its callers build the graph their way:
+
+- :func:`graph_counts` and :func:`plan_risks`: classes are the 13 ranks (rows that cannot
+  make a flush), the graph read off the rows' rank grids
+  (:mod:`agents.ofc.rank_classes`, :mod:`agents.ofc.draw_layout`);
+- :func:`fouled_counts`: any fouled-pair array, e.g. one class per unseen card
+  (:func:`agents.ofc.two_slots.layout_risks`, ``c_k = 1``) or per rank
+  (:func:`agents.ofc.rank_classes.class_risks`).
+
+:func:`risks` turns counts into probabilities. ``tests/agents/ofc/foul_oracle.py`` states the
+count in array operations (``trace(G^3)`` by matrix products) and the tests hold the kernel
+to it. numba compiles once and caches the machine code beside this file.
 """
 from __future__ import annotations
+
+from functools import cache
 
 import numba
 import numpy as np
 
 RANKS = 13
-PLANES = 4   # bits of a rank's count of unseen cards (at most 8 with two decks)
-POPCOUNT = np.array([bin(m).count("1") for m in range(1 << RANKS)], dtype=np.int64)
+PLANES = 6          # bits of a class's count of cards: counts below 64
+MAX_CLASSES = 62    # a class graph's rows are bit masks of an int64
+POPCOUNT = np.array([bin(m).count("1") for m in range(1 << 16)], dtype=np.int64)   # per 16 bits
+
+
+@numba.njit(cache=True, nogil=True)
+def _popcount(x: int, popcount: np.ndarray) -> int:
+    """The set bits of a non-negative ``x``, 16 at a time."""
+    total = 0
+    while x:
+        total += popcount[x & 0xFFFF]
+        x >>= 16
+    return total
 
 
 @numba.njit(cache=True, nogil=True)
 def _count_planes(counts: np.ndarray, c: np.ndarray, planes: np.ndarray) -> int:
-    """``counts`` (unseen cards per rank) as int64 into ``c`` and as bit planes into
-    ``planes`` (bit ``k`` of plane ``p``: bit ``p`` of rank ``k``'s count); the number of
-    planes a count reaches (the rest are 0: skipped)."""
+    """``counts`` (cards per class) as int64 into ``c`` and as bit planes into ``planes``
+    (bit ``k`` of plane ``p``: bit ``p`` of class ``k``'s count); the number of planes a
+    count reaches (the rest are 0: skipped)."""
     used = 0
     for p in range(PLANES):
         planes[p] = 0
-    for k in range(RANKS):
+    for k in range(counts.shape[0]):
         c[k] = np.int64(counts[k])
+        if c[k] >= 1 << PLANES:
+            raise ValueError("the foul count takes fewer than 64 cards per class (PLANES bit planes)")
         for p in range(PLANES):
             if (c[k] >> p) & 1:
                 planes[p] |= 1 << k
@@ -41,10 +63,47 @@ def _count_planes(counts: np.ndarray, c: np.ndarray, planes: np.ndarray) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
+def _scratch(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch space of a count over ``m`` classes: the graph's rows, the bit planes, the counts."""
+    return np.empty(m, dtype=np.int64), np.empty(PLANES, dtype=np.int64), np.empty(m, dtype=np.int64)
+
+
+@numba.njit(cache=True, nogil=True)
+def _triples(masks: np.ndarray, m: int, c: np.ndarray, planes: np.ndarray, used: int, popcount: np.ndarray) -> int:
+    """The count: ordered triples of distinct cards every pair of which fouls, over the class
+    graph ``H`` (``masks[k]``: class ``k``'s row as bits, symmetric; ``H_kk``: two cards of
+    class ``k`` foul together) on ``m`` classes with ``c`` cards each (and their bit planes,
+    :func:`_count_planes`)."""
+    total = 0
+    for i in range(m):
+        if c[i] == 0:
+            continue
+        row = masks[i]
+        for j in range(i, m):   # H symmetric: the pair (j, i) counts as (i, j)
+            if c[j] == 0 or not (row >> j) & 1:
+                continue
+            common = row & masks[j]   # classes k with H_ik and H_jk
+            weight = 0
+            for p in range(used):
+                weight += _popcount(common & planes[p], popcount) << p
+            if j == i:
+                total += c[i] * c[i] * weight
+            else:
+                total += 2 * c[i] * c[j] * weight   # sum_k c_i H_ij c_j H_jk c_k H_ki
+    for k in range(m):   # the diagonal's corrections
+        if (masks[k] >> k) & 1:
+            degree = 0
+            for p in range(used):
+                degree += _popcount(masks[k] & planes[p], popcount) << p   # (H c)_k
+            total += c[k] * (2 - 3 * degree)
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
 def _board_count(grids: np.ndarray, tb: int, mb: int, wb: int, c: np.ndarray, planes: np.ndarray, used: int,
                  popcount: np.ndarray, masks: np.ndarray) -> int:
-    """The ordered triples of one board (rows' grid ids ``tb``, ``mb``, ``wb``; its unseen
-    cards per rank ``c`` and their bit planes, :func:`_count_planes`); ``masks`` scratch space."""
+    """:func:`_triples` of one board over the ranks (rows' grid ids ``tb``, ``mb``, ``wb``; its
+    unseen cards per rank ``c`` and their bit planes); ``masks`` scratch space."""
     for k in range(RANKS):
         masks[k] = 0
     for k in range(RANKS):   # H: a pair of ranks fouls both ways round (one test per pair)
@@ -56,42 +115,68 @@ def _board_count(grids: np.ndarray, tb: int, mb: int, wb: int, c: np.ndarray, pl
             if grids[tb, q, k] > mid or mid > grids[wb, q, k]:
                 masks[k] |= 1 << q
                 masks[q] |= 1 << k
-    total = 0
-    for i in range(RANKS):
-        if c[i] == 0:
-            continue
-        row = masks[i]
-        for j in range(i, RANKS):   # H symmetric: the pair (j, i) counts as (i, j)
-            if c[j] == 0 or not (row >> j) & 1:
-                continue
-            common = row & masks[j]   # ranks k with H_ik and H_jk
-            weight = 0
-            for p in range(used):
-                weight += popcount[common & planes[p]] << p
-            if j == i:
-                total += c[i] * c[i] * weight
-            else:
-                total += 2 * c[i] * c[j] * weight   # sum_k c_i H_ij c_j H_jk c_k H_ki
-    for k in range(RANKS):   # the diagonal's corrections
-        if (masks[k] >> k) & 1:
-            degree = 0
-            for p in range(used):
-                degree += popcount[masks[k] & planes[p]] << p   # (H c)_k
-            total += c[k] * (2 - 3 * degree)
-    return total
+    return _triples(masks, RANKS, c, planes, used, popcount)
+
+
+@numba.njit(cache=True, nogil=True)
+def _fouled_counts(fouled: np.ndarray, counts: np.ndarray, popcount: np.ndarray) -> np.ndarray:
+    boards, m = fouled.shape[0], fouled.shape[1]
+    out = np.empty(boards, dtype=np.int64)
+    masks, planes, c = _scratch(m)
+    for b in range(boards):
+        used = _count_planes(counts[b], c, planes)
+        for k in range(m):
+            masks[k] = 0
+        for k in range(m):   # a pair fouls both ways round
+            for q in range(k, m):
+                if fouled[b, k, q] and fouled[b, q, k]:
+                    masks[k] |= np.int64(1) << q
+                    masks[q] |= np.int64(1) << k
+        out[b] = _triples(masks, m, c, planes, used, popcount)
+    return out
+
+
+def fouled_counts(fouled: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per board, the ordered triples of distinct cards every pair of which fouls: ``fouled``
+    [B, m, m] (bool: a card of class i in the first free slot and one of class j in the
+    second foul the board), ``counts`` [B, m] (cards per class, below 64; one per class
+    for classes of single cards, whose diagonal then means nothing). int64 [B]."""
+    if fouled.shape[1] > MAX_CLASSES:
+        raise ValueError(f"the foul count takes at most {MAX_CLASSES} classes of cards, got {fouled.shape[1]}")
+    return _fouled_counts(fouled, counts, POPCOUNT)   # any strides: a broadcast array is read in place
+
+
+@cache
+def single_cards(boards: int, n: int) -> np.ndarray:
+    """int64 [boards, n] of ones (read-only): ``counts`` for classes of one card each."""
+    ones = np.ones((boards, n), dtype=np.int64)
+    ones.flags.writeable = False
+    return ones
+
+
+def check_counts(counts: np.ndarray) -> None:
+    """Every class's count of cards must fit the count's bit planes (the kernels check it
+    too, as they read each count)."""
+    if counts.size and counts.max() >= 1 << PLANES:
+        raise ValueError(f"the foul count takes fewer than {1 << PLANES} cards per class, got {counts.max():g}")
+
+
+def risks(counted: np.ndarray, n: int) -> list[float]:
+    """Foul probabilities from :func:`_triples` counts against ``n`` unseen cards: the
+    fouling deals (a deal is 6 ordered triples) over the ``C(n, 3)`` deals."""
+    deals = n * (n - 1) * (n - 2) / 6.0
+    return ((counted.astype(np.float64) / 6.0) / deals).tolist()
 
 
 @numba.njit(cache=True, nogil=True)
 def graph_counts(grids: np.ndarray, top: np.ndarray, middle: np.ndarray, bottom: np.ndarray,
                  counts: np.ndarray, popcount: np.ndarray) -> np.ndarray:
     """Per board ``b`` (rows' grid ids ``top[b]``, ``middle[b]``, ``bottom[b]`` into
-    ``grids`` [N, 13, 13]; ``counts[b]`` its unseen cards per rank, each below 16): the
+    ``grids`` [N, 13, 13]; ``counts[b]`` its unseen cards per rank, each below 64): the
     ordered triples of distinct unseen cards whose every pair fouls, as int64."""
     boards = top.shape[0]
     out = np.empty(boards, dtype=np.int64)
-    masks = np.empty(RANKS, dtype=np.int64)
-    planes = np.empty(PLANES, dtype=np.int64)
-    c = np.empty(RANKS, dtype=np.int64)
+    masks, planes, c = _scratch(RANKS)
     for b in range(boards):
         used = _count_planes(counts[b], c, planes)
         out[b] = _board_count(grids, top[b], middle[b], bottom[b], c, planes, used, popcount, masks)
@@ -106,14 +191,11 @@ def plan_risks(grids: np.ndarray, parts: np.ndarray, form_parts: np.ndarray, for
     per row ``r``, form ``picks[r, i]``, i.e. grid ``parts[d, form_parts[f]] +
     form_offsets[f]``, against the draw's ``counts[d]`` and ``deals`` deals. A board reading
     a part of id :data:`agents.ofc.rank_classes.SUITED` (negative) gets 0 (judged over the
-    cards instead). The count over 6, over ``deals``: the float operations of
-    :func:`agents.ofc.rank_classes.rank_risks`."""
+    cards instead). The count over 6, over ``deals``: the float operations of :func:`risks`."""
     draws = parts.shape[0]
     plans = picks.shape[1]
     out = np.zeros(draws * plans, dtype=np.float64)
-    masks = np.empty(RANKS, dtype=np.int64)
-    planes = np.empty(PLANES, dtype=np.int64)
-    c = np.empty(RANKS, dtype=np.int64)
+    masks, planes, c = _scratch(RANKS)
     for d in range(draws):
         used = _count_planes(counts[d], c, planes)   # the same for every plan of the draw
         for i in range(plans):

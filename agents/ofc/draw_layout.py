@@ -30,7 +30,7 @@ from parlor.agents.ofc.rank_classes import (
     row_key,
 )
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
-from parlor.envs.ofc.rollouts import assignments
+from parlor.envs.ofc_outlook.rollouts import assignments
 
 DRAWN = "drawn"   # key of _drawn's numbers in the first draw's RankCache
 

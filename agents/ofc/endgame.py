@@ -38,7 +38,7 @@ turn leaves more than four free slots): what the ``endgame_foul`` guard
 (:mod:`agents.ofc.guards`) and the ``foul:endgame`` estimator
 (:mod:`agents.ofc.risk`) read. :func:`midgame_action_risks` does the same for a
 turn that leaves six free slots, up to a cap: what the ``midgame_foul`` guard
-reads. The strongest-first rollouts of :mod:`envs.ofc.rollouts` route the future
+reads. The strongest-first rollouts of :mod:`envs.ofc_outlook.rollouts` route the future
 cards by a fixed rule and overstate the risk a careful seat runs (see the
 README); this module lets the seat choose. Not a rule of the game: an advisor
 for training and play (``agents.ofc.advisor``).
@@ -52,9 +52,9 @@ import numpy as np
 from parlor.agents.ofc.draw_layout import draw_layout
 from parlor.agents.ofc.rank_classes import cached_counts, class_risks, rank_table
 from parlor.agents.ofc.two_slots import RankCache, layout_risks, row_table
-from parlor.envs.ofc.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, place, room_of, turn_candidates
 from parlor.envs.ofc.scoring import evaluate_board
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook.rollouts import BOTTOM, MIDDLE, ROW_SIZES, TOP, place, room_of, turn_candidates
 
 ENDGAME_SAMPLES = 32   # draws of the next turn's cards behind a 4-free-slot estimate
 MAX_FREE = 4           # boards with more free slots are not judged by action_risks
@@ -303,7 +303,7 @@ def action_risks(view: OFCView, key: int, judge: EndgameJudge | None = None) -> 
     """Per action of the next pending card, the lowest foul probability over the turn's
     plans starting with it; None unless the turn leaves at most ``MAX_FREE`` free slots
     (or in a Fantasyland turn). ``key`` fixes the draws (constant over one turn, e.g.
-    :func:`envs.ofc.features.turn_key`)."""
+    :func:`envs.ofc_outlook.features.turn_key`)."""
     left = free_after_turn(view)
     if left is None or left > MAX_FREE:
         return None

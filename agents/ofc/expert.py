@@ -1,7 +1,7 @@
 """The OFC expert: a Monte-Carlo planner that maximises expected points against the opponents.
 
 At each regular turn (planned once, at its first card) it lists every way to place the
-pending cards (``envs.ofc.rollouts.plans_of``: rows and owed discards) and scores each by
+pending cards (``envs.ofc_outlook.rollouts.plans_of``: rows and owed discards) and scores each by
 the points it earns at the showdown, averaged over ``samples`` sampled worlds, the same
 worlds for every candidate (:func:`agents.ofc.expert_kernel.candidate_values` does the
 scoring, compiled):
@@ -37,9 +37,9 @@ from parlor.agents.ofc.heuristic import OFCHeuristic
 from parlor.envs.engine.hands import CARD_KEY
 from parlor.envs.ofc.deal import deal_plan
 from parlor.envs.ofc.game import OFCGame
-from parlor.envs.ofc.rollouts import FOUL_COST, ROW_WEIGHT, plans_of
 from parlor.envs.ofc.scoring import evaluate_board
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook.rollouts import FOUL_COST, ROW_WEIGHT, plans_of
 
 DEFAULT_SAMPLES = 128    # worlds per decision of ``expert`` (the final comparison; see OFCExpert.samples_for)
 FILLS = 8                # random fillings behind each rollout placement

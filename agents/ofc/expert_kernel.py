@@ -21,13 +21,13 @@ The rollout policy places each later turn's cards greedily: of every legal way t
 place them it keeps the one whose board scores best over ``fills`` random fillings of
 its free slots with cards the seat has not been dealt in the world (the same fillings
 for every placement; half of them routed strongest-first, bottom then middle then top,
-as :mod:`envs.ofc.rollouts` does); a filled board scores ``-foul_cost`` if fouled, else
+as :mod:`envs.ofc_outlook.rollouts` does); a filled board scores ``-foul_cost`` if fouled, else
 its royalties, ``row_weight`` per category of row strength and ``fl_value`` for a
 Fantasyland top when another hand follows.
 
 Rows are carried as sums of the evaluator's card keys (``envs.engine.hands.CARD_KEY``),
 ranked by the shared tables (``ROW_TABLE``; the top row from ``TOP_ROWS`` on) and paid
-by ``envs.ofc.rollouts.LEAD_ROYALTY``: the hand evaluator and royalties of the game, not
+by ``envs.ofc_outlook.rollouts.LEAD_ROYALTY``: the hand evaluator and royalties of the game, not
 a second copy. All randomness comes from the ``seed`` argument (numba's generator,
 seeded at each call), so a call is a pure function of its arguments.
 """
@@ -36,12 +36,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, ROW_TABLE, TOP_ROWS
-from parlor.envs.ofc.rollouts import LEAD_FL, LEAD_ROYALTY, LEAD_SHIFT, STRENGTH_UNIT
+from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, RANK_MASK, ROW_TABLE, SUIT_SHIFT, TOP_ROWS
 from parlor.envs.ofc.scoring import ROWS_PLUS_SCOOP, SCOOP_BONUS
+from parlor.envs.ofc_outlook.rollouts import LEAD_FL, LEAD_ROYALTY, LEAD_SHIFT, STRENGTH_UNIT
 
-RANK_MASK = (1 << 20) - 1    # a key sum's rank part (envs.engine.hands._RANK_MASK)
-SUIT_SHIFT = 20              # its suit part (envs.engine.hands._SUIT_SHIFT)
 LEADS = len(LEAD_FL)         # LEAD_ROYALTY holds one block of this many per row (top, middle, bottom)
 DISCARD = 3
 CAPACITY = (3, 5, 5)

@@ -51,9 +51,9 @@ from typing import NamedTuple
 import numpy as np
 
 from parlor.envs.engine.hands import CATEGORY_SHIFT, Category, rank3, rank3_batch, rank5_batch
-from parlor.envs.ofc.rollouts import BOT_ROYALTY, MID_ROYALTY, ROYAL, row_royalty
 from parlor.envs.ofc.scoring import BOARD_SIZE, FL_STAY_OPTIONS, evaluate_board, fl_stays, top_royalty
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook.rollouts import BOT_ROYALTY, MID_ROYALTY, ROYAL, row_royalty
 
 # What a Fantasyland hand is worth, in points, over a regular hand, measured in 6-hand
 # heads-up Pineapple matches of the heuristic (docs/experiments/ofc_multihand.md): a

@@ -16,7 +16,7 @@ returns the mask without the actions it drops:
   cards and 4 of the turn after's) within the cap; if no action can, the lowest stays.
 
 The others are judged by the outlook's foul rates (only with ``features=True``: the
-outlook is read from the observation's feature block, ``envs.ofc.features``):
+outlook is read from the observation's feature block, ``envs.ofc_outlook.features``):
 
 - ``foul``: a tolerance: drop an action whose foul rate exceeds that of the
   planner's choice by more than it;
@@ -44,8 +44,8 @@ from parlor.agents.ofc.endgame import (
     free_after_turn,
     midgame_action_risks,
 )
-from parlor.envs.ofc import features as _features
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook import features as _features
 
 OUTLOOK_GUARDS = ("foul", "opening_foul", "foul_cap")   # read off the feature block
 BOARD_GUARDS = ("endgame_foul", "midgame_foul")         # judged on the seat's board (Pineapple)
@@ -91,7 +91,7 @@ def outlook_guard(observation: np.ndarray, mask: np.ndarray, guard: Mapping[str,
 
 def planned_foul(block: Sequence[float]) -> float | None:
     """The foul rate of the planner's choice (the available action of highest value) in
-    an :func:`envs.ofc.features.outlook` block, or None when the block is empty (no pending card, or a
+    an :func:`envs.ofc_outlook.features.outlook` block, or None when the block is empty (no pending card, or a
     Fantasyland turn)."""
     best = None
     for a in range(4):

@@ -29,11 +29,11 @@ import numpy as np
 
 from parlor.agents.base import SeededAgent
 from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE, FantasylandPlayer
-from parlor.envs.ofc.features import turn_key
 from parlor.envs.ofc.game import OFCGame
-from parlor.envs.ofc.outlook import outlook_turn
-from parlor.envs.ofc.rollouts import DISCARD, FL_BONUS, SAMPLES, TurnStats, completed_rows, fl_next, plans_of
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook.features import turn_key
+from parlor.envs.ofc_outlook.outlook import outlook_turn
+from parlor.envs.ofc_outlook.rollouts import DISCARD, FL_BONUS, SAMPLES, TurnStats, completed_stats, plans_of
 
 
 def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES,
@@ -41,13 +41,11 @@ def plan_turn(view: OFCView, rng: np.random.Generator, samples: int = SAMPLES,
     """Destinations for the pending cards of a regular turn: the candidate whose
     board scores best over sampled completions (common samples for all candidates),
     a top that earns Fantasyland worth ``fl_bonus`` when another hand follows."""
-    plans = plans_of(view)  # the candidates of envs.ofc.rollouts.turn_candidates, scored as evaluate_turn does
+    plans = plans_of(view)  # the candidates of envs.ofc_outlook.rollouts.turn_candidates, scored as evaluate_turn does
     if len(plans.dests) == 1:
         return list(plans.dests[0])
-    rows = completed_rows(view, plans, lambda pool: rng.random((samples, len(pool)))).rows()
-    if fl_bonus == FL_BONUS or not fl_next(view):
-        return list(plans.dests[int(np.argmax(rows.values(fl_next(view))))])   # the value statistic alone
-    return list(plans.dests[int(np.argmax(valued(rows.stats(fl_next(view)), view, fl_bonus)))])
+    stats = completed_stats(view, plans, lambda pool: rng.random((samples, len(pool))))
+    return list(plans.dests[int(np.argmax(valued(stats, view, fl_bonus)))])
 
 
 def valued(stats: TurnStats, view: OFCView, fl_bonus: float) -> np.ndarray:
@@ -121,7 +119,7 @@ class MeasuredBonusHeuristic(OFCHeuristic):
 
 class OutlookPlanner(OFCHeuristic):
     """The heuristic's planner on the ``features=True`` outlook's samples (the fixed
-    noise table picked by :func:`parlor.envs.ofc.features.turn_key`): it plays the plan whose
+    noise table picked by :func:`parlor.envs.ofc_outlook.features.turn_key`): it plays the plan whose
     first action the outlook's preference marks 1.0 (ties as the heuristic breaks
     them), so a policy reading the features can imitate it exactly. Its regular turns
     value Fantasyland as the features do (``FL_BONUS``). The behaviour-cloning teacher

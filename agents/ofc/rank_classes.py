@@ -14,10 +14,9 @@ graph on the ranks, and with ``C = diag(c)`` the unseen cards per rank::
 (expand ``trace((M - E)^3)`` with ``M = P H P^T`` and ``E`` the diagonal ``H_kk`` of
 each card's rank). The same integer as the card-level count, from 13x13 arrays in
 place of ``n x n`` ones: every probability is bit for bit the one
-:func:`agents.ofc.two_slots.layout_risks` gives. :func:`rank_risks` counts a batch in
-compiled code (:mod:`agents.ofc.count_kernel`), :func:`rank_graph_risks` in arrays: the
-same integers. Boards whose suits matter (about one
-in forty in play) keep the card-level count.
+:func:`agents.ofc.two_slots.layout_risks` gives. Both are the one compiled foul count
+(:mod:`agents.ofc.count_kernel`), over ranks here, over cards there. Boards whose suits
+matter (about one in forty in play) keep the card-level count.
 """
 from __future__ import annotations
 
@@ -29,7 +28,7 @@ import numpy as np
 from parlor.agents.ofc.two_slots import slot_ranks
 from parlor.envs.engine.cards import JOKER_BASE
 from parlor.envs.engine.hands import CARD_KEY, RANK_KEYS, ROW_TABLE, TOP_ROWS, rank3, rank5, rank_from_keys
-from parlor.envs.ofc.rollouts import ROW_SIZES, TOP
+from parlor.envs.ofc_outlook.rollouts import ROW_SIZES, TOP
 
 RANKS = 13
 _ONES = np.ones(13, dtype=np.float32)
@@ -112,7 +111,7 @@ def dense_ranks(raw):
 class GridPool:
     """Every row's :func:`rank_table`, its ranks as places in :data:`RANK_VALUES`, spread
     over a 13x13 grid of (first free slot's card rank, second's), all in one array so
-    that a batch of boards gathers its rows by id (:func:`rank_graph_risks`): a full row's
+    that a batch of boards gathers its rows by id (:func:`rank_risks`): a full row's
     rank everywhere (the first ids, one per rank, made once), a pair table as it is, a
     one-slot table as the first card's (form 0) or, on the next id, the second's (form 1).
     A row's id is that of its form 0, or :data:`SUITED` when the suits matter."""
@@ -201,28 +200,11 @@ def class_risks(room: tuple[int, int, int], tables: Sequence[Sequence], counts: 
     """Foul probabilities of boards whose free slots are ``room`` (two in all), each given by
     its rows' :func:`rank_table` (none None) and judged against ``n`` unseen cards with
     ``counts`` per rank (:func:`rank_counts`): :func:`agents.ofc.two_slots.layout_risks`'s
-    numbers, counted over ranks."""
+    numbers, by the one foul count over the ranks."""
     _, ranks = slot_ranks(room, tables)
-    return rank_graph_risks(ranks[TOP], ranks[1], ranks[2], np.array(counts), n)
-
-
-def rank_graph_risks(top: np.ndarray, middle: np.ndarray, bottom: np.ndarray, counts: np.ndarray,
-                     n: int) -> list[float]:
-    """Foul probabilities of boards from their rows' ranks over the 13x13 grid of the two
-    free slots' card ranks (arrays broadcasting to [B, 13, 13]) and the unseen cards per
-    rank ([B, 13]) of ``n`` unseen cards."""
-    fouled = (top > middle) | (middle > bottom)
-    fouled &= fouled.transpose(0, 2, 1)   # a pair fouls both ways round (a pair table is symmetric already)
-    a = np.multiply(fouled, counts[:, None, :], dtype=np.float32)   # A = H C
-    # trace(A^3) - 3 sum_k c_k H_kk (H c)_k + 2 sum_k c_k H_kk, with c_k H_kk = A_kk and
-    # (H c)_k = (A 1)_k; every entry of A, A^2, A^3 and every sum an integer below 2**24
-    # (A^3's trace is at most n**3): exact in float32 in any order of summation (the sums
-    # along an axis by matmul and einsum: a reduce over 13 is slower)
-    degrees = np.matmul(a.reshape(-1, RANKS), _ONES).reshape(len(a), RANKS)   # (A 1)_k, one matrix-vector product
-    counted = (np.einsum("bii->b", np.matmul(np.matmul(a, a), a))
-               + np.einsum("bk,bk->b", a.diagonal(axis1=1, axis2=2), 2.0 - 3.0 * degrees))
-    deals = n * (n - 1) * (n - 2) / 6.0
-    return ((counted.astype(np.float64) / 6.0) / deals).tolist()   # as the card-level count divides
+    fouled = np.broadcast_to((ranks[TOP] > ranks[1]) | (ranks[1] > ranks[2]), (len(tables), RANKS, RANKS))
+    kernel = _kernel()
+    return kernel.risks(kernel.fouled_counts(fouled, np.array(counts)), n)
 
 
 _KERNEL = None
@@ -239,15 +221,11 @@ def _kernel():
 
 
 def rank_risks(grids: np.ndarray, at: np.ndarray, counts: np.ndarray, n: int) -> list[float]:
-    """:func:`rank_graph_risks` of the boards whose rows are the grids ``at`` ([3, B] ids into
-    ``grids``): counted by the compiled kernel (:mod:`agents.ofc.count_kernel`), the same
-    integers."""
+    """Foul probabilities of the boards whose rows are the grids ``at`` ([3, B] ids into
+    ``grids``) against their unseen cards per rank ``counts`` ([B, 13]) of ``n`` unseen
+    cards: the one foul count (:func:`agents.ofc.count_kernel.graph_counts`)."""
     kernel = _kernel()
-    if counts.max(initial=0) >= 1 << kernel.PLANES:   # more cards of a rank than the kernel's bits
-        return rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]], counts, n)
-    counted = kernel.graph_counts(grids, at[0], at[1], at[2], counts, kernel.POPCOUNT)
-    deals = n * (n - 1) * (n - 2) / 6.0
-    return ((counted.astype(np.float64) / 6.0) / deals).tolist()   # as the card-level count divides
+    return kernel.risks(kernel.graph_counts(grids, at[0], at[1], at[2], counts, kernel.POPCOUNT), n)
 
 
 def kernel_fits(counts: np.ndarray) -> bool:
@@ -262,12 +240,10 @@ def layout_rank_risks(grids: np.ndarray, parts: np.ndarray, form_parts: np.ndarr
     of its form ``f = picks[r, i]``, against ``counts[d]`` ([draws, 13]; ``fits`` its
     :func:`kernel_fits` if known). Gathered and counted in one compiled call
     (:func:`agents.ofc.count_kernel.plan_risks`); a board with a :data:`SUITED` part gets 0
-    (the caller judges it over the cards), or any number when a rank has more cards than
-    the kernel's bits (then counted over arrays)."""
+    (the caller judges it over the cards)."""
     kernel = _kernel()
     deals = n * (n - 1) * (n - 2) / 6.0
     if not (kernel_fits(counts) if fits is None else fits):
-        at = (parts[:, form_parts] + form_offsets)[:, picks].transpose(1, 0, 2).reshape(3, -1)
-        return rank_risks(grids, at, np.repeat(counts, picks.shape[1], axis=0), n)
+        kernel.check_counts(counts)   # names the count that does not fit
     return kernel.plan_risks(grids, parts, form_parts, form_offsets, picks, counts, kernel.POPCOUNT,
                              deals).tolist()

@@ -19,10 +19,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from parlor.agents.ofc.endgame import EndgameJudge, action_risks
-from parlor.envs.ofc.features import turn_key
-from parlor.envs.ofc.rollouts import completed_turn, turn_candidates
 from parlor.envs.ofc.state import OFCState
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook.features import turn_key
+from parlor.envs.ofc_outlook.rollouts import completed_turn, turn_candidates
 
 RISK_SAMPLES = 96  # completions per foul_risk estimate
 
@@ -32,7 +32,7 @@ def foul_risk(view: OFCView, key: int, samples: int = RISK_SAMPLES) -> float:
     turn's safest plan (the lowest over :func:`turn_candidates`) when ``samples`` draws
     from the unseen cards fill the free slots strongest-first (bottom, middle, top),
     as a careful player fills them. The draws come from a generator seeded by ``key``
-    (:func:`envs.ofc.features.turn_key`: the same draws for every card of a turn), so
+    (:func:`envs.ofc_outlook.features.turn_key`: the same draws for every card of a turn), so
     the estimate moves with the seat's decisions, not with re-drawing. Exact on the
     last turn (0 or 1).
 

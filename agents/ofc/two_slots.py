@@ -8,22 +8,19 @@ pair of it does: when i, j, k form a triangle of ``G = F & F.T``. The probabilit
 on it).
 
 :func:`layout_risks` judges a batch of boards with the same free slots against the
-same unseen cards in a few array operations (the triangle counts by one batched
-matrix product, in float32: every count stays below ``n**3 < 2**24``, so it is exact),
-where one board at a time costs mostly the overhead of its dozen small array
-operations. Each board's rows are ranked against the unseen cards once per content
+same unseen cards: the fouled pairs in a few array operations, the triangles by the one
+compiled foul count (:mod:`agents.ofc.count_kernel`, each card a class of its own). Each board's rows are ranked against the unseen cards once per content
 (:func:`row_table`, memoised in a :data:`RankCache` shared by the boards judged
 against the same cards).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 import numpy as np
 
 from parlor.envs.engine.hands import CARD_KEY, TOP_ROWS, rank3, rank5, rank_from_keys
-from parlor.envs.ofc.rollouts import ROW_SIZES, TOP
+from parlor.envs.ofc_outlook.rollouts import ROW_SIZES, TOP
 
 RankCache = dict  # (row, cards of the row) -> its rank, or the ranks completed by each unseen card(s)
 Table = "int | np.ndarray"
@@ -75,21 +72,19 @@ def slot_ranks(room: tuple[int, int, int], tables: Sequence[Sequence]) -> tuple[
 
 def layout_risks(room: tuple[int, int, int], tables: Sequence[Sequence], n: int) -> list[float]:
     """Foul probabilities of boards whose free slots are ``room`` (two in all) against ``n``
-    unseen cards, each board given by its rows' :func:`row_table` (top, middle, bottom)."""
-    slots, ranks = slot_ranks(room, tables)
+    unseen cards, each board given by its rows' :func:`row_table` (top, middle, bottom):
+    the one foul count (:func:`agents.ofc.count_kernel.fouled_counts`) over a graph of the
+    cards, one class per card."""
+    _, ranks = slot_ranks(room, tables)
     fouled = (ranks[TOP] > ranks[1]) | (ranks[1] > ranks[2])
-    if slots[0] != slots[1]:
-        fouled &= fouled.transpose(0, 2, 1)   # a pair fouls both ways round
-    fouled &= _off_diagonal(n)   # a card pairs with no copy of itself
-    g = fouled.astype(np.float32)
-    counts = ((g @ g) * g).sum(axis=(1, 2))   # trace(G^3) per board: integers < n**3, exact in float32
-    deals = n * (n - 1) * (n - 2) / 6.0
-    return [(c / 6.0) / deals for c in counts.tolist()]
+    fouled = np.broadcast_to(fouled, (len(tables), n, n))
+    kernel = count_kernel()
+    return kernel.risks(kernel.fouled_counts(fouled, kernel.single_cards(len(tables), n)), n)
 
 
-@cache
-def _off_diagonal(n: int) -> np.ndarray:
-    """bool[n, n], False on the diagonal, built once per ``n``; read-only."""
-    mask = ~np.eye(n, dtype=bool)
-    mask.flags.writeable = False
-    return mask
+def count_kernel():
+    """:mod:`agents.ofc.count_kernel`, imported at the first call: numba only for code that
+    judges boards."""
+    from parlor.agents.ofc import count_kernel
+
+    return count_kernel

@@ -19,8 +19,8 @@ import numpy as np
 from parlor.envs.engine.hands import (
     _CARD_KEY,
     _FLUSH_OFFSET,
-    _RANK_MASK,
-    _SUIT_SHIFT,
+    RANK_MASK,
+    SUIT_SHIFT,
     TABLE,
     _add_flushes,
     _bad,
@@ -48,7 +48,7 @@ def rank5_double(cards: Sequence[int], _key=_CARD_KEY, _flush=_FLUSH_OFFSET) -> 
         s = _key[a] + _key[b] + _key[c] + _key[d] + _key[e]
     except (ValueError, TypeError, IndexError):
         raise _bad(cards, 5) from None
-    return _double_tables()[1][(s & _RANK_MASK) + _flush[s >> _SUIT_SHIFT]]
+    return _double_tables()[1][(s & RANK_MASK) + _flush[s >> SUIT_SHIFT]]
 
 
 def rank5_double_batch(hands: np.ndarray | Iterable[Sequence[int]]) -> np.ndarray:

@@ -105,8 +105,8 @@ _ACE = 12
 # Greedy B5 set: all multisets of <= 5 of these 13 keys (plus 0 for a joker) have distinct sums.
 RANK_KEYS = (1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545, 147031)
 _KEY_SPAN = 5 * RANK_KEYS[-1] + 1          # rank-key sums are 0 .. 5 * max key
-_RANK_MASK = (1 << CATEGORY_SHIFT) - 1      # rank-key sum lives in the low 20 bits
-_SUIT_SHIFT = 20
+RANK_MASK = (1 << CATEGORY_SHIFT) - 1       # a key sum's rank part: the rank-key sum lives in the low 20 bits
+SUIT_SHIFT = 20                             # its suit part: the suit counts above (the compiled kernels read both)
 _JOKER_SUIT_KEY = 1 + 6 + 36 + 216
 
 
@@ -255,8 +255,8 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     ids = np.arange(NUM_IDS)
     card_key = np.where(
         ids >= JOKER_BASE,
-        _JOKER_SUIT_KEY << _SUIT_SHIFT,
-        np.array(RANK_KEYS)[(ids % 52) // 4] | (6 ** (ids % 4)) << _SUIT_SHIFT,
+        _JOKER_SUIT_KEY << SUIT_SHIFT,
+        np.array(RANK_KEYS)[(ids % 52) // 4] | (6 ** (ids % 4)) << SUIT_SHIFT,
     ).astype(np.int32)
     top_keys, top = _best_over_jokers(3, _rank3_value)
     top_table = np.full(3 * RANK_KEYS[-1] + 1, -1, dtype=np.int32)
@@ -289,7 +289,7 @@ def rank5(cards: Sequence[int], _key=_CARD_KEY, _table=_SCALAR_TABLE, _flush=_FL
         s = _key[a] + _key[b] + _key[c] + _key[d] + _key[e]
     except (ValueError, TypeError, IndexError):
         raise _bad(cards, 5) from None
-    return _table[(s & _RANK_MASK) + _flush[s >> _SUIT_SHIFT]]
+    return _table[(s & RANK_MASK) + _flush[s >> SUIT_SHIFT]]
 
 
 def rank3(cards: Sequence[int], _key=_CARD_KEY, _table=_TOP_TABLE) -> int:
@@ -299,7 +299,7 @@ def rank3(cards: Sequence[int], _key=_CARD_KEY, _table=_TOP_TABLE) -> int:
         s = _key[a] + _key[b] + _key[c]
     except (ValueError, TypeError, IndexError):
         raise _bad(cards, 3) from None
-    return _table[s & _RANK_MASK]
+    return _table[s & RANK_MASK]
 
 
 def rank_cards(cards: Sequence[int]) -> int:
@@ -349,8 +349,8 @@ def _rank5_batch(hands: np.ndarray | Iterable[Sequence[int]], table: np.ndarray,
     if n <= _SMALL:
         _check_ids(h, unsigned, name)
         s = _key_sums(h)
-        index = FLUSH_OFFSET.take(s >> _SUIT_SHIFT, mode="clip")
-        index += s & _RANK_MASK
+        index = FLUSH_OFFSET.take(s >> SUIT_SHIFT, mode="clip")
+        index += s & RANK_MASK
         return table.take(index, mode="clip")
     out = np.empty(n, dtype=np.int32)
     m = min(n, _CHUNK)
@@ -370,9 +370,9 @@ def _rank5_batch(hands: np.ndarray | Iterable[Sequence[int]], table: np.ndarray,
         s += keys[:, 2]
         s += keys[:, 3]
         s += keys[:, 4]
-        np.right_shift(s, _SUIT_SHIFT, out=tmp)
+        np.right_shift(s, SUIT_SHIFT, out=tmp)
         FLUSH_OFFSET.take(tmp, out=idx, mode="clip")
-        np.bitwise_and(s, _RANK_MASK, out=tmp)
+        np.bitwise_and(s, RANK_MASK, out=tmp)
         idx += tmp
         table.take(idx, out=out[lo:hi], mode="clip")
     return out
@@ -383,8 +383,8 @@ def rank_from_keys(sums: np.ndarray, table: int | np.ndarray = 0) -> np.ndarray:
     :data:`TOP_ROWS`) given as the sums of their cards' :data:`CARD_KEY` entries (any shape;
     ``table`` may be an array that broadcasts against ``sums``, to rank both kinds in one
     pass) -> int32. Three cards never make a flush, so no flush offset applies to them."""
-    index = sums & _RANK_MASK
-    index += FLUSH_OFFSET.take(sums >> _SUIT_SHIFT, mode="clip")
+    index = sums & RANK_MASK
+    index += FLUSH_OFFSET.take(sums >> SUIT_SHIFT, mode="clip")
     index += table
     return ROW_TABLE.take(index, mode="clip")
 

@@ -11,8 +11,9 @@
   text and picture of ``render``, the words of ``narrate``, and the seat notes both print;
 - ``render``: text of a view and its SVG picture (``render_svg``);
 - ``narrate``: actions named by their card, moves as a seat saw them, the showdown explained;
-- ``features``: the optional ``features=True`` observation block;
 - rule modules: ``deal`` (cards per turn, Fantasyland deal sizes, turn order),
-  ``scoring`` (rows, fouls, royalties, Fantasyland entry and stay), ``rollouts``
-  (sampled completions of a board: the feature block's outlook).
+  ``scoring`` (rows, fouls, royalties, Fantasyland entry and stay).
+
+The optional ``features=True`` observation block and the planner it shares with the
+heuristic live apart from the rules, in ``parlor.envs.ofc_outlook``.
 """

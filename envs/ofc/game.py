@@ -18,13 +18,13 @@ from parlor.envs.engine.game import ConfigError
 from parlor.envs.engine.presenter import register
 from parlor.envs.engine.trace import Serializable
 from parlor.envs.ofc import encode as _encode
-from parlor.envs.ofc import features as _features
 from parlor.envs.ofc.deal import deal_plan
 from parlor.envs.ofc.presenter import OFCPresenter
 from parlor.envs.ofc.scoring import FL_CARDS_OPTIONS, FL_STAY_OPTIONS
 from parlor.envs.ofc.state import OFCState
 from parlor.envs.ofc.stats import MULTI_HAND_RATIOS
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook import features as _features
 
 VARIANTS = ("original", "pineapple")
 MAX_PLAYERS = {"original": 4, "pineapple": 3}
@@ -118,7 +118,7 @@ class OFCGame(Serializable):
 
     def encode(self, view: OFCView) -> np.ndarray:
         obs = _encode.encode(view, self.layout)
-        return np.concatenate((obs, _features.features(view))) if self.features else obs
+        return _features.encode(view, obs, self.layout, self.observation_shape[0]) if self.features else obs
 
     def observe(self, state: OFCState, player: int) -> np.ndarray:
         """Fast path: equals ``encode(state.view(player))`` (kept up to date incrementally)."""

@@ -6,14 +6,20 @@ speed change. Each digest hashes, over seeded random-play and heuristic-play pos
 
 - ``features``: every seat's ``features=True`` observation (float32 bytes) at every
   decision, which also has to equal ``encode(view)`` byte for byte;
-- ``planner``: the rule-based planner's numbers (``envs.ofc.rollouts``: candidates,
-  ``evaluate_turn``; ``envs.ofc.outlook``: ``sampled_turn``, ``evaluate_turn_plans``; as float64 bytes), the
+- ``planner``: the rule-based planner's numbers (``envs.ofc_outlook.rollouts``: candidates,
+  ``evaluate_turn``; ``envs.ofc_outlook.outlook``: ``sampled_turn``, ``evaluate_turn_plans``; as float64 bytes), the
   heuristic's ``plan_turn`` and ``agents.ofc.risk.foul_risk``;
 - ``guards``: the masks ``guarded_mask`` keeps under several guards (the shipped safe
   policy's among them), each guard with its own advisor as a policy holds it, and the
   endgame judge's risk values (``action_risks``, ``midgame_action_risks``) bit for bit;
 - ``estimates``: ``stat_estimates`` (``foul``, ``foul:endgame``) of every seat;
 - ``search``: seeded play of the search agent (heuristic playouts).
+
+The planner's float64 statistics are hashed rounded to six decimals (``stats_bytes``): the
+kernel is the one production path and sums in its own order, the numpy oracle in numpy's
+(they agree to ~1e-15); regenerated once for that (the three ``planner`` digests), every
+other digest unchanged. ``test_the_numpy_oracle_gives_the_planners_digest`` shows that
+both paths give the same rounded digest.
 
 Regenerate only when a change of behaviour is intended:
 ``python -m tests.agents.ofc.test_advisor_digests``. To record them from another checkout
@@ -40,15 +46,11 @@ from parlor.agents.ofc import endgame, risk
 from parlor.agents.ofc.advisor import OFCAdvisor
 from parlor.agents.ofc.heuristic import OFCHeuristic, plan_turn
 from parlor.agents.registry import make_agent
-from parlor.envs.ofc import rollouts
-from parlor.envs.ofc.features import turn_key
 from parlor.envs.ofc.game import OFCGame, make_game
 from parlor.envs.ofc.state import OFCState
-
-try:  # in envs.ofc.outlook since the speed work; the tree the digests were recorded from has them in rollouts
-    from parlor.envs.ofc.outlook import evaluate_turn_plans, sampled_turn
-except ImportError:
-    from parlor.envs.ofc.rollouts import evaluate_turn_plans, sampled_turn
+from parlor.envs.ofc_outlook import rollouts
+from parlor.envs.ofc_outlook.features import turn_key
+from parlor.envs.ofc_outlook.outlook import evaluate_turn_plans, sampled_turn
 
 GOLDEN = Path(__file__).with_name("advisor_digests.json")
 PINEAPPLE = {"variant": "pineapple", "features": True}
@@ -98,8 +100,13 @@ def features_digest(options: dict, seeds: Iterable[int], driver: str) -> str:
     return h.hexdigest()[:16]
 
 
+FLOAT_DECIMALS = 6   # float64 statistics are hashed rounded: the compiled path and the numpy oracle sum in
+                     # different orders, and agree to ~1e-15, not bit for bit
+
+
 def stats_bytes(stats: rollouts.TurnStats) -> bytes:
-    return b"".join(np.ascontiguousarray(a, dtype=np.float64).tobytes()
+    """The statistics rounded to :data:`FLOAT_DECIMALS` (``+ 0.0``: a rounded -0.0 hashes as 0.0)."""
+    return b"".join((np.round(np.asarray(a, dtype=np.float64), FLOAT_DECIMALS) + 0.0).tobytes()
                     for a in (stats.foul, stats.royalty, stats.strength, stats.fantasyland, stats.value))
 
 
@@ -188,6 +195,22 @@ CASES: dict[str, Callable[[], str]] = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_advisor_numbers_are_unchanged(case: str) -> None:
     assert CASES[case]() == json.loads(GOLDEN.read_text())[case]
+
+
+def test_the_numpy_oracle_gives_the_planners_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounded digest does not depend on the path: the planner's numbers taken with the
+    numpy oracle (``tests/ofc_outlook/oracle.py``) in place of the compiled kernel hash the same."""
+    from parlor.envs.ofc_outlook import outlook
+    from tests.ofc_outlook.oracle import OracleKernel
+
+    case = "planner pineapple random"
+    monkeypatch.setattr(rollouts, "kernel", OracleKernel)
+    monkeypatch.setattr(outlook, "kernel", OracleKernel)
+    outlook._TURNS.clear()   # turns completed by the kernel
+    try:
+        assert CASES[case]() == json.loads(GOLDEN.read_text())[case]
+    finally:
+        outlook._TURNS.clear()
 
 
 if __name__ == "__main__":

@@ -25,10 +25,10 @@ from parlor.agents.ofc.heuristic import OFCHeuristic
 from parlor.envs.engine.cards import parse_cards
 from parlor.envs.engine.game import ConfigError
 from parlor.envs.ofc.encode import NUM_ACTIONS
-from parlor.envs.ofc.features import turn_key
 from parlor.envs.ofc.game import make_game
-from parlor.envs.ofc.rollouts import assignments, place, turn_candidates
 from parlor.envs.ofc.scoring import evaluate_board
+from parlor.envs.ofc_outlook.features import turn_key
+from parlor.envs.ofc_outlook.rollouts import assignments, place, turn_candidates
 
 
 def board(top: str, mid: str, bot: str) -> list[list[int]]:

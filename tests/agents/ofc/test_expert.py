@@ -15,8 +15,8 @@ from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE
 from parlor.agents.ofc.heuristic import OFCHeuristic
 from parlor.agents.registry import make_agent
 from parlor.envs.engine.game import ConfigError
-from parlor.envs.ofc.rollouts import DISCARD, place, turn_candidates
 from parlor.envs.ofc.scoring import evaluate_board, fl_entry_cards, score_hand
+from parlor.envs.ofc_outlook.rollouts import DISCARD, place, turn_candidates
 
 
 def advance(game, state, agents, stop) -> bool:

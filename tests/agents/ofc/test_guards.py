@@ -6,8 +6,8 @@ import numpy as np
 
 from parlor.agents.ofc.advisor import OFCAdvisor
 from parlor.agents.ofc.guards import in_opening, planned_foul
-from parlor.envs.ofc import features as F
 from parlor.envs.ofc.game import make_game
+from parlor.envs.ofc_outlook import features as F
 
 
 def test_guarded_mask_drops_actions_riskier_than_the_planners_choice() -> None:

@@ -61,13 +61,13 @@ def test_heuristic_plays_the_solved_board_in_fantasyland(fl_cards):
 
 @pytest.mark.parametrize("fl_bonus", [9.0, 17.0, 0.0])
 def test_plan_turn_picks_the_best_valued_candidate_of_evaluate_turn(fl_bonus):
-    """The planner's one-pass value table (envs.ofc.rollouts.completed_rows) picks what
+    """The planner's one-pass value table (envs.ofc_outlook.rollouts.completed_stats) picks what
     evaluate_turn's statistics, valued with the Fantasyland bonus, pick, on every regular
     turn of seeded heuristic play of 3-hand Pineapple (another hand follows, so the bonus
     counts; with a bonus of 17 some of those turns choose otherwise than with 9)."""
     from parlor.agents.ofc.heuristic import plan_turn, valued
     from parlor.envs.ofc.game import make_game
-    from parlor.envs.ofc.rollouts import evaluate_turn, turn_candidates
+    from parlor.envs.ofc_outlook.rollouts import evaluate_turn, turn_candidates
 
     game = make_game(variant="pineapple", num_hands=3)
     checked = 0
@@ -93,7 +93,7 @@ def test_heuristic_plans_with_the_measured_fantasyland_value_and_bonus9_with_9()
     from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE
     from parlor.agents.ofc.heuristic import HeuristicBonus9, plan_turn
     from parlor.envs.ofc.game import make_game
-    from parlor.envs.ofc.rollouts import FL_BONUS
+    from parlor.envs.ofc_outlook.rollouts import FL_BONUS
 
     game = make_game(variant="pineapple", num_hands=3)
     turns = differ = 0

@@ -4,6 +4,7 @@ random boards rich in flush draws (where the suits matter and the card-level cou
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from parlor.agents.ofc import rank_classes
 from parlor.agents.ofc.draw_layout import draw_layout
@@ -16,14 +17,14 @@ from parlor.agents.ofc.rank_classes import (
     dense_ranks,
     layout_rank_risks,
     rank_counts,
-    rank_graph_risks,
     rank_risks,
     rank_table,
     suits_matter,
 )
 from parlor.agents.ofc.two_slots import layout_risks, row_table
 from parlor.envs.engine.cards import JOKER_BASE
-from parlor.envs.ofc.rollouts import ROW_SIZES, place, room_of
+from parlor.envs.ofc_outlook.rollouts import ROW_SIZES, place, room_of
+from tests.agents.ofc.foul_oracle import card_graph_risks, rank_graph_risks
 
 
 def suited_board(rng: np.random.Generator, free: int) -> tuple[list[list[int]], list[int]]:
@@ -47,9 +48,12 @@ def suited_board(rng: np.random.Generator, free: int) -> tuple[list[list[int]], 
 
 
 def card_level(rows, unseen: np.ndarray) -> float:
-    """foul_after_two as agents.ofc.two_slots counts it, over every unseen card."""
+    """foul_after_two as agents.ofc.two_slots counts it, over every unseen card (the compiled
+    count), held to the oracle's array count bit for bit."""
     tables = [row_table(tuple(rows[r]), r, unseen, {}) for r in range(3)]
-    return layout_risks(tuple(room_of(rows)), [tables], len(unseen))[0]
+    got = layout_risks(tuple(room_of(rows)), [tables], len(unseen))[0]
+    assert got == card_graph_risks(tuple(room_of(rows)), [tables], len(unseen))[0]
+    return got
 
 
 def test_rank_tables_are_the_card_tables_of_any_card_of_the_rank() -> None:
@@ -168,7 +172,7 @@ def test_the_compiled_count_is_the_array_count() -> None:
     grids = rng.integers(0, 30, (300, 13, 13)).astype(np.int16)
     grids[:150] = np.minimum(grids[:150], grids[:150].transpose(0, 2, 1))   # pair tables are symmetric
     at = rng.integers(0, 300, (3, 400))
-    for most in (2, 5, 9, 17):   # 17 and more cards of a rank: past the kernel's bits, the array count
+    for most in (2, 5, 9, 17):   # 17: five bit planes (the array count is exact in float32 up to here)
         counts = rng.integers(0, most, (400, 13)).astype(np.float32)
         n = 40
         expected = rank_graph_risks(grids[at[0]], grids[at[1]], grids[at[2]], counts, n)
@@ -186,7 +190,7 @@ def test_the_compiled_layout_count_is_the_array_count_of_its_boards() -> None:
     form_parts = np.array([k for k, _ in layout.forms], dtype=np.intp)
     form_offsets = np.array([f for _, f in layout.forms], dtype=np.int64)
     plans = len(layout.plans)
-    for most in (3, 5, 17):   # 17: past the kernel's bits, the array count
+    for most in (3, 5, 17):
         counts = rng.integers(0, most, (draws, 13)).astype(np.float32)
         n = 40
         got = layout_rank_risks(grids, parts, form_parts, form_offsets, layout.picks, counts, n)
@@ -200,6 +204,33 @@ def test_the_compiled_layout_count_is_the_array_count_of_its_boards() -> None:
     parts[2, layout.plan_parts[4][0]] = SUITED   # a board whose suits matter: 0, judged over the cards
     counts = rng.integers(0, 4, (draws, 13)).astype(np.float32)
     assert layout_rank_risks(grids, parts, form_parts, form_offsets, layout.picks, counts, 40)[2 * plans + 4] == 0.0
+
+
+def test_the_one_count_over_cards_equals_the_array_count_on_random_graphs() -> None:
+    """count_kernel.fouled_counts, the count every caller uses, on random fouled-pair arrays
+    (asymmetric, any diagonal), one card per class and several, against the array counts."""
+    from parlor.agents.ofc import count_kernel
+
+    rng = np.random.default_rng(10)
+    for n in (3, 13, 40, 62):
+        fouled = rng.random((30, n, n)) < rng.random((30, 1, 1))
+        got = count_kernel.risks(count_kernel.fouled_counts(fouled, np.ones((30, n), dtype=np.int64)), n)
+        g = (fouled & fouled.transpose(0, 2, 1) & ~np.eye(n, dtype=bool)).astype(np.float64)
+        want = [(c / 6.0) / (n * (n - 1) * (n - 2) / 6.0) for c in ((g @ g) * g).sum(axis=(1, 2)).tolist()]
+        assert got == want, n
+    fouled = rng.random((30, 13, 13)) < 0.5
+    counts = rng.integers(0, 5, (30, 13)).astype(np.float32)
+    assert count_kernel.risks(count_kernel.fouled_counts(fouled, counts), 40) == rank_graph_risks(
+        fouled, np.zeros((30, 13, 13), dtype=bool), np.zeros((30, 13, 13), dtype=bool), counts, 40)
+
+
+def test_the_count_names_what_does_not_fit() -> None:
+    from parlor.agents.ofc import count_kernel
+
+    with pytest.raises(ValueError, match="at most 62 classes"):
+        count_kernel.fouled_counts(np.zeros((1, 63, 63), dtype=bool), np.ones((1, 63), dtype=np.int64))
+    with pytest.raises(ValueError, match="fewer than 64 cards per class"):
+        count_kernel.fouled_counts(np.zeros((1, 13, 13), dtype=bool), np.full((1, 13), 64, dtype=np.int64))
 
 
 def test_the_rank_part_of_a_row_key_is_its_row_and_ranks() -> None:

@@ -8,10 +8,10 @@ import pytest
 
 from parlor.agents.ofc.advisor import OFCAdvisor
 from parlor.agents.ofc.risk import RISK_SAMPLES, foul_risk
-from parlor.envs.ofc import features as F
 from parlor.envs.ofc.game import make_game
-from parlor.envs.ofc.rollouts import completed_turn, turn_candidates
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook import features as F
+from parlor.envs.ofc_outlook.rollouts import completed_turn, turn_candidates
 from tests.ofc.helpers import turn_view
 
 

@@ -9,8 +9,8 @@ random. :func:`evaluate_turn` returns per candidate the foul rate, royalties,
 row strength and Fantasyland rate over the completions plus one value that
 weighs them (``FOUL_COST``, ``ROW_WEIGHT``, ``FL_BONUS``).
 
-Used by the ``features=True`` observation (``envs.ofc.features``: the outlook's
-turns of :mod:`envs.ofc.outlook` give per action of the next card the statistics of
+Used by the ``features=True`` observation (``envs.ofc_outlook.features``: the outlook's
+turns of :mod:`envs.ofc_outlook.outlook` give per action of the next card the statistics of
 the best plan starting with it, for a learner to weigh itself) and, outside the
 game, by the rule-based heuristic (it plays the best-valued candidate) and the
 training advisors of ``agents/ofc`` (foul risks, endgame guards). Reads only the
@@ -24,7 +24,10 @@ search agent's playouts and of a ``features=True`` observation):
   completed row depends only on the cards the candidate sends to it and on where
   its slice of the draws starts, so the 232 candidates of an opening share 32
   bottoms, about 100 middles and 26 tops, and only those are ranked;
-- the outlook (:mod:`envs.ofc.outlook`) completes a turn once, at its first card,
+- the boards are completed and their statistics taken in one compiled pass
+  (:mod:`envs.ofc_outlook.turn_kernel`), the production path; ``tests/ofc_outlook/oracle.py``
+  states the same numbers in numpy for the tests;
+- the outlook (:mod:`envs.ofc_outlook.outlook`) completes a turn once, at its first card,
   and its later cards read their plans off it.
 """
 from __future__ import annotations
@@ -37,13 +40,10 @@ from functools import cache
 import numpy as np
 
 from parlor.envs.engine.hands import (
-    CARD_KEY,
     CATEGORY_SHIFT,
     TOP_ROWS,
     rank3,
     rank5,
-    rank5_batch,
-    rank_from_keys,
 )
 from parlor.envs.ofc.scoring import BoardResult, fl_entry_cards, top_royalty
 from parlor.envs.ofc.view import OFCView
@@ -120,64 +120,6 @@ class TurnStats:
         return TurnStats(*(getattr(self, f.name)[list(index)] for f in fields(self)))
 
 
-@dataclass(frozen=True)
-class CompletedRows:
-    """Completed boards (C candidates, R completions each), as float64 (ranks are integers
-    below 2**24, exact in a double): ``ranks`` and ``royalties`` [3, C, R] of the top, middle
-    and bottom rows, ``top_fl`` [C, R] the top's Fantasyland flag (1.0 or 0.0)."""
-
-    ranks: np.ndarray
-    royalties: np.ndarray
-    top_fl: np.ndarray
-
-    def _weighed(self, fl_next_hand: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(fouled, royalty, rank sum, value before the foul) per completion: one arithmetic
-        for every caller, so the numbers agree bit for bit (the rank sum is an exact
-        integer, as it was when summed as int64)."""
-        top, middle, bottom = self.ranks
-        fouled = (top > middle) | (middle > bottom)
-        royalty = self.royalties[0] + self.royalties[1] + self.royalties[2]
-        total = top + middle + bottom
-        value = royalty + ROW_WEIGHT * total / STRENGTH_UNIT
-        if fl_next_hand:
-            value += FL_BONUS * self.top_fl
-        return fouled, royalty, total, value
-
-    def values(self, fl_next_hand: bool) -> np.ndarray:
-        """The ``value`` statistic alone (what a planner maximises)."""
-        fouled, _, _, value = self._weighed(fl_next_hand)
-        return np.where(fouled, -FOUL_COST, value).mean(axis=1)
-
-    def stats(self, fl_next_hand: bool) -> TurnStats:
-        """Every statistic: the five means per candidate in one reduction. Royalties and
-        strengths are >= 0, so multiplying by the clean flag (1.0 or 0.0) zeroes exactly
-        what ``np.where(clean, x, 0.0)`` zeroes and keeps the rest bit for bit."""
-        fouled, royalty, total, value = self._weighed(fl_next_hand)
-        rows = np.empty((5, *fouled.shape))
-        foul = rows[0]
-        foul[...] = fouled
-        clean = 1.0 - foul
-        np.multiply(royalty, clean, out=rows[1])
-        np.divide(total, STRENGTH_UNIT, out=rows[2])
-        rows[2] *= clean
-        np.multiply(clean, self.top_fl, out=rows[3])
-        np.copyto(rows[4], np.where(fouled, -FOUL_COST, value))
-        return TurnStats(*(np.add.reduce(rows, axis=2) / fouled.shape[1]))
-
-
-def board_stats(tops: np.ndarray, mids: np.ndarray, bots: np.ndarray, fl_next_hand: bool) -> TurnStats:
-    """Statistics of candidates from their finished boards: int arrays [C, R, 3/5/5]
-    (C candidates, R completions each)."""
-    c, r = tops.shape[:2]
-    t = np.sort(tops >> 2, axis=2)
-    mid_rank = rank5_batch(mids.reshape(-1, 5)).astype(np.int64).reshape(c, r)
-    bot_rank = rank5_batch(bots.reshape(-1, 5)).astype(np.int64).reshape(c, r)
-    top = t[..., 0], t[..., 1], t[..., 2]
-    ranks = np.stack((TOP_RANK[top], mid_rank, bot_rank)).astype(np.float64)
-    royalties = np.stack((TOP_ROYALTY[top], row_royalty(mid_rank, MID_ROYALTY, 50), row_royalty(bot_rank, BOT_ROYALTY, 25)))
-    return CompletedRows(ranks, royalties, TOP_FL[top].astype(np.float64)).stats(fl_next_hand)
-
-
 # ---------------------------------------------------------------- regular turns
 def assignments(pending: Sequence[int], room: list[int], discards: int):
     """Every destination list for ``pending`` that fits the rows and owes exactly ``discards``."""
@@ -222,6 +164,7 @@ class TurnPlans:
     def __init__(self, room: tuple[int, int, int], n: int, discards: int, dests: Sequence[Sequence[int]]):
         self.dests = tuple(tuple(d) for d in dests)
         self.array = np.array(self.dests, dtype=np.int8).reshape(len(self.dests), n)
+        self.room = tuple(room)   # free slots per row (top, middle, bottom) before the turn
         self.free = sum(room) - (n - discards)
         held = [ROW_SIZES[r] - room[r] for r in range(3)]
         self.columns = self.free + n + sum(held)   # the drawn, pending and board cards
@@ -249,37 +192,6 @@ class TurnPlans:
         self.table_flat, self.lead_base_flat = self.table.ravel().astype(np.int64), self.lead_base.ravel()   # the compiled outlook's
         # per candidate: its top, middle and bottom row in the table (tops, then middles, then bottoms)
         self.rows = index + np.array([[0], [self.num_top], [self.num_top + num_mid]])
-
-    def complete(self, board: Sequence[Sequence[int]], pending: Sequence[int], future: np.ndarray) -> RowTable:
-        """The distinct completed rows for ``board`` and ``pending`` when ``future`` [R, free]
-        holds each sample's drawn cards (ids of the unseen cards)."""
-        fixed = [*pending, *board[TOP], *board[MIDDLE], *board[BOTTOM]]
-        if not all(0 <= c < 52 for c in fixed):
-            raise ValueError(f"card ids must lie in 0..51, got pending {pending} and board {board}")
-        keys = np.zeros((self.columns + 1, len(future)), dtype=np.int32)   # one key per card and sample
-        CARD_KEY.take(future.T, out=keys[:self.free])
-        keys[self.free:self.columns] = CARD_KEY.take(fixed)[:, None]
-        ranks = rank_from_keys(np.add.reduce(keys[self.cols], axis=0), self.table)
-        lead = ranks >> LEAD_SHIFT
-        return RowTable(self, ranks.astype(np.float64), LEAD_ROYALTY.take(lead + self.lead_base),
-                        LEAD_FL.take(lead[:self.num_top]))
-
-
-@dataclass(frozen=True)
-class RowTable:
-    """The distinct completed rows of a :class:`TurnPlans` ([U, R] each): ranks and
-    royalties (tops, middles, bottoms), the tops' Fantasyland flags."""
-
-    plans: TurnPlans
-    ranks: np.ndarray
-    royalties: np.ndarray
-    top_fl: np.ndarray
-
-    def rows(self, index: np.ndarray | slice = slice(None)) -> CompletedRows:
-        """The completed boards of the candidates at ``index``."""
-        rows = self.plans.rows[:, index]
-        return CompletedRows(self.ranks.take(rows, axis=0), self.royalties.take(rows, axis=0),
-                             self.top_fl.take(rows[0], axis=0))
 
 
 @cache
@@ -316,16 +228,38 @@ def completed_turn(view: OFCView, cands: list[list[int]], noise: Callable[[np.nd
     """:class:`TurnStats` of ``cands``, each board completed from the unseen cards once per
     row of ``noise(pool)`` ([R, len(pool)] sort keys for the ascending unseen ``pool``),
     the first ``routed`` share of them strongest-first (:func:`route_future`)."""
-    return completed_rows(view, _plans_for(view, cands), noise, routed).rows().stats(fl_next(view))
+    return completed_stats(view, _plans_for(view, cands), noise, routed)
 
 
-def completed_rows(view: OFCView, plans: TurnPlans, noise: Callable[[np.ndarray], np.ndarray],
-                   routed: float = 0.5, unseen: Sequence[int] | None = None) -> RowTable:
-    """The :class:`RowTable` of ``plans`` for the view's board completed as :func:`completed_turn`
-    does (``unseen``: the view's unseen cards, when the caller has them)."""
+def completed_stats(view: OFCView, plans: TurnPlans, noise: Callable[[np.ndarray], np.ndarray],
+                    routed: float = 0.5, unseen: Sequence[int] | None = None) -> TurnStats:
+    """The :class:`TurnStats` of every candidate of ``plans`` for the view's board, completed
+    as :func:`completed_turn` does (``unseen``: the view's unseen cards, when the caller has
+    them), in one compiled pass (:func:`envs.ofc_outlook.turn_kernel.completion_stats`)."""
     pool = np.asarray(view.unseen_cards() if unseen is None else unseen, dtype=np.int64)
     future = route_future(pool[np.argsort(noise(pool), axis=1)[:, :plans.free]], routed)
-    return plans.complete(view.own_rows, view.pending, future)
+    board, pending = view.own_rows, view.pending
+    fixed = [*pending, *board[TOP], *board[MIDDLE], *board[BOTTOM]]
+    if not all(0 <= c < 52 for c in fixed):
+        raise ValueError(f"card ids must lie in 0..51, got pending {pending} and board {board}")
+    stats = kernel().completion_stats(np.ascontiguousarray(future), np.array(fixed, dtype=np.int64), plans,
+                                      fl_next(view))
+    return TurnStats(*stats)
+
+
+def kernel():
+    """The compiled turn completion (:mod:`envs.ofc_outlook.turn_kernel`), imported and loaded
+    at the first call: numba is imported only by code that plans."""
+    global _KERNEL
+    if _KERNEL is None:
+        from parlor.envs.ofc_outlook import turn_kernel
+
+        turn_kernel.warm_up()
+        _KERNEL = turn_kernel
+    return _KERNEL
+
+
+_KERNEL = None
 
 
 def fl_next(view: OFCView) -> bool:

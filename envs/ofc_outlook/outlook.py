@@ -1,17 +1,16 @@
 """The outlook's sampled turns: a regular turn completed with a fixed noise table.
 
-The ``features=True`` observation (:mod:`envs.ofc.features`), the rule-based heuristic
+The ``features=True`` observation (:mod:`envs.ofc_outlook.features`), the rule-based heuristic
 and the advisors judge a turn's plans over the same ``SAMPLES`` completions of the board
-(:func:`envs.ofc.rollouts.completed_rows`) drawn from one of ``NOISE_TABLES`` fixed noise
+(:func:`envs.ofc_outlook.rollouts.completed_stats`) drawn from one of ``NOISE_TABLES`` fixed noise
 tables, picked by a key that stays the same for every card of one turn
-(:func:`envs.ofc.features.turn_key`): equal keys, equal numbers.
+(:func:`envs.ofc_outlook.features.turn_key`): equal keys, equal numbers.
 
 :func:`outlook_turn` completes a turn once, at its first card: the later cards of the turn
 (same seen cards, same samples) read their plans off that turn (:class:`CompletedTurn`),
 which gives the very numbers a fresh completion of the smaller turn would. The completion
-runs compiled (:mod:`envs.ofc.turn_kernel`); :func:`outlook_future` with
-``TurnPlans.complete`` is the numpy statement of it that ``tests/ofc/test_kernels.py``
-holds the kernel to.
+runs compiled (:mod:`envs.ofc_outlook.turn_kernel`); ``tests/ofc_outlook/oracle.py`` states
+it in numpy and ``tests/ofc_outlook/test_kernels.py`` holds the kernel to that.
 """
 from __future__ import annotations
 
@@ -22,7 +21,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from parlor.envs.ofc.rollouts import (
+from parlor.envs.ofc.view import Board, OFCView
+from parlor.envs.ofc_outlook.rollouts import (
     BOTTOM,
     DISCARD,
     FOUL_COST,
@@ -32,10 +32,9 @@ from parlor.envs.ofc.rollouts import (
     TurnPlans,
     TurnStats,
     fl_next,
+    kernel,
     plans_of,
-    route_future,
 )
-from parlor.envs.ofc.view import Board, OFCView
 
 NOISE_TABLES = 256
 _NOISE = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # fixed: sampling is a pure function
@@ -43,22 +42,13 @@ _NOISE = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # 
 
 # The 52 card ids by ascending noise, per table and sample (one argsort for all tables). A
 # row's noise values are distinct, so any pool's cards come in this order, as sorting the
-# pool's own noise (``completed_rows``) puts them.
+# pool's own noise (``completed_stats``) puts them.
 _ORDERS = np.argsort(_NOISE, axis=2)
 
 
 def _noise_order(table: int) -> np.ndarray:
     """The 52 card ids by ascending noise, per sample of noise table ``table``."""
     return _ORDERS[table]
-
-
-def outlook_future(key: int, unseen: Sequence[int], free: int) -> np.ndarray:
-    """The drawn cards [SAMPLES, free] of the noise table picked by ``key``, as
-    :func:`completed_rows` draws them from ``unseen``, half routed (:func:`route_future`)."""
-    order = _noise_order(key % NOISE_TABLES)
-    in_pool = np.zeros(52, dtype=bool)
-    in_pool[unseen] = True
-    return route_future(order[in_pool[order]].reshape(len(order), -1)[:, :free], 0.5)
 
 
 def sampled_turn(view: OFCView, key: int) -> tuple[list[list[int]], TurnStats]:
@@ -137,7 +127,7 @@ class CompletedTurn:
     (the same seen cards, so the same pool and samples, and the same free slots once
     the turn is placed) are the candidates that begin with the destinations taken so
     far, completed to the very same boards. Every number comes from one compiled pass
-    (:mod:`envs.ofc.turn_kernel`): each candidate's statistics, the best candidate per
+    (:mod:`envs.ofc_outlook.turn_kernel`): each candidate's statistics, the best candidate per
     prefix and next action, and the feature block's outlook per prefix."""
 
     def __init__(self, view: OFCView | TurnView, key: int, seen: tuple[int, ...]):
@@ -203,7 +193,7 @@ class CompletedTurn:
         return list(actions), [int(row[a]) for a in actions]
 
     def outlook(self, taken: tuple[int, ...]) -> list[float]:
-        """The feature block's outlook after ``taken`` (:func:`envs.ofc.features.outlook`)."""
+        """The feature block's outlook after ``taken`` (:func:`envs.ofc_outlook.features.outlook`)."""
         p = self.tree.ids[taken]
         out = self._outlooks[p].tolist()
         for a in self.tree.actions[p]:
@@ -211,19 +201,6 @@ class CompletedTurn:
         return out
 
 
-def kernel():
-    """The compiled turn completion (:mod:`envs.ofc.turn_kernel`), imported and loaded at
-    the first call: numba is imported only by code that uses the outlook."""
-    global _KERNEL
-    if _KERNEL is None:
-        from parlor.envs.ofc import turn_kernel
-
-        turn_kernel.warm_up()
-        _KERNEL = turn_kernel
-    return _KERNEL
-
-
-_KERNEL = None
 _TURNS: dict[tuple, CompletedTurn] = {}
 MAX_TURNS = 64  # turns kept: one per seat and noise key in play, with room for searches
 

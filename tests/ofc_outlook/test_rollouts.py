@@ -1,9 +1,12 @@
-"""envs.ofc.rollouts: the vectorized completion of candidate boards."""
+"""envs.ofc_outlook.rollouts: the compiled completion of candidate boards against the oracle's
+row-by-row reference (and the oracle's own vectorized completion against it, exactly)."""
 from __future__ import annotations
 
 import numpy as np
 
-from parlor.envs.ofc.rollouts import DISCARD, TurnPlans, assignments, board_stats, place, room_of
+from parlor.envs.ofc_outlook.rollouts import DISCARD, TurnPlans, assignments, kernel, place, room_of
+from tests.ofc_outlook.oracle import board_stats, complete
+from tests.ofc_outlook.test_kernels import assert_stats_close
 
 
 def _reference(boards, future, fl_next_hand):
@@ -41,9 +44,11 @@ def test_turn_plans_complete_every_candidate_like_the_row_by_row_reference() -> 
         plans = TurnPlans(tuple(room), n, owed, cands)
         future = np.stack([rng.permutation(cards[placed + n:])[:plans.free] for _ in range(16)])
         fl_next = bool(trial % 3)
-        got = plans.complete(board, pending, future).rows().stats(fl_next)
         want = _reference([place(board, pending, d) for d in cands], future, fl_next)
+        fixed = np.array([*pending, *board[0], *board[1], *board[2]], dtype=np.int64)
+        assert_stats_close(kernel().completion_stats(future.astype(np.int64), fixed, plans, fl_next), want, trial)
+        arrays = complete(plans, board, pending, future).rows()
         for name in ("foul", "royalty", "strength", "fantasyland", "value"):
-            np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
-        np.testing.assert_array_equal(plans.complete(board, pending, future).rows().values(fl_next), want.value)
+            np.testing.assert_array_equal(getattr(arrays.stats(fl_next), name), getattr(want, name), err_msg=name)
+        np.testing.assert_array_equal(arrays.values(fl_next), want.value)
         assert all(DISCARD in d or owed == 0 for d in plans.dests)

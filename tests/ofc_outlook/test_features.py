@@ -1,4 +1,5 @@
-"""The ``features=True`` observation block: hand-worked positions, layout, option checks."""
+"""The ``features=True`` observation block: hand-worked positions (the compiled block, equal to
+the oracle's), layout, option checks; the oracle's made hands."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,10 +7,21 @@ import pytest
 
 from parlor.envs.engine.cards import parse_cards
 from parlor.envs.engine.game import ConfigError
-from parlor.envs.ofc import features as F
 from parlor.envs.ofc.game import make_game
 from parlor.envs.ofc.view import OFCView
+from parlor.envs.ofc_outlook import features as F
 from tests.ofc.helpers import turn_view
+from tests.ofc_outlook import oracle
+
+PINEAPPLE = make_game(variant="pineapple", features=True)
+
+
+def block(view: OFCView) -> np.ndarray:
+    """The production block of a heads-up Pineapple ``view`` (``encode(view)``'s end), held to
+    the oracle's plain statement of it on the way."""
+    out = np.asarray(F.block_of(PINEAPPLE.encode(view), view.num_players))
+    assert out.tobytes() == oracle.features(view).tobytes()
+    return out
 
 
 def blocks(x: np.ndarray) -> dict[str, np.ndarray]:
@@ -24,19 +36,19 @@ def blocks(x: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def test_made_hand_of_partial_and_complete_rows() -> None:
-    assert F.made_hand(parse_cards("Ks Kd 5h"), 1) == (1, 11, 3)              # pair of kings, 7 kicker
-    assert F.made_hand(parse_cards("Ks Kd 5h 5c"), 1) == (2, 11, 3)           # two pair
-    assert F.made_hand(parse_cards("5s 5d 5h Kc"), 2) == (3, 3, 11)           # trips
-    assert F.made_hand(parse_cards("2c 3c 4c 5c 6c"), 2)[0] == 8              # complete: straight flush
-    assert F.made_hand(parse_cards("Qs Qd 2h"), 0) == (1, 10, 0)              # complete top by rank3
-    assert F.made_hand((), 2) == (0, -1, -1)
-    assert F.hand_value(F.made_hand(parse_cards("As Ad"), 0)) > F.hand_value(F.made_hand(parse_cards("Ks Kd 5h"), 1))
+    assert oracle.made_hand(parse_cards("Ks Kd 5h"), 1) == (1, 11, 3)              # pair of kings, 7 kicker
+    assert oracle.made_hand(parse_cards("Ks Kd 5h 5c"), 1) == (2, 11, 3)           # two pair
+    assert oracle.made_hand(parse_cards("5s 5d 5h Kc"), 2) == (3, 3, 11)           # trips
+    assert oracle.made_hand(parse_cards("2c 3c 4c 5c 6c"), 2)[0] == 8              # complete: straight flush
+    assert oracle.made_hand(parse_cards("Qs Qd 2h"), 0) == (1, 10, 0)              # complete top by rank3
+    assert oracle.made_hand((), 2) == (0, -1, -1)
+    assert oracle.hand_value(oracle.made_hand(parse_cards("As Ad"), 0)) > oracle.hand_value(oracle.made_hand(parse_cards("Ks Kd 5h"), 1))
 
 
 def test_hand_worked_position() -> None:
     # top A A, middle K K 7, bottom 2c 3c 4c (flush and straight alive); next card Ah
     v = turn_view(("As Ad", "Ks Kd 7h", "2c 3c 4c"), ("Qs", "Js Jd", "9h 9d 9c"), "Ah 8s 8d")
-    b = blocks(F.features(v))
+    b = blocks(block(v))
     seen_aces = 3  # As Ad Ah: one ace unseen
     np.testing.assert_allclose(b["top"], [2 / 3, 1 / 9, 13 / 13, 0.0, 0.0, 0.0, (4 - seen_aces) / 15, 0.0], rtol=1e-6)
     np.testing.assert_allclose(b["middle"][:6], [3 / 5, 1 / 9, 12 / 13, 6 / 13, 0.0, 0.0], rtol=1e-6)
@@ -63,12 +75,12 @@ def test_outlook_counts_fouls_of_each_placement() -> None:
     # queens) and then beats the bottom's fives-up two pair: always fouls.
     # Discarding it: only a middle two pair/trips plus a bottom full house escape: rare.
     v = turn_view(("Ks Kd", "Qs Qd 2h 3h", "4c 4d 5c 5d"), ("", "", ""), "Kh 8s 9s")
-    out = blocks(F.features(v))["outlook"].reshape(4, F.OUTLOOK)
+    out = blocks(block(v))["outlook"].reshape(4, F.OUTLOOK)
     assert out[:, 0].tolist() == [1.0, 1.0, 1.0, 1.0]
     assert out[:3, 1].tolist() == [1.0, 1.0, 1.0]
     assert out[3, 1] > 0.9
     assert out[:3, 2].tolist() == [0.0, 0.0, 0.0]  # a fouled board earns no royalties
-    again = blocks(F.features(v))["outlook"]
+    again = blocks(block(v))["outlook"]
     np.testing.assert_array_equal(again, out.reshape(-1))  # a pure function of the view
 
 
@@ -78,7 +90,7 @@ def test_outlook_finds_the_placement_that_cannot_foul() -> None:
     # better: no completion fouls. Anywhere else the middle may fill up (88999/88899)
     # and beat the bottom's trips.
     v = turn_view(("2s 3d", "8s 8d 9c 9h", "Ks Kd Kc"), ("", "", ""), "Ah 4s 6d")
-    out = blocks(F.features(v))["outlook"].reshape(4, F.OUTLOOK)
+    out = blocks(block(v))["outlook"].reshape(4, F.OUTLOOK)
     assert out[:, 0].tolist() == [1.0, 1.0, 1.0, 1.0]
     assert out[1, 1] == 0.0
     assert out[1, 1] <= out[[0, 2, 3], 1].min()
@@ -87,7 +99,7 @@ def test_outlook_finds_the_placement_that_cannot_foul() -> None:
 
 def test_final_foul_flag_when_the_lower_row_is_complete() -> None:
     v = turn_view(("Qs Qd", "2s 3d 4h 5c 7d", "Kc Kd Ks"), ("", "", ""), "9h 9s 9d")
-    order = blocks(F.features(v))["order"]
+    order = blocks(block(v))["order"]
     np.testing.assert_allclose(order, [1.0, 1.0, 0.0, 0.0])  # queens over a complete high-card middle: a foul
 
 
@@ -111,7 +123,7 @@ def test_bad_features_value_names_the_field() -> None:
 
 
 def _outlook(v: OFCView) -> np.ndarray:
-    return blocks(F.features(v))["outlook"].reshape(4, F.OUTLOOK)
+    return blocks(block(v))["outlook"].reshape(4, F.OUTLOOK)
 
 
 def test_outlook_preference_marks_the_best_plan_and_zeroes_illegal_actions() -> None:

@@ -1,34 +1,32 @@
 """The feature block's board part, compiled (numba), read off a seat's observation vector.
 
-:func:`envs.ofc.features.features` computes the block from an :class:`OFCView` in Python
-(memoised row facts). ``OFCGame.observe`` has something faster at hand: the State keeps
-each seat's observation vector up to date, and it holds every card the block reads (own
-rows, the next card, the pending cards and discards, the visible opponents' rows) as
-one-hots and the unseen cards per rank and suit as counts. :func:`board_block` computes
-the block's part before the outlook from that vector in one compiled pass, with the same
-arithmetic as :mod:`envs.ofc.features` (every number a quotient of small integers,
-rounded once to float32), and lists the seat's seen cards (what the outlook is keyed
-by). ``tests/agents/ofc/test_advisor_digests.py`` and ``tests/ofc/test_play.py`` hold it
-to ``encode(view)`` byte for byte.
+The State keeps each seat's observation vector up to date, and ``encode(view)`` writes the
+same vector; it holds every card the block reads (own rows, the next card, the pending
+cards and discards, the visible opponents' rows) as one-hots and the unseen cards per rank
+and suit as counts. :func:`board_block` computes the block's part before the outlook from
+that vector in one compiled pass (every number a quotient of small integers, rounded once
+to float32), and lists the seat's seen cards (what the outlook is keyed by). It is the
+block's one production path (``OFCGame.observe`` and ``encode(view)``);
+``tests/ofc_outlook/oracle.py`` states the same numbers in Python from the view (made
+hands, flush and straight draws, row order), and ``tests/ofc_outlook/test_kernels.py``
+holds the kernel to it byte for byte.
 """
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, ROW_TABLE, TOP_ROWS
+from parlor.envs.engine.hands import CARD_KEY, CATEGORY_SHIFT, FLUSH_OFFSET, RANK_MASK, ROW_TABLE, SUIT_SHIFT, TOP_ROWS
 
-RANK_MASK = (1 << 20) - 1    # a key sum's rank part (envs.engine.hands._RANK_MASK)
-SUIT_SHIFT = 20              # its suit part
-CATEGORY_SHIFT = 20
 ROW_SIZES = np.array([3, 5, 5], dtype=np.int64)
-MAX_CATEGORY = 9.0
+MAX_CATEGORY = 9.0           # five of a kind cannot occur in OFC; straight flush = 8
 
 
 @numba.njit(cache=True, nogil=True)
 def _made(cards: np.ndarray, count: int, size: int, card_key: np.ndarray, flush_offset: np.ndarray,
           row_table: np.ndarray, top_rows: int) -> tuple[int, int, int]:
-    """(category, leading rank, second rank) of a row (``features.made_hand``)."""
+    """(category, leading rank, second rank) of a row: a full row by the evaluator, a partial
+    one by its groups of equal rank (pairs, trips, quads)."""
     if count == size:
         total = 0
         for j in range(count):
@@ -68,7 +66,8 @@ def _made(cards: np.ndarray, count: int, size: int, card_key: np.ndarray, flush_
 
 @numba.njit(cache=True, nogil=True)
 def _straight(cards: np.ndarray, count: int, row: int) -> float:
-    """``features.straight_alive``."""
+    """Whether the row can still make a straight (no repeated rank, the ranks within five,
+    the ace high or low); never the top."""
     if row == 0:
         return 0.0
     seen = np.zeros(13, dtype=np.bool_)
@@ -88,7 +87,8 @@ def _straight(cards: np.ndarray, count: int, row: int) -> float:
 
 @numba.njit(cache=True, nogil=True)
 def _flush(cards: np.ndarray, count: int, row: int, suit_left: np.ndarray) -> float:
-    """``features._flush`` of the row's summary: every card one suit and room for the rest."""
+    """Whether the row can still make a flush: every card one suit and room for the rest
+    among that suit's unseen cards; never the top."""
     if row == 0:
         return 0.0
     if count == 0:
@@ -116,7 +116,7 @@ def _rows_of(obs: np.ndarray, base: int, rows: np.ndarray, counts: np.ndarray, s
 
 @numba.njit(cache=True, nogil=True)
 def _value(made: tuple[int, int, int]) -> int:
-    """``features.hand_value``."""
+    """A made hand as one comparable number."""
     return (made[0] * 14 + made[1] + 1) * 14 + made[2] + 1
 
 
@@ -220,8 +220,8 @@ def _board_block(obs, out, start, next_card, pending, discards, opponents, unsee
 
 
 def board_block(obs: np.ndarray, out: np.ndarray, start: int, layout, seen: np.ndarray) -> int:
-    """Write the feature block's part before the outlook (``features.features``, from the
-    own rows to the opponents) for the seat whose observation vector is ``obs`` (float32,
+    """Write the feature block's part before the outlook (:mod:`envs.ofc_outlook.features`, from
+    the own rows to the opponents) for the seat whose observation vector is ``obs`` (float32,
     ``layout``: its :class:`~parlor.envs.ofc.encode.Layout`) into ``out[start:]`` (float32),
     and that seat's seen cards, ascending, into ``seen`` (int64, 52 long): returns how many."""
     return _board_block(obs, out, start, layout.next_card, layout.pending, layout.discards, layout.opponents,

@@ -1,67 +1,39 @@
-"""The outlook's turn completion as one compiled pass (numba): draws, rows, statistics.
+"""A turn's completion as one compiled pass (numba): draws, rows, statistics.
 
-:class:`envs.ofc.outlook.CompletedTurn` completes a turn's candidates with the samples of
-a fixed noise table. The numpy path (:func:`envs.ofc.outlook.outlook_future`,
-:meth:`envs.ofc.rollouts.TurnPlans.complete`, :meth:`envs.ofc.rollouts.CompletedRows.stats`)
-makes some thirty array passes for it, each a few microseconds of overhead on a few
-thousand numbers; :func:`turn_stats` does the same arithmetic in one compiled loop nest,
-bit for bit:
+Every number the planner judges a turn by comes from here: the heuristic's and the
+advisors' sampled completions (:func:`completion_stats`, the draws given) and the
+outlook's turn completed with a fixed noise table (:func:`turn_stats`, the draws taken in
+the table's order, then the best plan per prefix and the feature block's outlook):
 
 - the draws are the pool's cards in the noise table's order, the first half of the
   samples sorted strongest-first (integers: exact);
 - ranks are the evaluator's table lookups on sums of card keys (integers: exact);
-- every float is computed with numpy's operations in numpy's order (``royalty +
-  ROW_WEIGHT * total / STRENGTH_UNIT``, left to right), and the means over the samples
-  are numpy's pairwise sums (:func:`_pairwise_sum`: eight running sums, as
-  ``np.add.reduce`` sums a contiguous row), divided by the sample count.
+- the floats are per-sample values (``royalty + ROW_WEIGHT * total / STRENGTH_UNIT``)
+  averaged over the samples.
 
-``tests/ofc/test_turn_kernel.py`` checks it against the numpy path number for number.
-numba compiles it once and caches the machine code beside this file (``cache=True``);
-:func:`warm_up` loads it (a fraction of a second) so that the first observation does
-not pay for it.
+``tests/ofc_outlook/oracle.py`` states the same arithmetic in numpy (and row by row);
+``tests/ofc_outlook/test_kernels.py`` holds the kernel to it within a relative 1e-12
+(the integers exactly). numba compiles it once and caches the machine code beside this
+file (``cache=True``); :func:`warm_up` loads it (a fraction of a second) so that the first
+observation does not pay for it.
 """
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, ROW_TABLE
-from parlor.envs.ofc.rollouts import FL_BONUS, FOUL_COST, LEAD_FL, LEAD_ROYALTY, LEAD_SHIFT, ROW_WEIGHT, STRENGTH_UNIT
+from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, RANK_MASK, ROW_TABLE, SUIT_SHIFT
+from parlor.envs.ofc_outlook.rollouts import (
+    FL_BONUS,
+    FOUL_COST,
+    LEAD_FL,
+    LEAD_ROYALTY,
+    LEAD_SHIFT,
+    ROW_WEIGHT,
+    STRENGTH_UNIT,
+)
 
-RANK_MASK = (1 << 20) - 1    # a key sum's rank part (envs.engine.hands._RANK_MASK)
-SUIT_SHIFT = 20              # its suit part (envs.engine.hands._SUIT_SHIFT)
 STATS = 5                    # foul, royalty, strength, fantasyland, value (TurnStats' fields, in order)
-
-
-@numba.njit(cache=True, nogil=True)
-def _pairwise_sum(a: np.ndarray) -> float:
-    """numpy's pairwise sum of a contiguous row of at most 128 numbers (its
-    ``pairwise_sum`` below the block size): eight running sums, combined in a tree,
-    then the rest one by one."""
-    n = a.shape[0]
-    if n < 8:
-        res = 0.0
-        for i in range(n):
-            res += a[i]
-        return res
-    r0, r1, r2, r3, r4, r5, r6, r7 = a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
-    i = 8
-    end = n - n % 8
-    while i < end:
-        r0 += a[i]
-        r1 += a[i + 1]
-        r2 += a[i + 2]
-        r3 += a[i + 3]
-        r4 += a[i + 4]
-        r5 += a[i + 5]
-        r6 += a[i + 6]
-        r7 += a[i + 7]
-        i += 8
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    while i < n:
-        res += a[i]
-        i += 1
-    return res
 
 
 @numba.njit(cache=True, nogil=True)
@@ -126,7 +98,10 @@ def _row_tables(future: np.ndarray, fixed: np.ndarray, cols: np.ndarray, table: 
 @numba.njit(cache=True, nogil=True)
 def _candidate_stats(ranks: np.ndarray, royalties: np.ndarray, top_fl: np.ndarray, rows: np.ndarray,
                      fl_next_hand: bool) -> np.ndarray:
-    """[STATS, C]: ``CompletedRows.stats`` of the candidates whose rows are ``rows`` [3, C]."""
+    """[STATS, C]: the :class:`~parlor.envs.ofc_outlook.rollouts.TurnStats` columns of the
+    candidates whose rows are ``rows`` [3, C]: per sample the board's foul, royalties,
+    strength, Fantasyland flag and value, averaged over the samples (a clean flag of 1.0
+    or 0.0 multiplies what a foul zeroes)."""
     samples = ranks.shape[1]
     count = rows.shape[1]
     out = np.empty((STATS, count))
@@ -149,7 +124,10 @@ def _candidate_stats(ranks: np.ndarray, royalties: np.ndarray, top_fl: np.ndarra
             terms[3, s] = clean * top_fl[t, s]
             terms[4, s] = -FOUL_COST if fouled else value
         for k in range(STATS):
-            out[k, i] = _pairwise_sum(terms[k]) / samples
+            mean = 0.0
+            for j in range(samples):
+                mean += terms[k, j]
+            out[k, i] = mean / samples
     return out
 
 
@@ -170,7 +148,7 @@ def _best_plans(values: np.ndarray, dests: np.ndarray, parents: np.ndarray, num_
 
 @numba.njit(cache=True, nogil=True)
 def _outlooks(stats: np.ndarray, best: np.ndarray, scales: np.ndarray) -> np.ndarray:
-    """[P, 4 * 7]: per prefix, the outlook block of ``envs.ofc.features.outlook`` with the
+    """[P, 4 * 7]: per prefix, the outlook block of ``envs.ofc_outlook.features.outlook`` with the
     preference's exponent ``(value - best value) / temperature`` in its place (the caller
     takes ``math.exp`` of it); ``scales``: royalty, strength, value, foul cost, temperature.
     ``min``/``max`` are written out as Python's (the first argument unless the second is
@@ -202,26 +180,44 @@ def _outlooks(stats: np.ndarray, best: np.ndarray, scales: np.ndarray) -> np.nda
 
 
 @numba.njit(cache=True, nogil=True)
+def _completion_stats(future, fixed, cols, table, lead_base, num_top, rows, fl_next_hand, card_key, flush_offset,
+                      row_table, lead_royalty, lead_fl):
+    ranks, royalties, top_fl = _row_tables(future, fixed, cols, table, lead_base, num_top, card_key,
+                                           flush_offset, row_table, lead_royalty, lead_fl)
+    return _candidate_stats(ranks, royalties, top_fl, rows, fl_next_hand)
+
+
+@numba.njit(cache=True, nogil=True)
 def _turn_stats(order, seen, free, fixed, cols, table, lead_base, num_top, rows, fl_next_hand, dests, parents,
                 num_parents, scales, card_key, flush_offset, row_table, lead_royalty, lead_fl):
     future = _draws(order, seen, free)
-    ranks, royalties, top_fl = _row_tables(future, fixed, cols, table, lead_base, num_top, card_key,
-                                           flush_offset, row_table, lead_royalty, lead_fl)
-    stats = _candidate_stats(ranks, royalties, top_fl, rows, fl_next_hand)
+    stats = _completion_stats(future, fixed, cols, table, lead_base, num_top, rows, fl_next_hand, card_key,
+                              flush_offset, row_table, lead_royalty, lead_fl)
     best = _best_plans(stats[4], dests, parents, num_parents)
     return stats, best, _outlooks(stats, best, scales)
+
+
+def completion_stats(future: np.ndarray, fixed: np.ndarray, plans, fl_next_hand: bool) -> np.ndarray:
+    """[5, C] float64: the :class:`~parlor.envs.ofc_outlook.rollouts.TurnStats` columns (foul,
+    royalty, strength, fantasyland, value) of every candidate of ``plans`` (a
+    :class:`~parlor.envs.ofc_outlook.rollouts.TurnPlans`), each board completed once per row
+    of ``future`` [R, plans.free] (int64 card ids: the bottom's draws first, then the
+    middle's, then the top's); ``fixed`` (int64): the pending cards, then the board's top,
+    middle and bottom cards."""
+    return _completion_stats(future, fixed, plans.cols, plans.table_flat, plans.lead_base_flat, plans.num_top,
+                             plans.rows, fl_next_hand, CARD_KEY, FLUSH_OFFSET, ROW_TABLE, LEAD_ROYALTY, LEAD_FL)
 
 
 def turn_stats(order: np.ndarray, seen: np.ndarray, fixed: np.ndarray, plans, tree, fl_next_hand: bool,
                scales: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The whole turn in one pass: (stats [5, C] float64, the
-    :class:`~parlor.envs.ofc.rollouts.TurnStats` columns foul, royalty, strength,
+    :class:`~parlor.envs.ofc_outlook.rollouts.TurnStats` columns foul, royalty, strength,
     fantasyland, value of every candidate of ``plans`` (a
-    :class:`~parlor.envs.ofc.rollouts.TurnPlans`); best [P, 4], the best candidate per
-    prefix of ``tree`` (:class:`~parlor.envs.ofc.outlook.PrefixTree`) and next action;
+    :class:`~parlor.envs.ofc_outlook.rollouts.TurnPlans`); best [P, 4], the best candidate per
+    prefix of ``tree`` (:class:`~parlor.envs.ofc_outlook.outlook.PrefixTree`) and next action;
     outlooks [P, 28], per prefix the feature block's outlook with the preference's
     exponent (see :func:`_outlooks`)). The boards are completed from the cards not in
-    ``seen`` (int64 ids) in the noise order ``order`` [R, 52] (R <= 128); ``fixed`` (int64):
+    ``seen`` (int64 ids) in the noise order ``order`` [R, 52]; ``fixed`` (int64):
     the pending cards, then the board's top, middle and bottom cards."""
     return _turn_stats(order, seen, plans.free, fixed, plans.cols, plans.table_flat, plans.lead_base_flat,
                        plans.num_top, plans.rows, fl_next_hand, tree.dests, tree.parents, tree.size, scales,
@@ -231,10 +227,11 @@ def turn_stats(order: np.ndarray, seen: np.ndarray, fixed: np.ndarray, plans, tr
 def warm_up() -> None:
     """Load (or, the first time, compile) the kernel: the cost is paid here, not at the
     first observation."""
-    from parlor.envs.ofc.outlook import prefix_tree
-    from parlor.envs.ofc.rollouts import turn_plans
+    from parlor.envs.ofc_outlook.outlook import prefix_tree
+    from parlor.envs.ofc_outlook.rollouts import turn_plans
 
     order = np.tile(np.arange(52, dtype=np.int64), (2, 1))
     plans = turn_plans((3, 5, 5), 3, 1)
-    turn_stats(order, np.arange(3, dtype=np.int64), np.arange(3, dtype=np.int64), plans, prefix_tree(plans), True,
-               np.ones(5))
+    fixed = np.arange(3, dtype=np.int64)
+    turn_stats(order, fixed, fixed, plans, prefix_tree(plans), True, np.ones(5))
+    completion_stats(order[:, 3:3 + plans.free].copy(), fixed, plans, True)
