@@ -233,14 +233,14 @@ def check_eval_config(mutation: tuple) -> str:
 def check_train_config(mutation: tuple) -> str:
     from parlor.training.cli.train import check_named_agents
     from parlor.training.learning.configs import load_config
-    from parlor.training.learning.wrapper import make_raw_env
+    from parlor.training.learning.wrapper import make_env_game
 
     t = targets()
     path = t.path("train.yaml", yaml_text(t.train_config, mutation))
 
     def read() -> None:  # what parlor train checks before it makes a run folder
         config = load_config(str(path))
-        check_named_agents(config, make_raw_env(config.env, config.options).game)
+        check_named_agents(config, make_env_game(config.env, config.options))
     return within_bounds(read, path.stat().st_size)
 
 

@@ -29,7 +29,7 @@ from parlor.training.learning.checkpoints import step_files, step_of, step_path,
 from parlor.training.learning.configs import TrainConfig
 from parlor.training.learning.learner_eval import evaluate_player, flat_row, plot_learning_curve
 from parlor.training.learning.opponents import make_agent
-from parlor.training.learning.wrapper import make_raw_env
+from parlor.training.learning.wrapper import make_env_game
 
 UNTRAINED = "untrained"  # the baseline of the network before its warm start
 
@@ -84,7 +84,7 @@ class ParlorCallback(BaseCallback):
         super().__init__()
         self.config, self.run_dir, self.log = config, Path(run_dir), log
         self.progress_bar, self.bar = progress_bar, None
-        self.game = make_raw_env(config.env, config.options).game
+        self.game = make_env_game(config.env, config.options)
         self.seats = config.learner_seats or tuple(range(self.game.num_players))
         self.history = read_csv(self.run_dir / "eval.csv")
         self.baselines = read_csv(self.run_dir / "baselines.csv")

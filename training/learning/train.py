@@ -155,9 +155,9 @@ def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
 
 def policy_game(config: TrainConfig) -> Any:
     """The game a policy of this run is checked against."""
-    from parlor.training.learning.wrapper import make_raw_env  # also knows envs registered for tests
+    from parlor.training.learning.wrapper import make_env_game  # also knows envs registered for tests
 
-    return make_raw_env(config.env, config.options).game
+    return make_env_game(config.env, config.options)
 
 
 def save_final(model: Any, run_dir: Path, config: TrainConfig, game: Any, checkpoint: bool = True) -> Path:

@@ -41,9 +41,9 @@ def start_run(tmp_path: Path, config, text: str = "") -> Path:
 
 
 def game_of(env_name: str, **options):
-    from parlor.training.learning.wrapper import make_raw_env  # knows the test envs
+    from parlor.training.learning.wrapper import make_env_game  # knows the test envs
 
-    return make_raw_env(env_name, options).game
+    return make_env_game(env_name, options)
 
 
 def legal_predictions(model, env_name: str, options: dict, episodes: int = 2) -> None:
