@@ -194,7 +194,7 @@ def shield_policy(source: str | Path, dest: str | Path, guard: Mapping[str, floa
     its action guard, replacing any it had ({} removes it); the network's bytes are copied
     unchanged. ``game`` is the policy's own game: a guard its env's advisor cannot apply raises ConfigError."""
     saved = read_policy_file(source)
-    check_guard(advisor_for(saved.header["env"], game), guard, saved.header["env"])
+    check_guard(advisor_for(game), guard, game.name)
     fit_weights(saved.architecture.build(), saved.weights, source)  # never pass on a file that does not load
     header = {k: v for k, v in saved.header.items() if k not in ("action_guard", "checkpoint")}
     if guard:
@@ -246,7 +246,7 @@ def check_policy(path: str | Path, env_name: str, game: Game) -> dict[str, Any]:
     check_signature(saved.header, signature(env_name, game), path, game.portable_options)
     guard = action_guard(saved.header)
     if guard:
-        check_guard(advisor_for(env_name, game), guard, env_name)
+        check_guard(advisor_for(game), guard, game.name)
     return saved.header
 
 
@@ -321,7 +321,7 @@ class PolicyAgent:
                  name: str = "ppo", guard: Mapping[str, float] | None = None, env_name: str | None = None):
         self.policy = getattr(policy, "policy", policy)  # an sb3 model or its policy
         self.game, self.guard = game, dict(guard or {})
-        self.advisor = advisor_for(env_name, game) if game is not None and env_name is not None else None
+        self.advisor = advisor_for(game) if game is not None and env_name is not None else None
         if self.guard:
             if game is None or env_name is None:
                 raise ValueError("PolicyAgent: an action guard needs the game and the env name (its advisor)")

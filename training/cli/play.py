@@ -151,7 +151,7 @@ def setup(args: argparse.Namespace) -> tuple[str, Any, list[Any], list[str]]:
         specs = specs * (n - 1)
     elif len(specs) != n - 1:
         raise ConfigError(f"--vs names {len(specs)} agents; {env_name} has {n - 1} other seats (give 1 or {n - 1})")
-    return env_name, game, [make_agent(s, game, env_name=env_name) for s in specs], specs
+    return env_name, game, [make_agent(s, game) for s in specs], specs
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:

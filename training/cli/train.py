@@ -55,7 +55,7 @@ def check_named_agents(config: Any, game: Any) -> None:
 
     names = [e.agent for e in config.opponents if e.agent != SELF] + [*config.eval.opponents, *config.eval.baselines]
     for name in dict.fromkeys(names):
-        make_agent(name, game, env_name=config.env)
+        make_agent(name, game)
 
 
 def run(args: argparse.Namespace) -> int:

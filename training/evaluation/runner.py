@@ -159,7 +159,7 @@ def seat_agent(agent_index: int, seat: int) -> Any:
         spec = config.players()[agent_index]
         factory = _worker["factories"].get(spec)
         cache[key] = (factory(_worker["game"]) if factory is not None
-                      else make_agent(spec, _worker["game"], env_name=config.env))
+                      else make_agent(spec, _worker["game"]))
         if "torch" in sys.modules:
             sys.modules["torch"].set_num_threads(1)
     return cache[key]
@@ -321,7 +321,7 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
                           f"at most {MAX_EPISODES:,} in one evaluation")
     factories = policy_factories(config.players(), config.env) if config.ray is not None else {}
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
-        check_agent(spec, game, env_name=config.env)
+        check_agent(spec, game)
     if config.field is not None:
         if game.num_players < 2:
             raise ConfigError(f"field needs a game of 2 or more seats; {config.env} has {game.num_players}")

@@ -81,5 +81,5 @@ def policy_factories(specs: Iterable[str], env_name: str, game: Any = None) -> d
     factories = {spec: ShippedPolicy(spec, env_name, read_input(f"agent {spec}", spec[len(POLICY_PREFIX):]))
                  for spec in dict.fromkeys(specs) if spec.startswith(POLICY_PREFIX)}
     for spec in factories if game is not None else ():
-        make_agent(spec, game, env_name=env_name)
+        make_agent(spec, game)
     return factories

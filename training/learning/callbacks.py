@@ -127,7 +127,7 @@ class ParlorCallback(BaseCallback):
     def _opponent(self, name: str, seat: int) -> Any:
         key = (name, seat)
         if key not in self._opponents:
-            self._opponents[key] = make_agent(name, self.game, self.config.env, None, None)
+            self._opponents[key] = make_agent(name, self.game, None, None)
         return self._opponents[key]
 
     def _player(self, policy: Any) -> PolicyAgent:

@@ -114,7 +114,7 @@ def check_agents(config: TrainConfig, game: Any) -> None:
                                                   if e.agent != SELF]
     for field_name, name in names:
         try:
-            make_agent(name, game, config.env, None, None)
+            make_agent(name, game, None, None)
         except ValueError as exc:  # the registry's message lists the agents there are
             raise ConfigError(f"{field_name}: {exc}") from None
 

@@ -108,7 +108,7 @@ def init_labeller(spec: LabelSpec, make_game: Any = None, factories: Mapping[str
             env.pool.add_snapshot(_policy_from_bytes(spec.learner, env.env_name, env.game, False, 0))
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
-    teacher = make_agent(spec.teacher, env.game, env.env_name, None, None)
+    teacher = make_agent(spec.teacher, env.game, None, None)
     _state.update(spec=spec, env=env, teacher=teacher, learner=learner)
 
 

@@ -169,7 +169,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.learner_seats = seats
         self.reward_scale = float(reward_scale)
         self.shaping = dict(shaping or {})
-        self.advisor = advisor_for(env_name, self.game)  # guards and estimators (agents.advisors)
+        self.advisor = advisor_for(self.game)  # guards and estimators (agents.advisors)
         if self.shaping:
             fresh = self.game.new_state(np.random.default_rng(0))
             known = sorted(fresh.stats())
@@ -191,7 +191,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._last_obs: np.ndarray | None = None
         self._potentials: dict[str, float] = {}
         entries = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in opponents]
-        self.pool = OpponentPool(entries if n > 1 else [], self.game, env_name, agent_factories, snapshot_keep)
+        self.pool = OpponentPool(entries if n > 1 else [], self.game, agent_factories, snapshot_keep)
         self.observation_space = observation_space(self.game)["observation"]
         self.action_space = action_space(self.game)
         self._opponent_choice = seat_chooser(self.game, lambda seat: self._seats_agents[seat][1])

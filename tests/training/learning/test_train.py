@@ -166,11 +166,10 @@ def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
                      opponents=(config.opponents[0].__class__("random"),))
     run_dir = start_run(tmp_path, config)
     path = train(config, run_dir, progress_bar=False, log=lambda *_: None).model_path
-    agent = make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **config.options), env_name="ofc_v0")
+    agent = make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **config.options))
     assert agent is not None
     with pytest.raises(ValueError, match="option variant"):
-        make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **{**config.options, "variant": "original"}),
-                   env_name="ofc_v0")
+        make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **{**config.options, "variant": "original"}))
 
 
 @pytest.mark.parametrize("text, match", [
