@@ -233,7 +233,7 @@ class TableEnv(AECEnv):
 
         if self.state is None:
             raise RuntimeError("record() needs a reset() first: there is no episode yet")
-        return record_episode(self.game, self.metadata["name"], self.state, seed=self._seed, agents=agents, tags=tags)
+        return record_episode(self.game, self.state, seed=self._seed, agents=agents, tags=tags)
 
     # ------------------------------------------------------------ observing
     def last(self, observe: bool = True):

@@ -23,7 +23,7 @@ def test_a_heuristic_game_on_stacked_decks_records_and_resimulates_exactly(name:
     agents = [make_agent("heuristic", game, seed=p) for p in range(game.num_players)]
     result = play_episode(game, agents, seed=21, decks=decks)
     labels = [f"heuristic@{p}" for p in range(game.num_players)]
-    record = record_episode(game, name, result.state, seed=21, agents=labels, tags={"deal": 0})
+    record = record_episode(game, result.state, seed=21, agents=labels, tags={"deal": 0})
     assert list(record.rewards) == result.rewards
     assert {k: list(v) for k, v in record.stats.items()} == result.stats
     assert len(record.steps) == result.steps and record.truncated == result.truncated

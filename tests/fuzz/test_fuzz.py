@@ -147,7 +147,7 @@ class Targets:
         from parlor.envs.records import record_episode
 
         result = play_episode(self.game, [RandomAgent(self.game, seed=s) for s in range(3)], 7)
-        self.record = record_episode(self.game, "tonk_v0", result.state, seed=7, agents=["a", "b", "c"]).to_dict()
+        self.record = record_episode(self.game, result.state, seed=7, agents=["a", "b", "c"]).to_dict()
         self.state = json.loads(self.game.serialize_state(result.state))
         from parlor.training.evaluation.runner import EvalConfig, plan
 

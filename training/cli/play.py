@@ -105,7 +105,7 @@ def save_record(game: Game, env_name: str, state: Any, seed: int, labels: Sequen
 
     folder = default_run_dir(env_name, Path("runs", "play"))
     folder.mkdir(parents=True)  # the random suffix makes it new
-    record = record_episode(game, env_name, state, seed=seed, agents=labels)
+    record = record_episode(game, state, seed=seed, agents=labels)
     return str(write_records(folder / RECORDS, [record]))
 
 

@@ -170,7 +170,7 @@ def run_job(job: Any) -> list[dict]:
     from parlor.training.evaluation.tournament import run_job as play
 
     config = _worker["config"]
-    recording = Recording(config.env, tuple(config.names())) if config.record else None
+    recording = Recording(tuple(config.names())) if config.record else None
     return play(_worker["game"], seat_agent, job, config.seed, recording)
 
 

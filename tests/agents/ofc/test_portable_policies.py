@@ -71,7 +71,7 @@ def test_a_single_hand_policy_plays_a_match_with_its_fantasyland_hand_solved_and
     stats = state.stats()
     assert stats["fl_hands"][0] == pytest.approx(1 / 3) and stats["regular_hands"][1] == 1.0
 
-    record = record_episode(game, "ofc_v0", state, agents=["policy", "heuristic"])
+    record = record_episode(game, state, agents=["policy", "heuristic"])
     seat0 = [step.action for step in record.steps if step.seat == 0]
     # after its 13 placements of hand 0, seat 0 places its Fantasyland hand first in hand 1
     assert seat0[13:13 + len(dealt)] == _solved_actions(dealt)   # every placement is the solver's

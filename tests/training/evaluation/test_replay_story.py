@@ -30,7 +30,7 @@ def recorded(name: str, seed: int = 6, **options) -> Record:
     game = envs.make_game(name, **options)
     labels = ["heuristic"] + ["random"] * (game.num_players - 1)
     agents = [make_agent(label, game, seed=p) for p, label in enumerate(labels)]
-    return record_episode(game, name, play_episode(game, agents, seed=seed).state, seed=seed, agents=labels)
+    return record_episode(game, play_episode(game, agents, seed=seed).state, seed=seed, agents=labels)
 
 
 @pytest.fixture(scope="module")
