@@ -162,7 +162,7 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Any:
     if spec.startswith("ppo:"):
         from parlor.agents.policy import PolicyAgent
 
-        return PolicyAgent.from_file(spec[len("ppo:"):], env_name, game, seed=seed)
+        return PolicyAgent.from_file(spec[len("ppo:"):], game, seed=seed)
     if spec == "search" or spec.startswith("search:"):
         return _make_search(spec, game, env_name, seed)
     planner = spec.partition(":")[0]
@@ -203,7 +203,7 @@ def check_agent(spec: str, game: Game) -> None:
     if spec.strip().startswith("ppo:"):
         from parlor.agents.policy import check_policy
 
-        check_policy(spec.strip()[len("ppo:"):], game.name, game)
+        check_policy(spec.strip()[len("ppo:"):], game)
         return
     make_agent(spec, game)
 

@@ -82,7 +82,7 @@ def test_ppo_zip_plays_only_legal_actions_and_always_checks_the_signature(tmp_pa
     pytest.importorskip("sb3_contrib")
     from tests.agents.policy_files import tiny_policy
 
-    path = tiny_policy(tmp_path / "kuhn.zip", GAME, "kuhn_test")
+    path = tiny_policy(tmp_path / "kuhn.zip", GAME)
     agent = registry.make_agent(f"ppo:{path}", GAME)
     obs = np.zeros(GAME.observation_shape, np.float32)
     for mask in ([1, 0], [0, 1]):

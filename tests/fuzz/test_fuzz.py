@@ -132,7 +132,7 @@ class Targets:
 
         self.folder = Path(tempfile.mkdtemp(prefix="parlor-fuzz-"))
         self.game = envs.make_game("tonk_v0")
-        self.policy = tiny_policy(self.folder / "policy.zip", self.game, "tonk_v0").read_bytes()
+        self.policy = tiny_policy(self.folder / "policy.zip", self.game).read_bytes()
         with zipfile.ZipFile(self.folder / "policy.zip") as zf:
             self.header = json.loads(zf.read("parlor.json"))
             self.weights = zf.read("weights.safetensors")
@@ -172,7 +172,7 @@ def targets() -> Targets:
 def load_policy_file(path: Path) -> None:
     from parlor.agents.policy import load_policy
 
-    load_policy(path, "tonk_v0", targets().game)
+    load_policy(path, targets().game)
 
 
 def policy_bytes(t: Targets, mutation: tuple) -> bytes:

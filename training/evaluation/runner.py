@@ -319,7 +319,7 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
     if config.games * groups > MAX_EPISODES:
         raise ConfigError(f"games={config.games} for each of {groups} matchups is {config.games * groups:,} episodes; "
                           f"at most {MAX_EPISODES:,} in one evaluation")
-    factories = policy_factories(config.players(), config.env) if config.ray is not None else {}
+    factories = policy_factories(config.players()) if config.ray is not None else {}
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
         check_agent(spec, game)
     if config.field is not None:

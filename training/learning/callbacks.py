@@ -134,7 +134,7 @@ class ParlorCallback(BaseCallback):
         """The network ``policy`` as the evaluation plays it (the eval's determinism and seed, the run's guard)."""
         ev = self.config.eval
         return PolicyAgent(policy, deterministic=ev.deterministic, seed=ev.seed, game=self.game,
-                           guard=self.config.action_guard, env_name=self.config.env)
+                           guard=self.config.action_guard)
 
     def evaluate_untrained(self, policy: Any) -> None:
         """Before a warm start: the fresh network ``policy`` on the evaluation deals, recorded as
@@ -217,7 +217,7 @@ class ParlorCallback(BaseCallback):
         self.plot()
 
     def _checkpoint(self) -> Path:
-        return write_checkpoint(self.model, self.run_dir, self.config.env, self.game, **self.config.policy_metadata())
+        return write_checkpoint(self.model, self.run_dir, self.game, **self.config.policy_metadata())
 
     # ------------------------------------------------------------ self-play
     def _snapshot_paths(self) -> list[Path]:
@@ -229,8 +229,8 @@ class ParlorCallback(BaseCallback):
             self.training_env.env_method("add_snapshot", str(path))
 
     def _snapshot(self) -> None:
-        path = save_policy(self.model, step_path(self.run_dir / "snapshots", self.num_timesteps), self.config.env,
-                           self.game, **self.config.policy_metadata())
+        path = save_policy(self.model, step_path(self.run_dir / "snapshots", self.num_timesteps), self.game,
+                           **self.config.policy_metadata())
         self.training_env.env_method("add_snapshot", str(path))
         self.log(f"step {self.num_timesteps:>9,}: self-play snapshot {path.name} joins the pool")
 

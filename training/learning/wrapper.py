@@ -209,7 +209,7 @@ class SingleAgentEnv(gymnasium.Env):
         import torch
 
         torch.set_num_threads(1)  # opponents' forward passes: one thread per env process
-        self.pool.add_snapshot(PolicyAgent.from_file(path, self.env_name, self.game, deterministic=False,
+        self.pool.add_snapshot(PolicyAgent.from_file(path, self.game, deterministic=False,
                                                      seed=int(self._rng.integers(2**31))))
 
     def num_snapshots(self) -> int:

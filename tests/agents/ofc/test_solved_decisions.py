@@ -86,9 +86,9 @@ def test_search_agent_without_an_advisor_searches_fantasyland_decisions():
 
 def test_policy_agent_plays_the_solved_board_without_asking_its_network():
     game, state = fantasyland_turn()
-    agent = PolicyAgent(NoPolicy(), game, env_name="ofc_v0")
+    agent = PolicyAgent(NoPolicy(), game)  # the game's env id finds its advisor
     assert_solved_board(state, play_fantasyland(state, agent))
-    blind = PolicyAgent(NoPolicy())   # no game, no env name: no advisor, the network decides
+    blind = PolicyAgent(NoPolicy())   # no game: no advisor, the network decides
     with pytest.raises(AssertionError, match="reached the policy network"):
         blind.act(game.observe(state, 0), state.legal_mask().astype(np.int8), state.view(0))
 
