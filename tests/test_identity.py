@@ -20,6 +20,7 @@ from parlor.training.learning import wrapper as wrapper_module
 from parlor.training.learning.opponents import PoolEntry
 from parlor.training.learning.wrapper import SingleAgentEnv, make_env_game
 from tests.harness import kuhn
+from tests.harness.hidden import HIDDEN
 from tests.training.scripted import LEDGER_RAW_ENV, FixedAgent, register
 
 register()
@@ -38,6 +39,7 @@ def test_the_agent_and_advisor_tables_are_keyed_by_env_ids() -> None:
     for table in (registry.HEURISTICS, registry.SEARCH_DEFAULTS, registry.EXTRAS, registry.PLANNERS,
                   advisors.ADVISORS):
         assert set(table) <= set(envs.ENVS), table
+    assert set(envs.ENVS) <= set(HIDDEN) and set(envs.ENVS) <= set(registry.SEARCH_DEFAULTS)
     assert all(isinstance(d, registry.SearchDefaults) for d in registry.SEARCH_DEFAULTS.values())
 
 

@@ -131,7 +131,7 @@ class State(Protocol):
 class Game(Protocol):
     """A game with fixed options: builds states, encodes and renders views."""
 
-    name: str
+    name: str  # the env id (e.g. "ofc_v0"): agents, advisors, records and policy files know it by this
     config: Any  # frozen dataclass, validated in __post_init__
     num_players: int
     num_actions: int
