@@ -1,12 +1,12 @@
-"""Advisors: what training and play know about a game beyond its rules, found by env name.
+"""Advisors: what training and play know about a game beyond its rules, found by its env id.
 
 A game (``parlor.envs``) holds rules, views and observations only. Knowledge that
 helps a learner but is no rule lives here, per game: action guards (the actions a
 tolerance finds too risky leave the mask: a safety shield a policy is trained and
 played inside) and estimators of a statistic during an episode (the potential of
 potential-based reward shaping) and decisions an exact solver takes better than any
-learner (``solved_action``: OFC's Fantasyland hands). :func:`advisor_for` builds the advisor of an env
-(None for an env without one); ``ADVISORS`` lists them:
+learner (``solved_action``: OFC's Fantasyland hands). :func:`advisor_for` builds the advisor of a
+game, looked up by its env id ``Game.name`` (None for an env without one); ``ADVISORS`` lists them:
 
 | env | advisor | guards | estimators | solved decisions |
 |---|---|---|---|---|
@@ -29,7 +29,7 @@ from parlor.agents.registry import resolve
 from parlor.envs.engine.config import check_number
 from parlor.envs.engine.game import ConfigError, Game, State
 
-ADVISORS: dict[str, str] = {  # env name -> "module:Class", built with (game); imported when asked for
+ADVISORS: dict[str, str] = {  # env id (Game.name) -> "module:Class", built with (game); imported when asked for
     "ofc_v0": "parlor.agents.ofc.advisor:OFCAdvisor",
 }
 
@@ -78,10 +78,10 @@ def first_guarded(advisor: Advisor | None, observation: np.ndarray, mask: np.nda
     return next(a for a in order if mask[a])
 
 
-def advisor_for(env_name: str, game: Game) -> Advisor | None:
-    """The advisor of ``env_name`` for ``game`` (a new one: it may memoise per decision),
-    or None when the env has none."""
-    target = ADVISORS.get(env_name)
+def advisor_for(game: Game) -> Advisor | None:
+    """The advisor of ``game``'s env (its ``Game.name``) for ``game`` (a new one: it may
+    memoise per decision), or None when the env has none."""
+    target = ADVISORS.get(game.name)
     return None if target is None else resolve(target)(game)
 
 

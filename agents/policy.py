@@ -91,20 +91,21 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def layout_version(env_name: str, game: Game) -> str:
-    """The observation layout's version: the env's ``_vN`` plus the game's own
+def layout_version(game: Game) -> str:
+    """The observation layout's version: the env id's ``_vN`` (``game.name``) plus the game's own
     ``observation_version`` when it declares one (bumped when encode changes)."""
     own = game.observation_version
-    return env_name if own is None else f"{env_name}/{own}"
+    return game.name if own is None else f"{game.name}/{own}"
 
 
-def signature(env_name: str, game: Game) -> dict[str, Any]:
-    """What a policy trained on ``game`` needs to be true of the env it plays in."""
+def signature(game: Game) -> dict[str, Any]:
+    """What a policy trained on ``game`` needs to be true of the env it plays in (its env id
+    is ``game.name``)."""
     config = game.config
     options = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)} if dataclasses.is_dataclass(config) else {}
     return {
-        "env": env_name,
-        "layout_version": layout_version(env_name, game),
+        "env": game.name,
+        "layout_version": layout_version(game),
         "observation_shape": [int(n) for n in game.observation_shape],
         "num_actions": int(game.num_actions),
         "options": _jsonable(options),
@@ -146,9 +147,9 @@ def architecture_for(game: Game, net_arch: tuple[int, ...] | Mapping[str, Any], 
                         observation_high=float(high), num_actions=int(game.num_actions))
 
 
-def _header(env_name: str, game: Game, arch: Architecture, num_timesteps: int, guard: Mapping[str, float] | None,
+def _header(game: Game, arch: Architecture, num_timesteps: int, guard: Mapping[str, float] | None,
             metadata: Mapping[str, Any] | None) -> dict[str, Any]:
-    header = {"format": POLICY_FORMAT, **signature(env_name, game), "architecture": arch.to_json(),
+    header = {"format": POLICY_FORMAT, **signature(game), "architecture": arch.to_json(),
               "num_timesteps": int(num_timesteps)}
     if guard:
         header["action_guard"] = {str(k): float(v) for k, v in guard.items()}
@@ -162,7 +163,7 @@ def _zip_path(path: str | Path) -> Path:
     return path if path.suffix == ".zip" else path.with_suffix(".zip")
 
 
-def save_policy_weights(state_dict: Mapping[str, Any], arch: Architecture, path: str | Path, env_name: str,
+def save_policy_weights(state_dict: Mapping[str, Any], arch: Architecture, path: str | Path,
                         game: Game, *, num_timesteps: int = 0, action_guard: Mapping[str, float] | None = None,
                         metadata: Mapping[str, Any] | None = None) -> Path:
     """Write a policy file from torch tensors named as in sb3-contrib's MaskableActorCriticPolicy
@@ -171,16 +172,16 @@ def save_policy_weights(state_dict: Mapping[str, Any], arch: Architecture, path:
     For trainers other than SB3 (RLlib exports through this). Returns the file's path."""
     path = _zip_path(path)
     fit_weights(arch.build(), state_dict, path)  # the file will load: every tensor fits the architecture
-    return write_policy_file(path, _header(env_name, game, arch, num_timesteps, action_guard, metadata), state_dict)
+    return write_policy_file(path, _header(game, arch, num_timesteps, action_guard, metadata), state_dict)
 
 
-def save_policy(model: Any, path: str | Path, env_name: str, game: Game, *, checkpoint: bool = False,
+def save_policy(model: Any, path: str | Path, game: Game, *, checkpoint: bool = False,
                 action_guard: Mapping[str, float] | None = None, metadata: Mapping[str, Any] | None = None) -> Path:
     """Save the network of ``model`` (a MaskablePPO, or its policy) with the signature of ``game``.
     ``checkpoint=True`` (a MaskablePPO) adds the optimizer state and update count, so that
     training can continue from the file (``parlor train --resume``)."""
     policy = getattr(model, "policy", model)
-    header = _header(env_name, game, Architecture.of_policy(policy), getattr(model, "num_timesteps", 0),
+    header = _header(game, Architecture.of_policy(policy), getattr(model, "num_timesteps", 0),
                      action_guard, metadata)
     optimizer = None
     if checkpoint:
@@ -194,7 +195,7 @@ def shield_policy(source: str | Path, dest: str | Path, guard: Mapping[str, floa
     its action guard, replacing any it had ({} removes it); the network's bytes are copied
     unchanged. ``game`` is the policy's own game: a guard its env's advisor cannot apply raises ConfigError."""
     saved = read_policy_file(source)
-    check_guard(advisor_for(saved.header["env"], game), guard, saved.header["env"])
+    check_guard(advisor_for(game), guard, game.name)
     assert saved.weights is not None and saved.weights_bytes is not None  # read with its weights
     fit_weights(saved.architecture.build(), saved.weights, source)  # never pass on a file that does not load
     header = {k: v for k, v in saved.header.items() if k not in ("action_guard", "checkpoint")}
@@ -211,8 +212,7 @@ def convert_sb3_policy(source: str | Path, dest: str | Path, game: Game) -> Path
     from parlor.agents.policy_legacy import read_sb3_zip
 
     old, tensors, activation, layers = read_sb3_zip(source)
-    env_name = old.get("env")
-    check_signature(old, signature(str(env_name), game), source)
+    check_signature(old, signature(game), source)
     try:
         arch = architecture_for(game, layers, activation)
     except ValueError as exc:
@@ -221,7 +221,7 @@ def convert_sb3_policy(source: str | Path, dest: str | Path, game: Game) -> Path
     guard = old.get("action_guard") or {}
     if not isinstance(guard, Mapping) or not isinstance(old.get("num_timesteps", 0), int):
         raise PolicyFileError(source, f"{HEADER}: action_guard must be an object, num_timesteps an integer")
-    return save_policy_weights(tensors, arch, dest, str(env_name), game, num_timesteps=old.get("num_timesteps", 0),
+    return save_policy_weights(tensors, arch, dest, game, num_timesteps=old.get("num_timesteps", 0),
                                action_guard=guard, metadata={"converted_from": "policy format 1 (an SB3 zip)"})
 
 
@@ -232,7 +232,7 @@ def read_signature(path: str | Path) -> dict[str, Any]:
     return read_policy_file(path, weights=False).header
 
 
-def check_policy(path: str | Path, env_name: str, game: Game) -> dict[str, Any]:
+def check_policy(path: str | Path, game: Game) -> dict[str, Any]:
     """Everything :meth:`PolicyAgent.from_file` checks (the file, its signature against ``game``,
     its tensors against its architecture, its action guard against the env's advisor, the
     libraries that play it installed) without importing torch; returns the header. A process
@@ -244,10 +244,10 @@ def check_policy(path: str | Path, env_name: str, game: Game) -> dict[str, Any]:
         if importlib.util.find_spec(module) is None:  # ModuleNotFoundError names the extra to install
             raise ModuleNotFoundError(f"No module named {module!r}", name=module)
     saved = read_policy_file(path, framework="numpy")  # its tensors checked against its architecture
-    check_signature(saved.header, signature(env_name, game), path, game.portable_options)
+    check_signature(saved.header, signature(game), path, game.portable_options)
     guard = action_guard(saved.header)
     if guard:
-        check_guard(advisor_for(env_name, game), guard, env_name)
+        check_guard(advisor_for(game), guard, game.name)
     return saved.header
 
 
@@ -264,19 +264,19 @@ def _shared(path: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], Any]:
     return _build(path)
 
 
-def load_policy(path: str | Path, env_name: str, game: Game, shared: bool = False) -> Any:
+def load_policy(path: str | Path, game: Game, shared: bool = False) -> Any:
     """The network in the policy file ``path`` (an sb3-contrib MaskableActorCriticPolicy in eval
-    mode), checked for ``game`` of env ``env_name``: :class:`PolicyMismatchError` if it was trained
+    mode), checked for ``game`` (of env ``game.name``): :class:`PolicyMismatchError` if it was trained
     on another env, other options (but the game's ``portable_options``, e.g. OFC's number of
     hands) or another observation layout; :class:`PolicyFileError` for a
     file that is not a policy of this format. ``shared=True`` returns the process's read-only copy
     (agents: each file is read once); otherwise a fresh copy of its own."""
-    return _load_with_header(path, env_name, game, shared)[1]
+    return _load_with_header(path, game, shared)[1]
 
 
-def _load_with_header(path: str | Path, env_name: str, game: Game, shared: bool) -> tuple[dict[str, Any], Any]:
+def _load_with_header(path: str | Path, game: Game, shared: bool) -> tuple[dict[str, Any], Any]:
     # before any tensor is read
-    check_signature(read_signature(path), signature(env_name, game), path, game.portable_options)
+    check_signature(read_signature(path), signature(game), path, game.portable_options)
     if not shared:
         return _build(path)
     key = os.path.abspath(path)
@@ -284,13 +284,13 @@ def _load_with_header(path: str | Path, env_name: str, game: Game, shared: bool)
     return _shared(key, stat.st_mtime_ns, stat.st_size)
 
 
-def load_weights_into(policy: Any, path: str | Path, env_name: str, game: Game) -> dict[str, Any]:
+def load_weights_into(policy: Any, path: str | Path, game: Game) -> dict[str, Any]:
     """Copy the weights of the policy file ``path`` (checked for ``game``) into ``policy``, a live
     MaskableActorCriticPolicy (e.g. a fresh MaskablePPO's, for a warm start: across the game's
     ``portable_options`` too, e.g. a single-hand OFC policy for 6-hand matches); a network of
     another architecture is a :class:`NetworkMismatchError`. Returns the file's header."""
     saved = read_policy_file(path)
-    check_signature(saved.header, signature(env_name, game), path, game.portable_options)
+    check_signature(saved.header, signature(game), path, game.portable_options)
     mine = Architecture.of_policy(policy)
     if mine != saved.architecture:
         raise NetworkMismatchError(f"{path}: its network ({saved.architecture.describe()}) is not this one "
@@ -300,11 +300,11 @@ def load_weights_into(policy: Any, path: str | Path, env_name: str, game: Game) 
     return saved.header
 
 
-def read_checkpoint(path: str | Path, env_name: str, game: Game) -> PolicyFile:
+def read_checkpoint(path: str | Path, game: Game) -> PolicyFile:
     """A training checkpoint (weights, optimizer state, counters) checked for ``game`` strictly
     (a resumed run has its own options); :class:`PolicyFileError` if it is torn or not a checkpoint."""
     saved = read_policy_file(path, optimizer=True)
-    check_signature(saved.header, signature(env_name, game), path)
+    check_signature(saved.header, signature(game), path)
     return saved
 
 
@@ -315,31 +315,30 @@ class PolicyAgent:
     Deterministic play takes the most probable legal action; stochastic play samples
     the masked action distribution with the agent's own seeded generator (never the
     global torch RNG, so it cannot disturb training). ``guard`` narrows the mask
-    with the ``guarded_mask`` of the env's advisor (the game and ``env_name`` are needed then).
-    With the game and ``env_name`` the decisions the advisor solves (``solved_action``) are
-    played as solved.
+    with the ``guarded_mask`` of the env's advisor (the game is needed then). With the game
+    the decisions its advisor solves (``solved_action``) are played as solved.
     """
 
     def __init__(self, policy: Any, game: Game | None = None, deterministic: bool = True, seed: int | None = None,
-                 name: str = "ppo", guard: Mapping[str, float] | None = None, env_name: str | None = None):
+                 name: str = "ppo", guard: Mapping[str, float] | None = None):
         self.policy = getattr(policy, "policy", policy)  # an sb3 model or its policy
         self.game, self.guard = game, dict(guard or {})
-        self.advisor = advisor_for(env_name, game) if game is not None and env_name is not None else None
+        self.advisor = advisor_for(game) if game is not None else None
         if self.guard:
-            if game is None or env_name is None:
-                raise ValueError("PolicyAgent: an action guard needs the game and the env name (its advisor)")
-            check_guard(self.advisor, self.guard, env_name)
+            if game is None:
+                raise ValueError("PolicyAgent: an action guard needs the game (its advisor)")
+            check_guard(self.advisor, self.guard, game.name)
         self.deterministic = deterministic
         self.name = name
         self.rng = np.random.default_rng(seed)
 
     @classmethod
-    def from_file(cls, path: str | Path, env_name: str, game: Game, deterministic: bool = True,
+    def from_file(cls, path: str | Path, game: Game, deterministic: bool = True,
                   seed: int | None = None) -> PolicyAgent:
         """The policy saved at ``path`` (checked by :func:`load_policy`) with the guard it carries."""
-        header, policy = _load_with_header(path, env_name, game, shared=True)
+        header, policy = _load_with_header(path, game, shared=True)
         return cls(policy, game, deterministic=deterministic, seed=seed, name=f"ppo:{path}",
-                   guard=action_guard(header), env_name=env_name)
+                   guard=action_guard(header))
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

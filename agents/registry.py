@@ -1,13 +1,14 @@
 """Agents by name, so tools and configs can say ``random``, ``heuristic``, ``search`` or ``ppo:<zip>``.
 
-Specs understood by :func:`make_agent` (``ENV`` is the environment's name):
+Specs understood by :func:`make_agent`. Every table is keyed by the env id, which is also
+the game's ``Game.name``: an agent is built from the game alone.
 
 | spec | agent |
 |---|---|
 | ``random`` | uniform over the legal actions |
 | ``heuristic`` | the game's rule-based player (table ``HEURISTICS``) |
 | extra names of a game (``EXTRAS``) | e.g. ``always_min`` / ``always_max`` (buki_v0), ``montecarlo`` (buffalo_bill_v0) |
-| ``search[:BUDGET[:ROLLOUT[:HORIZON]]]`` | determinized Monte Carlo (:mod:`parlor.agents.search`): BUDGET rollouts per decision, ROLLOUT ``heuristic`` or ``random``, HORIZON ``episode`` or ``reward``; omitted parts take the game's defaults (``SEARCH_DEFAULTS``); decisions the env's advisor solves (OFC: Fantasyland hands) are played as solved |
+| ``search[:BUDGET[:ROLLOUT[:HORIZON]]]`` | determinized Monte Carlo (:mod:`parlor.agents.search`): BUDGET rollouts per decision, ROLLOUT ``heuristic`` or ``random``, HORIZON ``episode`` or ``reward``; omitted parts take the game's defaults (``SEARCH_DEFAULTS``: a :class:`SearchDefaults` per env); decisions the env's advisor solves (OFC: Fantasyland hands) are played as solved |
 | ``expert[:SAMPLES]`` | OFC only: the Monte-Carlo expert (:mod:`parlor.agents.ofc.expert`), SAMPLES sampled worlds per regular turn (default ``agents.ofc.expert.DEFAULT_SAMPLES``) |
 | ``ppo:PATH.zip`` | a trained policy (:class:`parlor.agents.policy.PolicyAgent`, deterministic; its signature must fit the env; torch is imported only then; decisions the env's advisor solves are played as solved) |
 | ``package.module:Class`` | any class with the ``(game, seed=None)`` constructor |
@@ -19,10 +20,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from dataclasses import dataclass
 from typing import Any
 
 from parlor.agents.base import RandomAgent
-from parlor.envs.engine.game import ConfigError, Game
+from parlor.envs.engine.game import ConfigError, Game, shown
 
 HEURISTICS: dict[str, str] = {
     "ofc_v0": "parlor.agents.ofc.heuristic:OFCHeuristic",
@@ -49,34 +51,62 @@ DEFAULT_SEARCH_BUDGET = 64
 MAX_SEARCH_BUDGET = 100_000  # rollouts per decision: more would take hours a decision
 MAX_PLANNER_SAMPLES = 100_000  # a planner's sampled worlds per turn: the expert's default 128 is ~0.7 s a hand
 ROLLOUTS = ("heuristic", "random")
-# plain ``search`` per game: (rollouts per decision, playout policy, horizon, max candidates),
-# chosen so an evaluation against the heuristic stays within minutes on one core
-SEARCH_DEFAULTS: dict[str, tuple[int, str, str, int | None]] = {
-    "ofc_v0": (8, "heuristic", "episode", None),
-    "buffalo_bill_v0": (8, "heuristic", "episode", 4),    # up to 40 actions, 9-round playouts
-    "washizu_poker_v0": (16, "heuristic", "episode", 8),
-    "buki_v0": (6, "heuristic", "reward", None),          # bets settle every deal: play out the deal
-    "pulle_v0": (4, "heuristic", "episode", None),        # pays only at the end: long playouts
-    "austrian_dominoes_v0": (16, "heuristic", "episode", None),
-    "tonk_v0": (16, "heuristic", "episode", None),
+HORIZONS = ("episode", "reward")  # a search plays out to the episode's end or to the next reward
+
+
+@dataclass(frozen=True)
+class SearchDefaults:
+    """Plain ``search`` of one game: ``budget`` rollouts per decision, played out by the
+    ``rollout`` policy to the ``horizon`` (``episode``, or ``reward``: the next reward), over at
+    most ``max_candidates`` legal actions (None: all of them)."""
+
+    budget: int = DEFAULT_SEARCH_BUDGET
+    rollout: str = "heuristic"
+    horizon: str = "episode"
+    max_candidates: int | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.budget, bool) or not isinstance(self.budget, int) or not 1 <= self.budget <= MAX_SEARCH_BUDGET:
+            raise ConfigError(f"search budget {shown(self.budget)}: an integer in 1..{MAX_SEARCH_BUDGET:,} "
+                              f"(rollouts per decision)")
+        if self.rollout not in ROLLOUTS:
+            raise ConfigError(f"search rollout {shown(self.rollout)}; allowed values: {', '.join(ROLLOUTS)}")
+        if self.horizon not in HORIZONS:
+            raise ConfigError(f"search horizon {shown(self.horizon)}; allowed values: {', '.join(HORIZONS)}")
+        candidates = self.max_candidates
+        if candidates is not None and (isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1):
+            raise ConfigError(f"search max_candidates {shown(candidates)}: None or an integer >= 1")
+
+
+# plain ``search`` per game, chosen so an evaluation against the heuristic stays within
+# minutes on one core
+SEARCH_DEFAULTS: dict[str, SearchDefaults] = {
+    "ofc_v0": SearchDefaults(8),
+    "buffalo_bill_v0": SearchDefaults(8, max_candidates=4),    # up to 40 actions, 9-round playouts
+    "washizu_poker_v0": SearchDefaults(16, max_candidates=8),
+    "buki_v0": SearchDefaults(6, horizon="reward"),            # bets settle every deal: play out the deal
+    "pulle_v0": SearchDefaults(4),                             # pays only at the end: long playouts
+    "austrian_dominoes_v0": SearchDefaults(16),
+    "tonk_v0": SearchDefaults(16),
 }
 
 
-def register_agents(env_name: str, *, heuristic: str | None = None, search: tuple[int, str, str, int | None] | None = None,
+def register_agents(env_name: str, *, heuristic: str | None = None,
+                    search: SearchDefaults | tuple[int, str, str, int | None] | None = None,
                     extras: dict[str, str] | None = None) -> None:
     """Name the agents of a game from another package (docs/adding_a_game.md): its
     ``heuristic`` and ``extras`` (name -> ``"package.module:Class"``, imported only when
-    asked for) and plain ``search``'s defaults (budget, rollout, horizon, max candidates).
-    Call it in the game's entry module: the registry imports that module for such a game."""
+    asked for) and plain ``search``'s defaults (a :class:`SearchDefaults`, or its fields as a
+    tuple: budget, rollout, horizon, max candidates). Call it in the game's entry module: the
+    registry imports that module for such a game."""
+    if search is not None:
+        try:
+            defaults = search if isinstance(search, SearchDefaults) else SearchDefaults(*search)
+        except (TypeError, ValueError) as err:
+            raise ConfigError(f"search defaults of {env_name}: {err}") from None
+        SEARCH_DEFAULTS[env_name] = defaults
     if heuristic is not None:
         HEURISTICS[env_name] = heuristic
-    if search is not None:
-        budget, rollout, horizon, candidates = search
-        if not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"search budget {budget!r} of {env_name}: a positive integer (rollouts per decision)")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"search rollout {rollout!r} of {env_name}; allowed values: {', '.join(ROLLOUTS)}")
-        SEARCH_DEFAULTS[env_name] = (budget, rollout, horizon, candidates)
     if extras:
         EXTRAS.setdefault(env_name, {}).update(extras)
 
@@ -121,9 +151,10 @@ def agent_names(env_name: str | None = None) -> list[str]:
     return names
 
 
-def make_agent(spec: str, game: Game, env_name: str | None = None, seed: int | None = None) -> Any:
-    """Build the agent named by ``spec`` for ``game`` (see the module table)."""
-    env_name = env_name or game.name
+def make_agent(spec: str, game: Game, seed: int | None = None) -> Any:
+    """Build the agent named by ``spec`` for ``game`` (see the module table), looked up by its
+    env id ``game.name``."""
+    env_name = game.name
     _load_external(env_name)
     spec = spec.strip()
     if spec == "random":
@@ -131,7 +162,7 @@ def make_agent(spec: str, game: Game, env_name: str | None = None, seed: int | N
     if spec.startswith("ppo:"):
         from parlor.agents.policy import PolicyAgent
 
-        return PolicyAgent.from_file(spec[len("ppo:"):], env_name, game, seed=seed)
+        return PolicyAgent.from_file(spec[len("ppo:"):], game, seed=seed)
     if spec == "search" or spec.startswith("search:"):
         return _make_search(spec, game, env_name, seed)
     planner = spec.partition(":")[0]
@@ -149,7 +180,7 @@ def make_agent(spec: str, game: Game, env_name: str | None = None, seed: int | N
                               "and the constructor (game, seed=None))")
         return cls(game, seed=seed)
     raise ConfigError(
-        f"unknown agent {spec!r} for {env_name or 'this game'}; available: "
+        f"unknown agent {spec!r} for {env_name}; available: "
         f"{', '.join(agent_names(env_name))}, search:BUDGET[:ROLLOUT], package.module:Class"
     )
 
@@ -165,17 +196,16 @@ def _make_planner(spec: str, target: str, game: Game, seed: int | None) -> Any:
     return resolve(target)(game, seed=seed, samples=int(samples))
 
 
-def check_agent(spec: str, game: Game, env_name: str | None = None) -> None:
+def check_agent(spec: str, game: Game) -> None:
     """Fail as :func:`make_agent` would for ``spec``, building nothing heavy: a policy is
     checked without torch (:func:`parlor.agents.policy.check_policy`), so a process that only
     plans (an evaluation's parent) can fork workers that never inherit torch."""
-    env_name = env_name or game.name
     if spec.strip().startswith("ppo:"):
         from parlor.agents.policy import check_policy
 
-        check_policy(spec.strip()[len("ppo:"):], env_name, game)
+        check_policy(spec.strip()[len("ppo:"):], game)
         return
-    make_agent(spec, game, env_name=env_name)
+    make_agent(spec, game)
 
 
 def _user_class(spec: str) -> type:
@@ -191,21 +221,22 @@ def _user_class(spec: str) -> type:
                           "importable)") from None
 
 
-def search_defaults(env_name: str) -> tuple[int, str, str, int | None]:
-    """(budget, rollout, horizon, max candidates) of plain ``search`` for ``env_name``."""
+def search_defaults(env_name: str) -> SearchDefaults:
+    """The defaults of plain ``search`` for ``env_name``."""
     _load_external(env_name)
     rollout = "heuristic" if env_name in HEURISTICS else "random"
-    return SEARCH_DEFAULTS.get(env_name, (DEFAULT_SEARCH_BUDGET, rollout, "episode", None))
+    return SEARCH_DEFAULTS.get(env_name, SearchDefaults(rollout=rollout))
 
 
 def _make_search(spec: str, game: Game, env_name: str, seed: int | None) -> Any:
     from parlor.agents.advisors import advisor_for
-    from parlor.agents.search import HORIZONS, AgentRollout, SearchAgent
+    from parlor.agents.search import AgentRollout, SearchAgent
 
     parts = spec.split(":")
     if len(parts) > 4:
         raise ConfigError(f"bad search spec {spec!r}; use search[:BUDGET[:ROLLOUT[:HORIZON]]], e.g. search:64:heuristic")
-    budget, rollout, horizon, candidates = search_defaults(env_name)
+    defaults = search_defaults(env_name)
+    budget, rollout, horizon = defaults.budget, defaults.rollout, defaults.horizon
     if len(parts) > 1 and parts[1]:
         if not (parts[1].isascii() and parts[1].isdigit()) or not 1 <= int(parts[1]) <= MAX_SEARCH_BUDGET:
             raise ConfigError(f"bad search budget {parts[1][:40]!r} in {spec[:80]!r}: an integer in "
@@ -222,9 +253,9 @@ def _make_search(spec: str, game: Game, env_name: str, seed: int | None) -> Any:
     policy = None
     if rollout == "heuristic":
         if env_name not in HEURISTICS:
-            raise ConfigError(f"{env_name or 'this game'} has no heuristic agent for search rollouts; use search:{budget}:random")
+            raise ConfigError(f"{env_name} has no heuristic agent for search rollouts; use search:{budget}:random")
         cls = resolve(HEURISTICS[env_name])
         # the game heuristics read only the view (DESIGN.md), so playouts skip encoding
         policy = AgentRollout(game, lambda s: cls(game, seed=s), name="heuristic", encode=False)
-    return SearchAgent(game, seed=seed, budget=budget, rollout=policy, horizon=horizon, max_candidates=candidates,
-                       advisor=advisor_for(env_name, game))
+    return SearchAgent(game, seed=seed, budget=budget, rollout=policy, horizon=horizon,
+                       max_candidates=defaults.max_candidates, advisor=advisor_for(game))

@@ -52,10 +52,10 @@ def _source(source: Any) -> tuple[str, dict[str, Any] | None, Architecture, Mapp
     return type(source).__name__, guard_header, arch, policy.state_dict(), None
 
 
-def _parlor_env(env: Any) -> tuple[str, Any, dict[str, float]] | None:
-    """(env name, game, action guard) of the (first) SingleAgentEnv inside ``env`` (a Gymnasium
+def _parlor_env(env: Any) -> tuple[Any, dict[str, float]] | None:
+    """(game, action guard) of the (first) SingleAgentEnv inside ``env`` (a Gymnasium
     env or an SB3 VecEnv, whose attributes come through ``get_attr``), or None for another env."""
-    names = ("env_name", "game", "action_guard")
+    names = ("game", "action_guard")
     try:
         if hasattr(env, "get_attr") and hasattr(env, "num_envs"):  # a VecEnv: ask its first env
             values = [env.get_attr(n, indices=[0])[0] for n in names]
@@ -63,8 +63,8 @@ def _parlor_env(env: Any) -> tuple[str, Any, dict[str, float]] | None:
             values = [getattr(env.unwrapped, n) for n in names]
     except AttributeError:
         return None
-    name, game, guard = values
-    return str(name), game, {str(k): float(v) for k, v in dict(guard or {}).items()}
+    game, guard = values
+    return game, {str(k): float(v) for k, v in dict(guard or {}).items()}
 
 
 def _check_env(name: str, header: Mapping[str, Any], env: Any) -> None:
@@ -74,9 +74,9 @@ def _check_env(name: str, header: Mapping[str, Any], env: Any) -> None:
     found = _parlor_env(env)
     if found is None:
         return
-    env_name, game, got = found
+    game, got = found
     if "env" in header:
-        check_signature(header, signature(env_name, game), name, game.portable_options)
+        check_signature(header, signature(game), name, game.portable_options)
     want = action_guard(header)
     if want != got:
         raise PolicyMismatchError(f"{name} plays inside the action guard {want or 'none'}, this env applies "

@@ -31,6 +31,7 @@ import numpy as np
 from parlor.agents.advisors import Advisor, solved_action
 from parlor.agents.base import legal_actions
 from parlor.agents.episodes import play_until
+from parlor.agents.registry import HORIZONS
 from parlor.envs.engine.game import Game
 
 ALLOCATIONS = ("halving", "uniform")
@@ -83,9 +84,6 @@ class AgentRollout:
         view = state.view(player)
         obs = self.game.encode(view) if self.encode else None
         return int(self.agents[player].act(obs, state.legal_mask(), view))
-
-
-HORIZONS = ("episode", "reward")
 
 
 def rollout(state: Any, player: int, policy: Callable[[Any, np.random.Generator], int],

@@ -107,7 +107,7 @@ def save_record(game: Game, env_name: str, state: Any, seed: int, labels: Sequen
 
     folder = default_run_dir(env_name, Path("runs", "play"))
     folder.mkdir(parents=True)  # the random suffix makes it new
-    record = record_episode(game, env_name, state, seed=seed, agents=labels)
+    record = record_episode(game, state, seed=seed, agents=labels)
     return str(write_records(folder / RECORDS, [record]))
 
 
@@ -153,7 +153,7 @@ def setup(args: argparse.Namespace) -> tuple[str, Any, list[Any], list[str]]:
         specs = specs * (n - 1)
     elif len(specs) != n - 1:
         raise ConfigError(f"--vs names {len(specs)} agents; {env_name} has {n - 1} other seats (give 1 or {n - 1})")
-    return env_name, game, [make_agent(s, game, env_name=env_name) for s in specs], specs
+    return env_name, game, [make_agent(s, game) for s in specs], specs
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:

@@ -1,7 +1,8 @@
 """parlor environments: the registry of every PettingZoo environment.
 
 Entry modules ``envs/<name>_v<N>.py`` are discovered automatically; each
-offers ``env(**options)``, ``raw_env(**options)`` and ``PRESETS``. A game of another
+offers ``env(**options)``, ``raw_env(**options)``, ``make_game(**options)`` (the Game
+alone, whose ``Game.name`` is the env id) and ``PRESETS``. A game of another
 package joins the registry through the ``parlor.envs`` entry-point group of its
 distribution (``<name>_v<N> = "package.module"``, docs/adding_a_game.md) or, in one
 process, through :func:`register`.
@@ -56,7 +57,7 @@ def __getattr__(name: str) -> Any:
 
 def register(name: str, module: str) -> None:
     """Add the env ``name`` (``<game>_v<N>``) whose entry module (``env``, ``raw_env``,
-    ``PRESETS``) is importable as ``module``; registering the same pair again is a no-op."""
+    ``make_game``, ``PRESETS``) is importable as ``module``; registering the same pair again is a no-op."""
     from parlor.envs.engine.game import ConfigError, shown
 
     if not isinstance(name, str) or not _ENTRY.fullmatch(name):
@@ -95,9 +96,18 @@ def make_raw(name: str, **options: Any):
 
 
 def make_game(name: str, **options: Any) -> Game:
-    """The framework-free Game object (no adapter options allowed)."""
+    """The framework-free Game object of env ``name`` from its entry module's
+    ``make_game(**options)``, built without the AEC adapter (no adapter options allowed);
+    its ``Game.name`` is ``name``."""
+    from parlor.envs.aec import named_game
+    from parlor.envs.engine.game import ConfigError
+
     module = load(name)
-    return module.raw_env(**options).game
+    factory = getattr(module, "make_game", None)
+    if not callable(factory):
+        raise ConfigError(f"entry module {module.__name__} of env {name!r} has no make_game(**options) building "
+                          f"its Game (docs/adding_a_game.md)")
+    return named_game(name, factory(**options))
 
 
 def load_env_config(path: str) -> tuple[str, dict[str, Any]]:

@@ -14,6 +14,7 @@ as a game record (:mod:`parlor.envs.records`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
@@ -37,6 +38,41 @@ RESET_OPTIONS = ("deck", "decks")
 API_TEST_RESET_PROBE = "options"
 
 
+@dataclass(frozen=True)
+class IllegalActions:
+    """What an illegal action (or None where an action is due) does: ``"raise"`` an
+    ``IllegalActionError`` naming the legal ones, or ``"penalty"``: the episode ends and the
+    offender is paid ``reward``. The adapter and the training wrapper
+    (``parlor.training.learning.wrapper``) both play actions through :meth:`play`."""
+
+    mode: str = "raise"
+    reward: float = -1.0
+
+    def __post_init__(self) -> None:
+        check_choice("illegal_action", self.mode, ILLEGAL_ACTION_MODES)
+        check_number("illegal_reward", self.reward)
+        object.__setattr__(self, "reward", float(self.reward))
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> IllegalActions:
+        """The policy that the adapter options ``illegal_action`` / ``illegal_reward`` in
+        ``options`` set (the defaults where absent)."""
+        return cls(options.get("illegal_action", cls.mode), options.get("illegal_reward", cls.reward))
+
+    def play(self, game: Game, state: Any, action: int | None) -> bool:
+        """Apply ``action`` to ``state``: True when it was legal; False when it was illegal under
+        ``"penalty"`` (the caller then ends the episode with the penalty)."""
+        try:
+            if action is None:  # a live seat must act: no action is an illegal one
+                raise IllegalActionError(None, np.flatnonzero(state.legal_mask()), game.action_name)
+            state.apply(action)
+        except IllegalActionError:
+            if self.mode == "raise":
+                raise
+            return False
+        return True
+
+
 class TableEnv(AECEnv):
     """PettingZoo ``AECEnv`` around a :class:`envs.engine.game.Game`.
 
@@ -50,33 +86,26 @@ class TableEnv(AECEnv):
     def __init__(
         self,
         game: Game,
-        name: str | None = None,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
-        illegal_reward: float = -1.0,
+        illegal_action: str = IllegalActions.mode,
+        illegal_reward: float = IllegalActions.reward,
     ):
         super().__init__()
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
-        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
-        check_number("illegal_reward", illegal_reward)
+        self.illegal = IllegalActions(illegal_action, illegal_reward)
         self._draw: Callable[[Any], str] | None = None
         if render_mode == "rgb_array":
             self._draw = svg_renderer(game)
             svg.check_pictures_extra()
         self.game = game
-        self.metadata = dict(self.metadata, name=name or game.name)
+        self.metadata = dict(self.metadata, name=game.name)  # the env id (Game.name)
         self.render_mode = render_mode
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
         self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        low, high = game.observation_bounds
-        obs_box = spaces.Box(low=low, high=high, shape=game.observation_shape, dtype=np.float32)
-        mask_box = spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8)
-        space = spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+        space = observation_space(game)
         self._observation_spaces = {a: space for a in self.possible_agents}
-        self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self._action_spaces = {a: action_space(game) for a in self.possible_agents}
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
         self._rng: np.random.Generator | None = None
         self.state = None  # the game's State; None until the first reset
@@ -85,6 +114,15 @@ class TableEnv(AECEnv):
         self._last_actor = 0
         self._seed: int | None = None  # the seed of this episode's generator (None: unknown)
         self._returns: list[float] = []  # per seat, the rewards of this episode so far
+
+    @property
+    def illegal_action(self) -> str:
+        """``"raise"`` or ``"penalty"`` (:class:`IllegalActions`)."""
+        return self.illegal.mode
+
+    @property
+    def illegal_reward(self) -> float:
+        return self.illegal.reward
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -95,7 +133,7 @@ class TableEnv(AECEnv):
 
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        decks = self._stacked_decks(options)  # checked first: a bad option leaves the generator as it was
+        decks = stacked_decks(self.game, options)  # checked first: a bad option leaves the generator as it was
         seed = check_seed(seed, none=True)
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
@@ -115,36 +153,6 @@ class TableEnv(AECEnv):
         self._collect_rewards()
         self._after_transition()
 
-    def _stacked_decks(self, options: Mapping[str, Any] | None) -> list[tuple[int, ...]] | None:
-        """The stacked decks of ``reset(options=...)`` (docs/rules.md §0.3), parsed; a
-        ``ConfigError`` names the bad option."""
-        if options is None:
-            return None
-        if not isinstance(options, Mapping):
-            raise ConfigError(f"reset options={shown(options)} must be a dict; allowed keys: {', '.join(RESET_OPTIONS)}")
-        unknown = sorted(map(repr, set(options) - {*RESET_OPTIONS, API_TEST_RESET_PROBE}))
-        if unknown:
-            raise ConfigError(f"unknown reset option(s) {', '.join(unknown)}; allowed keys: {', '.join(RESET_OPTIONS)}")
-        if "deck" in options and "decks" in options:
-            raise ConfigError("give either options['deck'] or options['decks'], not both")
-        if "deck" in options:
-            return [self._parse_deck("options['deck']", options["deck"])]
-        if "decks" not in options:
-            return None
-        decks = options["decks"]
-        if not isinstance(decks, (list, tuple)):
-            raise ConfigError(f"options['decks']={shown(decks)} must be a list of decks, one per deal")
-        return [self._parse_deck(f"options['decks'][{i}]", d) for i, d in enumerate(decks)]
-
-    def _parse_deck(self, where: str, deck: Any) -> tuple[int, ...]:
-        if not isinstance(deck, (str, list, tuple, np.ndarray)):
-            raise ConfigError(f"{where}={shown(deck)} must be a deck: text such as 'As Kd ...' or a list of "
-                              f"cards (tiles) or ids")
-        try:
-            return self.game.parse_deck(deck)
-        except ValueError as err:  # ConfigError included: say which option held the deck
-            raise ConfigError(f"{where}: {err}") from None
-
     def step(self, action: int | None) -> None:
         player = self._acting
         if player is None:  # the episode is over: every agent takes its dead step
@@ -156,14 +164,7 @@ class TableEnv(AECEnv):
             action = action_id(action)  # TypeError unless an integer; None stays None
         self._cumulative_rewards[agent] = 0.0
         self._last_actor = player
-        state = self.state
-        try:
-            if action is None:  # a live agent must act: no action is an illegal one
-                raise IllegalActionError(None, np.flatnonzero(state.legal_mask()), self.game.action_name)
-            state.apply(action)
-        except IllegalActionError:
-            if self.illegal_action == "raise":
-                raise
+        if not self.illegal.play(self.game, self.state, action):
             self._end_with_penalty(agent)
             return
         self._obs_cache.clear()
@@ -210,8 +211,8 @@ class TableEnv(AECEnv):
             self.rewards[a] = 0.0
             self.terminations[a] = True
         self._acting = None
-        self.rewards[offender] = self.illegal_reward
-        self._returns[self.agent_name_mapping[offender]] += self.illegal_reward
+        self.rewards[offender] = self.illegal.reward
+        self._returns[self.agent_name_mapping[offender]] += self.illegal.reward
         self._final_infos()
         self.infos[offender]["illegal_action"] = True
         self._accumulate_rewards()
@@ -232,7 +233,7 @@ class TableEnv(AECEnv):
 
         if self.state is None:
             raise RuntimeError("record() needs a reset() first: there is no episode yet")
-        return record_episode(self.game, self.metadata["name"], self.state, seed=self._seed, agents=agents, tags=tags)
+        return record_episode(self.game, self.state, seed=self._seed, agents=agents, tags=tags)
 
     # ------------------------------------------------------------ observing
     def last(self, observe: bool = True):
@@ -293,6 +294,50 @@ class TableEnv(AECEnv):
         pass
 
 
+def observation_space(game: Game) -> spaces.Dict:
+    """A seat's observation space: the game's observation vector and the action mask."""
+    low, high = game.observation_bounds
+    obs_box = spaces.Box(low=low, high=high, shape=game.observation_shape, dtype=np.float32)
+    mask_box = spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8)
+    return spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+
+
+def action_space(game: Game) -> spaces.Discrete:
+    return spaces.Discrete(game.num_actions)
+
+
+def stacked_decks(game: Game, options: Mapping[str, Any] | None) -> list[tuple[int, ...]] | None:
+    """The stacked decks of ``reset(options=...)`` (docs/rules.md §0.3), parsed for ``game``; a
+    ``ConfigError`` names the bad option. The adapter and the training wrapper deal with these."""
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise ConfigError(f"reset options={shown(options)} must be a dict; allowed keys: {', '.join(RESET_OPTIONS)}")
+    unknown = sorted(map(repr, set(options) - {*RESET_OPTIONS, API_TEST_RESET_PROBE}))
+    if unknown:
+        raise ConfigError(f"unknown reset option(s) {', '.join(unknown)}; allowed keys: {', '.join(RESET_OPTIONS)}")
+    if "deck" in options and "decks" in options:
+        raise ConfigError("give either options['deck'] or options['decks'], not both")
+    if "deck" in options:
+        return [_parse_deck(game, "options['deck']", options["deck"])]
+    if "decks" not in options:
+        return None
+    decks = options["decks"]
+    if not isinstance(decks, (list, tuple)):
+        raise ConfigError(f"options['decks']={shown(decks)} must be a list of decks, one per deal")
+    return [_parse_deck(game, f"options['decks'][{i}]", d) for i, d in enumerate(decks)]
+
+
+def _parse_deck(game: Game, where: str, deck: Any) -> tuple[int, ...]:
+    if not isinstance(deck, (str, list, tuple, np.ndarray)):
+        raise ConfigError(f"{where}={shown(deck)} must be a deck: text such as 'As Kd ...' or a list of "
+                          f"cards (tiles) or ids")
+    try:
+        return game.parse_deck(deck)
+    except ValueError as err:  # ConfigError included: say which option held the deck
+        raise ConfigError(f"{where}: {err}") from None
+
+
 def action_id(action: Any) -> int | None:
     """The integer id of an action given to ``step``: a Python or numpy integer, or a 0-d
     integer array (what SB3's ``predict`` returns for one observation); None stays None.
@@ -317,11 +362,12 @@ def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, An
 
 
 def entry_points(name: str, make_game: Callable[..., Game]) -> tuple[Callable[..., AECEnv], Callable[..., TableEnv]]:
-    """PettingZoo-style ``env(**options)`` and ``raw_env(**options)`` for a game."""
+    """PettingZoo-style ``env(**options)`` and ``raw_env(**options)`` for a game whose
+    ``Game.name`` is the env id ``name``."""
 
     def raw_env(**options: Any) -> TableEnv:
         adapter, game_options = split_options(options)
-        return TableEnv(make_game(**game_options), name=name, **adapter)
+        return TableEnv(named_game(name, make_game(**game_options)), **adapter)
 
     def env(**options: Any) -> AECEnv:
         return OrderEnforcing(raw_env(**options))
@@ -329,3 +375,12 @@ def entry_points(name: str, make_game: Callable[..., Game]) -> tuple[Callable[..
     raw_env.__doc__ = f"The unwrapped {name} TableEnv; options are the game's config fields plus {ADAPTER_OPTIONS}."
     env.__doc__ = f"The {name} environment (order-enforcing wrapper around raw_env)."
     return env, raw_env
+
+
+def named_game(name: str, game: Game) -> Game:
+    """``game``, checked to carry the env id ``name`` as its ``Game.name``: the one name that
+    agents, advisors, records, policy files and the registry know it by."""
+    if getattr(game, "name", None) != name:
+        raise ConfigError(f"the game of env {name!r} is named {shown(getattr(game, 'name', None))}: Game.name must "
+                          f"be the env id, {name!r}")
+    return game

@@ -14,7 +14,7 @@ Format ``parlor-record`` version 1: JSON lines, one episode per line, one object
 key           value
 ============  ==================================================================================
 format        ``"parlor-record"``; ``version``: ``1``; ``parlor``: the version that wrote it
-env           the registered env, e.g. ``"ofc_v0"``
+env           the registered env, e.g. ``"ofc_v0"`` (the game's ``Game.name``)
 options       the game's full config (every option, defaults included)
 seed          the seed of the episode's generator; ``null`` when unknown (an env reset
               without a seed goes on with its generator): ``rng`` is what replays
@@ -231,9 +231,10 @@ def _ended(state: Any) -> tuple[bool, bool]:
     return terminal, bool(state.is_truncated()) and not terminal
 
 
-def record_episode(game: Any, env: str, state: Any, *, seed: int | None = None,
+def record_episode(game: Any, state: Any, *, seed: int | None = None,
                    agents: Sequence[str] | None = None, tags: dict[str, Any] | None = None) -> Record:
-    """The record of the episode ``state`` has played so far (finished or not).
+    """The record of the episode ``state`` of ``game`` has played so far (finished or not); its
+    ``env`` is the game's env id, ``game.name``.
 
     It re-simulates the state's trace once, to name each move with what its seat saw and
     to check that the trace reproduces ``state`` (same generator state, decks, statistics).
@@ -262,7 +263,7 @@ def record_episode(game: Any, env: str, state: Any, *, seed: int | None = None,
                           "changed the state or drew from its generator")
     terminal, truncated = _ended(sim)
     return Record(
-        env=env, options=options_of(game), seed=seed, rng=rng_to_json(trace.rng_state),
+        env=game.name, options=options_of(game), seed=seed, rng=rng_to_json(trace.rng_state),
         decks=tuple(tuple(int(c) for c in d) for d in trace.dealt), stacked=stacked, steps=tuple(steps),
         rewards=tuple(float(x) for x in totals), stats=_stats(sim), terminal=terminal, truncated=truncated,
         agents=None if agents is None else tuple(str(a) for a in agents), tags=dict(tags or {}),

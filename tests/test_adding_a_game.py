@@ -143,13 +143,14 @@ def test_the_guides_game_gets_its_agents_and_gymnasium_id_from_the_registry(proj
         "from parlor.agents.registry import agent_names, make_agent, search_defaults\n"
         "from parlor.training.learning import gym_ids\n"
         "game = envs.make_game('kuhn_v0')\n"
-        "print(type(make_agent('heuristic', game, 'kuhn_v0')).__name__, agent_names('kuhn_v0'),\n"
+        "print(type(make_agent('heuristic', game)).__name__, agent_names('kuhn_v0'),\n"
         "      search_defaults('kuhn_v0'), gym_ids()['parlor/Kuhn-v0'], envs.EXTERNAL)\n"
     )
     out = run_python(code, root, env)
     assert out.split()[0] == "KuhnHeuristic"
     assert "['random', 'heuristic', 'search', 'ppo:<zip>']" in out
-    assert "(32, 'heuristic', 'episode', None) kuhn_v0 {'kuhn_v0': 'my_kuhn.kuhn_v0'}" in out
+    assert ("SearchDefaults(budget=32, rollout='heuristic', horizon='episode', max_candidates=None) kuhn_v0 "
+            "{'kuhn_v0': 'my_kuhn.kuhn_v0'}") in out
 
 
 def test_the_guides_training_config_trains_a_policy(project) -> None:

@@ -139,7 +139,7 @@ def test_play_replay_and_soak_run_without_loading_torch_or_ray(tmp_path: Path) -
         "assert main(['soak', '--steps', '1', '--envs', 'tonk_v0']) == 0\n"
         "assert main(['play', 'tonk_v0', '--seed', '1']) == 1\n"
         "game = envs.make_game('tonk_v0')\n"
-        "seats = [make_agent('random', game, env_name='tonk_v0') for _ in range(game.num_players)]\n"
+        "seats = [make_agent('random', game) for _ in range(game.num_players)]\n"
         "path = save_record(game, 'tonk_v0', play_episode(game, seats, 1).state, 1, ['random'] * len(seats))\n"
         "assert main(['replay', path, '--html', 'game.html']) == 0\n"
         f"loaded = sorted(m for m in sys.modules if m.split('.')[0] in {sorted(NO_TORCH | {'ray'})!r})\n"

@@ -78,7 +78,7 @@ def _check(config: TrainConfig) -> dict[str, Any]:
     from parlor.training.learning.wrapper import make_raw_env
 
     game = make_raw_env(config.env, config.options).game  # the env and its options
-    policy_factories([e.agent for e in config.opponents], config.env, game)
+    policy_factories([e.agent for e in config.opponents], game)
     env_config = make(config)
     ParlorMultiAgentEnv(env_config)
     return env_config
@@ -130,14 +130,14 @@ def export_policy(algo: Any, path: str | Path, *, module_id: str = LEARNER, num_
 
     from parlor.agents.policy import architecture_for, save_policy_weights
     from parlor.training.learning.rllib_export import sb3_names
-    from parlor.training.learning.wrapper import make_raw_env
+    from parlor.training.learning.wrapper import make_env_game
 
     conf = algo.config.env_config
     if "env_name" not in conf:
         raise ValueError("the algorithm's env_config has no env_name: was it made by parlor's env_config(...)?")
-    game = make_raw_env(conf["env_name"], conf.get("options")).game
+    game = make_env_game(conf["env_name"], conf.get("options"))
     net_arch, activation = _module_config(algo, module_id)
     state = algo.learner_group.get_weights([module_id])[module_id]
     tensors = {k: torch.as_tensor(v) for k, v in sb3_names(state).items()}
-    return save_policy_weights(tensors, architecture_for(game, net_arch, activation), path, conf["env_name"], game,
+    return save_policy_weights(tensors, architecture_for(game, net_arch, activation), path, game,
                                num_timesteps=num_timesteps, metadata={"trained_with": "rllib", **(metadata or {})})

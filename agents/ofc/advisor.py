@@ -1,6 +1,6 @@
 """The OFC advisor: the guards and foul-risk estimators of one OFC game, in one object.
 
-``agents.advisors.advisor_for("ofc_v0", game)`` builds it; training (the action
+``agents.advisors.advisor_for(game)`` builds it; training (the action
 guard and potential shaping of ``SingleAgentEnv``) and trained policies played
 inside a guard use it. What it offers depends on the game's options:
 

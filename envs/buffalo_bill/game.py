@@ -82,7 +82,7 @@ def sheet_lines(sheet: str | tuple[str, ...]) -> tuple[str, ...]:
 class BuffaloBillGame(Serializable):
     """Buffalo Bill with fixed options; builds states and encodes views (``BuffaloBillPresenter`` shows them)."""
 
-    name = "buffalo_bill"
+    name = "buffalo_bill_v0"
     observation_bounds = (0.0, 1.0)
     stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
     portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with

@@ -132,7 +132,7 @@ class Game(Protocol):
     """A game with fixed options: builds states and encodes views. Its presenter
     (``engine/presenter.py``, registered by the game's module) shows them."""
 
-    name: str
+    name: str  # the env id (e.g. "ofc_v0"): agents, advisors, records and policy files know it by this
     config: Any  # frozen dataclass, validated in __post_init__
     num_players: int
     num_actions: int

@@ -14,10 +14,14 @@ serializing one raises. Game records (``parlor.envs.records``) reuse the same re
 
 State text, format ``parlor-state`` version 1 (one JSON object)::
 
-    {"format": "parlor-state", "version": 1, "game": "ofc", "options": {...the config...},
+    {"format": "parlor-state", "version": 1, "game": "ofc_v0", "options": {...the config...},
      "rng": {...generator state at new_state...}, "decks": [[...], ...],  # stacked decks given
      "actions": [2, 0, ...], "rewards_pending": [0.0, 0.0],   # earned, not yet taken
      "rng_now": {...generator state now: checked after the replay...}}
+
+``game`` is the env id (``Game.name``). Texts written before the env id became every game's
+one name say ``"ofc"``, ``"washizu_poker"`` or ``"buffalo_bill"``: they are read as the env id
+they meant (:data:`OLD_GAME_NAMES`).
 """
 from __future__ import annotations
 
@@ -32,6 +36,8 @@ from parlor.envs.engine.game import ConfigError, IllegalActionError, shown
 
 STATE_FORMAT = "parlor-state"
 STATE_VERSION = 1
+# the names state texts gave these games before the env id became every game's name: read still
+OLD_GAME_NAMES = {"ofc": "ofc_v0", "washizu_poker": "washizu_poker_v0", "buffalo_bill": "buffalo_bill_v0"}
 # numpy's bit generators a text may name (a name is looked up only among these)
 BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 # Upper bounds (exclusive) of the scalar integers of a generator state, by key path: numpy's
@@ -263,7 +269,8 @@ def _load_state_text(game: Any, text: str) -> dict[str, Any]:
     missing = [k for k in ("game", "options", "rng", "decks", "actions", "rewards_pending", "rng_now") if k not in data]
     if missing:
         raise ConfigError(f"state text lacks {', '.join(missing)}")
-    if data["game"] != game.name:
+    named = data["game"]
+    if (OLD_GAME_NAMES.get(named, named) if isinstance(named, str) else named) != game.name:
         raise ConfigError(f"the text holds a state of {shown(data['game'])}, not of {game.name!r}")
     check_options(data["options"], game)
     if not isinstance(data["actions"], list) or not isinstance(data["decks"], list):

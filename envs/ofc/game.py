@@ -58,7 +58,7 @@ class OFCConfig:
 class OFCGame(Serializable):
     """Builds OFC states and encodes their views (``OFCPresenter`` shows them)."""
 
-    name = "ofc"
+    name = "ofc_v0"
     # a policy plays any number of hands and any Fantasyland rule: the observation's layout
     # and the actions stay the same (its Fantasyland hands are solved, agents.advisors)
     portable_options = ("num_hands", "fl_cards", "fl_stay")

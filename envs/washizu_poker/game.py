@@ -87,7 +87,7 @@ def _normalize_washizu_cards(mode: str, value: Any) -> tuple[int, ...] | None:
 
 
 class WashizuGame(Serializable):
-    name = "washizu_poker"
+    name = "washizu_poker_v0"
     observation_version = None  # no optional observation block
     stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
     portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with

@@ -30,7 +30,7 @@ def payload(marker: str | Path) -> bytes:
     return pickle.dumps(Payload(marker))
 
 
-def tiny_policy(path: Path, game: Game, env_name: str, hidden: tuple[int, ...] = (8,), activation: str = "tanh",
+def tiny_policy(path: Path, game: Game, hidden: tuple[int, ...] = (8,), activation: str = "tanh",
                 seed: int = 0, **meta: Any) -> Path:
     """A real policy file for ``game`` with random weights."""
     import torch
@@ -39,7 +39,7 @@ def tiny_policy(path: Path, game: Game, env_name: str, hidden: tuple[int, ...] =
     torch.manual_seed(seed)
     with torch.no_grad():
         weights = {k: torch.randn_like(v) for k, v in arch.build().state_dict().items()}
-    return save_policy_weights(weights, arch, path, env_name, game, **meta)
+    return save_policy_weights(weights, arch, path, game, **meta)
 
 
 def rewrite_zip(source: Path, dest: Path, replace: Mapping[str, bytes | None] | None = None) -> Path:
@@ -62,7 +62,7 @@ def header_of(path: Path) -> dict[str, Any]:
         return json.loads(zf.read("parlor.json"))
 
 
-def sb3_zip(path: Path, game: Game, env_name: str, marker: str | Path | None = None) -> Path:
+def sb3_zip(path: Path, game: Game, marker: str | Path | None = None) -> Path:
     """A policy file of the old format 1 (``MaskablePPO.save`` plus parlor.json), as parlor
     wrote them before; with ``marker``, its ``data`` also carries a pickled entry that
     creates ``marker`` when ``MaskablePPO.load`` unpickles it (the attack of issue 23)."""
@@ -89,7 +89,7 @@ def sb3_zip(path: Path, game: Game, env_name: str, marker: str | Path | None = N
     model = MaskablePPO("MlpPolicy", Dummy(), n_steps=16, batch_size=16, seed=0, device="cpu",
                         policy_kwargs={"net_arch": {"pi": [8], "vf": [8]}, "activation_fn": torch.nn.ReLU})
     model.save(str(path))
-    old = {"format": 1, **signature(env_name, game), "num_timesteps": 16, "inference_only": True}
+    old = {"format": 1, **signature(game), "num_timesteps": 16, "inference_only": True}
     replace: dict[str, bytes | None] = {"parlor.json": json.dumps(old).encode()}
     if marker is not None:
         with zipfile.ZipFile(path) as zf:

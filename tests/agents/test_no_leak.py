@@ -48,7 +48,7 @@ def decision_points(game, seed: int):
 
 
 def act(game, env_name, spec, state, seed):
-    agent = make_agent(spec, game, env_name=env_name, seed=seed)
+    agent = make_agent(spec, game, seed=seed)
     agent.reset(seed=seed)
     return decide(agent, game, state, state.current_player)
 
@@ -76,7 +76,7 @@ def test_the_twin_check_detects_an_agent_that_sees_hidden_cards() -> None:
     for opponent_card in (0, 2):
         state = game.new_state(np.random.default_rng(0), decks=[(opponent_card, 1, 2 - opponent_card)])
         state.apply(1)
-        agent = make_agent("search:16:random", game, env_name="kuhn_test", seed=3)
+        agent = make_agent("search:16:random", game, seed=3)
         view = state.view(1)
         actions.add(agent.act(game.encode(view), state.legal_mask().astype(np.int8), view, sample_world=lambda rng, state=state: state.clone()))
     assert actions == {0, 1}

@@ -109,16 +109,16 @@ BAD_FILES: dict[str, tuple[Callable[[Path, Path], Path], str]] = {
 
 @pytest.fixture
 def good(tmp_path: Path) -> Path:
-    return tiny_policy(tmp_path / "good.zip", GAME, "kuhn_test")
+    return tiny_policy(tmp_path / "good.zip", GAME)
 
 
 @pytest.mark.parametrize("case", sorted(BAD_FILES))
 def test_a_bad_policy_file_is_refused_in_one_line_naming_the_file(good: Path, tmp_path: Path, case: str) -> None:
     make, expected = BAD_FILES[case]
     path = make(good, tmp_path / "bad.zip")
-    load_policy(good, "kuhn_test", GAME)  # the file it was made from is fine
+    load_policy(good, GAME)  # the file it was made from is fine
     with pytest.raises(PolicyFileError) as info:
-        load_policy(path, "kuhn_test", GAME)
+        load_policy(path, GAME)
     message = str(info.value)
     assert message.startswith(f"{path}: ") and "\n" not in message, message
     assert re.search(expected, message), message
@@ -131,11 +131,11 @@ def test_check_policy_refuses_what_loading_refuses_with_the_same_message(good: P
     that load_policy refuses; the dtype reads float64 where torch says torch.float64."""
     make, _ = BAD_FILES[case]
     path = make(good, tmp_path / "bad.zip")
-    assert check_policy(good, "kuhn_test", GAME)["format"] == 2
+    assert check_policy(good, GAME)["format"] == 2
     with pytest.raises(PolicyFileError) as loading:
-        load_policy(path, "kuhn_test", GAME)
+        load_policy(path, GAME)
     with pytest.raises(PolicyFileError) as checking:
-        check_policy(path, "kuhn_test", GAME)
+        check_policy(path, GAME)
     assert str(checking.value) == str(loading.value).replace("torch.float", "float")
     assert not path.with_suffix(".ran").exists()
 
@@ -148,21 +148,21 @@ def test_architecture_tensor_shapes_are_those_of_the_network_it_builds(hidden: t
 
 
 def test_a_saved_policy_loads_with_the_same_tensors_and_the_same_play(tmp_path: Path) -> None:
-    path = tiny_policy(tmp_path / "p.zip", GAME, "kuhn_test", hidden=(16, 8), activation="relu", num_timesteps=7,
+    path = tiny_policy(tmp_path / "p.zip", GAME, hidden=(16, 8), activation="relu", num_timesteps=7,
                        action_guard={}, metadata={"note": "test"})
     header = read_signature(path)
     assert header["format"] == 2 and header["num_timesteps"] == 7 and header["metadata"] == {"note": "test"}
     assert header["architecture"]["pi"] == [16, 8] and header["architecture"]["activation"] == "relu"
-    policy = load_policy(path, "kuhn_test", GAME)
+    policy = load_policy(path, GAME)
     saved = _weights(path)
     assert set(policy.state_dict()) == set(saved)
     assert all(torch.equal(policy.state_dict()[k], v) for k, v in saved.items())
     # save_policy of the loaded network writes the same tensors again, bit for bit
-    again = save_policy(policy, tmp_path / "again.zip", "kuhn_test", GAME)
+    again = save_policy(policy, tmp_path / "again.zip", GAME)
     assert _weights(again).keys() == saved.keys()
     assert all(torch.equal(_weights(again)[k], v) for k, v in saved.items())
     rng = np.random.default_rng(0)
-    a, b = PolicyAgent(policy, deterministic=False), PolicyAgent(load_policy(again, "kuhn_test", GAME), deterministic=False)
+    a, b = PolicyAgent(policy, deterministic=False), PolicyAgent(load_policy(again, GAME), deterministic=False)
     for _ in range(5):
         obs = rng.random(GAME.observation_shape).astype(np.float32)
         assert np.array_equal(a.probabilities(obs, np.ones(GAME.num_actions, bool)),
@@ -170,8 +170,8 @@ def test_a_saved_policy_loads_with_the_same_tensors_and_the_same_play(tmp_path: 
 
 
 def test_the_same_policy_saves_to_the_same_bytes(tmp_path: Path) -> None:
-    a = tiny_policy(tmp_path / "a.zip", GAME, "kuhn_test")
-    b = tiny_policy(tmp_path / "b.zip", GAME, "kuhn_test")
+    a = tiny_policy(tmp_path / "a.zip", GAME)
+    b = tiny_policy(tmp_path / "b.zip", GAME)
     assert a.read_bytes() == b.read_bytes()
 
 
@@ -180,7 +180,7 @@ def test_save_policy_weights_refuses_tensors_that_do_not_fit_the_architecture(tm
     weights = arch.build().state_dict()
     weights["action_net.weight"] = torch.zeros(5, 8)
     with pytest.raises(PolicyFileError, match=r"tensor action_net.weight is torch.float32 \[5, 8\]"):
-        save_policy_weights(weights, arch, tmp_path / "p.zip", "kuhn_test", GAME)
+        save_policy_weights(weights, arch, tmp_path / "p.zip", GAME)
     assert not (tmp_path / "p.zip").exists()
     with pytest.raises(ValueError, match="activation='swish' is not allowed"):
         architecture_for(GAME, (8,), "swish")
@@ -190,7 +190,7 @@ def test_loading_a_policy_leaves_the_global_torch_rng_alone(good: Path) -> None:
     torch.manual_seed(1)
     expected = torch.rand(3)
     torch.manual_seed(1)
-    load_policy(good, "kuhn_test", GAME)
+    load_policy(good, GAME)
     assert torch.equal(torch.rand(3), expected)  # training runs that load snapshots stay reproducible
 
 

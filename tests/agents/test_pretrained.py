@@ -26,8 +26,7 @@ def test_the_safe_ofc_policy_plays_inside_the_endgame_guard_and_the_midgame_cap(
     sig = read_signature(PRETRAINED / "ofc_pineapple_safe.zip")
     assert sig["action_guard"] == {"endgame_foul": 0.0, "midgame_foul": 0.02}
     assert sig["env"] == "ofc_v0" and sig["options"]["variant"] == "pineapple"
-    agent = make_agent(f"ppo:{PRETRAINED / 'ofc_pineapple_safe.zip'}", envs.make_game("ofc_v0", **sig["options"]),
-                       env_name="ofc_v0")
+    agent = make_agent(f"ppo:{PRETRAINED / 'ofc_pineapple_safe.zip'}", envs.make_game("ofc_v0", **sig["options"]))
     assert agent.guard == sig["action_guard"]
 
 
@@ -40,13 +39,13 @@ def test_shipped_policy_plays_legally_in_its_env(name: str) -> None:
     sig = read_signature(path)
     assert sig["format"] == 2 and sig["options"]["features"] is True
     game = envs.make_game(sig["env"], **sig["options"])
-    lineup = [make_agent(f"ppo:{path}", game, env_name=sig["env"])] + [
-        make_agent("heuristic", game, env_name=sig["env"], seed=s) for s in range(1, game.num_players)]
+    lineup = [make_agent(f"ppo:{path}", game)] + [
+        make_agent("heuristic", game, seed=s) for s in range(1, game.num_players)]
     result = play_episode(game, lineup, 7, None, list(range(game.num_players)))
     assert not result.truncated and np.isfinite(result.rewards).all()
     plain = {**sig["options"], "features": False}
     with pytest.raises(ValueError, match="option features"):
-        make_agent(f"ppo:{path}", envs.make_game(sig["env"], **plain), env_name=sig["env"])
+        make_agent(f"ppo:{path}", envs.make_game(sig["env"], **plain))
 
 
 def test_an_ofc_policy_plays_any_number_of_hands_but_not_another_variant() -> None:
@@ -56,8 +55,8 @@ def test_an_ofc_policy_plays_any_number_of_hands_but_not_another_variant() -> No
     options = read_signature(path)["options"]
     assert options["num_hands"] == 1
     game = envs.make_game("ofc_v0", **{**options, "num_hands": 6, "fl_cards": "progressive"})
-    lineup = [make_agent(f"ppo:{path}", game, env_name="ofc_v0"), make_agent("heuristic", game, env_name="ofc_v0", seed=1)]
+    lineup = [make_agent(f"ppo:{path}", game), make_agent("heuristic", game, seed=1)]
     result = play_episode(game, lineup, 3, None, [0, 1])
     assert result.stats["regular_hands"][0] + result.stats["fl_hands"][0] == 1.0
     with pytest.raises(ValueError, match="option variant: trained with 'pineapple', loading into 'original'"):
-        make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **{**options, "variant": "original"}), env_name="ofc_v0")
+        make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **{**options, "variant": "original"}))

@@ -20,10 +20,10 @@ def test_a_heuristic_game_on_stacked_decks_records_and_resimulates_exactly(name:
     game = envs.make_game(name, **options)
     deck_rng = np.random.default_rng(8)
     decks = [game.sample_deck(deck_rng) for _ in range(2)]  # the first two deals stacked, the rest shuffled
-    agents = [make_agent("heuristic", game, env_name=name, seed=p) for p in range(game.num_players)]
+    agents = [make_agent("heuristic", game, seed=p) for p in range(game.num_players)]
     result = play_episode(game, agents, seed=21, decks=decks)
     labels = [f"heuristic@{p}" for p in range(game.num_players)]
-    record = record_episode(game, name, result.state, seed=21, agents=labels, tags={"deal": 0})
+    record = record_episode(game, result.state, seed=21, agents=labels, tags={"deal": 0})
     assert list(record.rewards) == result.rewards
     assert {k: list(v) for k, v in record.stats.items()} == result.stats
     assert len(record.steps) == result.steps and record.truncated == result.truncated

@@ -21,22 +21,22 @@ def test_random_and_class_path_specs() -> None:
 
 def test_unknown_agent_names_the_available_ones() -> None:
     with pytest.raises(ValueError, match="available: random, search"):
-        registry.make_agent("genius", GAME, env_name="kuhn_test")
-    with pytest.raises(ValueError, match="available: random, heuristic"):
-        registry.make_agent("genius", GAME, env_name="tonk_v0")
+        registry.make_agent("genius", GAME)
+    with pytest.raises(ValueError, match="unknown agent 'genius' for tonk_v0; available: random, heuristic"):
+        registry.make_agent("genius", envs.make_game("tonk_v0"))
 
 
 def test_search_spec_budget_rollout_and_horizon() -> None:
-    agent = registry.make_agent("search:12:random:reward", GAME, env_name="kuhn_test", seed=3)
+    agent = registry.make_agent("search:12:random:reward", GAME, seed=3)
     assert isinstance(agent, SearchAgent)
     assert (agent.budget, agent.horizon) == (12, "reward")
     assert isinstance(agent.policy, RandomRollout)
-    default = registry.make_agent("search", GAME, env_name="kuhn_test")
+    default = registry.make_agent("search", GAME)
     assert default.budget == registry.DEFAULT_SEARCH_BUDGET and isinstance(default.policy, RandomRollout)
     for bad, words in [("search:0", "budget"), ("search:x", "budget"), ("search:8:greedy", "rollout"),
                        ("search:8:random:forever", "horizon"), ("search:8:heuristic", "no heuristic")]:
         with pytest.raises(ValueError, match=words):
-            registry.make_agent(bad, GAME, env_name="kuhn_test")
+            registry.make_agent(bad, GAME)
 
 
 def test_every_registered_env_has_a_heuristic_in_the_table() -> None:
@@ -55,13 +55,13 @@ def test_extra_names_only_exist_for_their_game() -> None:
 def test_a_missing_game_module_breaks_only_its_own_names(monkeypatch) -> None:
     monkeypatch.setitem(registry.HEURISTICS, "kuhn_test", "parlor.agents.no_such_module:Nothing")
     with pytest.raises(ModuleNotFoundError):
-        registry.make_agent("heuristic", GAME, env_name="kuhn_test")
-    assert isinstance(registry.make_agent("random", GAME, env_name="kuhn_test"), RandomAgent)
+        registry.make_agent("heuristic", GAME)
+    assert isinstance(registry.make_agent("random", GAME), RandomAgent)
 
 
 def test_search_with_heuristic_rollouts_uses_the_games_heuristic(monkeypatch) -> None:
     monkeypatch.setitem(registry.HEURISTICS, "kuhn_test", "tests.agents.kuhn_agents:KuhnRule")
-    agent = registry.make_agent("search", GAME, env_name="kuhn_test", seed=0)
+    agent = registry.make_agent("search", GAME, seed=0)
     assert isinstance(agent.policy, AgentRollout)
     assert all(isinstance(a, KuhnRule) for a in agent.policy.agents)
 
@@ -72,7 +72,7 @@ def test_heuristic_and_extras_load_lazily_for_each_game(env_name: str) -> None:
     for name in registry.agent_names(env_name):
         if name.startswith("ppo:"):
             continue
-        agent = registry.make_agent(name, game, env_name=env_name, seed=0)
+        agent = registry.make_agent(name, game, seed=0)
         agent.reset(seed=1)
         assert callable(agent.act)
 
@@ -82,12 +82,14 @@ def test_ppo_zip_plays_only_legal_actions_and_always_checks_the_signature(tmp_pa
     pytest.importorskip("sb3_contrib")
     from tests.agents.policy_files import tiny_policy
 
-    path = tiny_policy(tmp_path / "kuhn.zip", GAME, "kuhn_test")
-    agent = registry.make_agent(f"ppo:{path}", GAME, env_name="kuhn_test")
+    path = tiny_policy(tmp_path / "kuhn.zip", GAME)
+    agent = registry.make_agent(f"ppo:{path}", GAME)
     obs = np.zeros(GAME.observation_shape, np.float32)
     for mask in ([1, 0], [0, 1]):
         assert agent.act(obs, np.array(mask, np.int8), None) == mask.index(1)
+    other = kuhn.make_game()
+    other.name = "other_v0"  # the same game under another env id: the policy's env does not match
     with pytest.raises(ValueError, match="env: trained on 'kuhn_test', loading into 'other_v0'"):
-        registry.make_agent(f"ppo:{path}", GAME, env_name="other_v0")
+        registry.make_agent(f"ppo:{path}", other)
     with pytest.raises(FileNotFoundError, match="no policy file"):
         registry.make_agent(f"ppo:{tmp_path / 'missing.zip'}", GAME)

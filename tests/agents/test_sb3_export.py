@@ -46,7 +46,7 @@ def test_predict_plays_the_parlor_agents_actions(name: str, count: int) -> None:
                          action_guard=header.get("action_guard"), seed=0)
     game = env.unwrapped.game
     model = to_sb3(path)
-    agent = PolicyAgent.from_file(path, header["env"], game)
+    agent = PolicyAgent.from_file(path, game)
     narrowed = 0
     for obs, mask, legal, view in positions(env, count, seed=3):
         action, _ = model.predict(obs, action_masks=mask, deterministic=True)
@@ -71,7 +71,7 @@ def test_nothing_is_unpickled(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     # a file of the old format (an SB3 zip whose data carries a pickle) is refused unopened
     game = envs.make_game("tonk_v0", num_players=2)
     marker = tmp_path / "ran"
-    old = sb3_zip(tmp_path / "old.zip", game, "tonk_v0", marker=marker)
+    old = sb3_zip(tmp_path / "old.zip", game, marker=marker)
     monkeypatch.undo()
     with pytest.raises(PolicyFileError, match="parlor convert"):
         to_sb3(old)
@@ -80,8 +80,8 @@ def test_nothing_is_unpickled(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 def test_a_policy_agent_or_its_network_converts_too(tmp_path: Path) -> None:
     game = envs.make_game("tonk_v0", num_players=2)
-    path = tiny_policy(tmp_path / "tiny.zip", game, "tonk_v0")
-    agent = PolicyAgent.from_file(path, "tonk_v0", game)
+    path = tiny_policy(tmp_path / "tiny.zip", game)
+    agent = PolicyAgent.from_file(path, game)
     env = gymnasium.make("parlor/Tonk-v0", num_players=2, seed=0)
     for source in (agent, agent.policy):
         model = to_sb3(source, env)
@@ -104,7 +104,7 @@ def test_an_env_the_policy_does_not_fit_is_refused_naming_the_difference(tmp_pat
     # an env that is not parlor's is checked by its spaces
     other = gymnasium.make("CartPole-v1")
     with pytest.raises(ValueError, match="do not fit"):
-        to_sb3(tiny_policy(tmp_path / "t.zip", envs.make_game("tonk_v0", num_players=2), "tonk_v0"),
+        to_sb3(tiny_policy(tmp_path / "t.zip", envs.make_game("tonk_v0", num_players=2)),
                _Boxed(other, (4,)))
 
 
@@ -128,7 +128,7 @@ def test_a_checkpoint_trains_on_with_its_optimizer_state_and_counts(tmp_path: Pa
     kwargs = dict(n_steps=32, batch_size=32, n_epochs=2, seed=0, device="cpu", policy_kwargs={"net_arch": [16]})
     trained = MaskablePPO("MlpPolicy", env, **kwargs)
     trained.learn(64)
-    path = save_policy(trained, tmp_path / "model.zip", "tonk_v0", game, checkpoint=True)
+    path = save_policy(trained, tmp_path / "model.zip", game, checkpoint=True)
 
     model = to_sb3(path, env, **{k: v for k, v in kwargs.items() if k != "policy_kwargs"})
     assert model.num_timesteps == 64 and model._n_updates == trained._n_updates

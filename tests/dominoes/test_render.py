@@ -26,7 +26,7 @@ def test_buki_picture_at_the_episode_end_says_the_bets_are_settled_not_still_to_
     from parlor.agents.registry import make_agent
 
     game = envs.make_game("buki_v0")
-    result = play_episode(game, [make_agent("random", game, env_name="buki_v0", seed=i) for i in range(4)], seed=6)
+    result = play_episode(game, [make_agent("random", game, seed=i) for i in range(4)], seed=6)
     render_svg = presenter_for(game).render_svg
     end = render_svg(result.state.view(0))
     assert "bets settled" in end and "no bet yet" not in end

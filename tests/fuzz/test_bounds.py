@@ -28,7 +28,7 @@ from tests.fuzz import corpus
 folder = Path(sys.argv[1])
 options = read_signature(corpus.SHIPPED)["options"]
 game = envs.make_game("buki_v0", **options)
-load_policy(corpus.SHIPPED, "buki_v0", game)  # every library imported, one good network built
+load_policy(corpus.SHIPPED, game)  # every library imported, one good network built
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 rows = []
 def attempt(name, path, read):
@@ -42,7 +42,7 @@ def attempt(name, path, read):
                  "bytes": path.stat().st_size})
 for name, make in corpus.POLICY_BOMBS.items():
     path = make(corpus.SHIPPED, folder / "bomb.zip")
-    attempt(f"load {name}", path, lambda p: load_policy(p, "buki_v0", game))
+    attempt(f"load {name}", path, lambda p: load_policy(p, game))
     attempt(f"shield {name}", path, lambda p: shield(p, folder / "copy.zip", {}))
 zeros, crc = corpus.deflated_zeros(1 << 30)
 for name, declared in (("a 1 GiB policy.pth", 1 << 30), ("a policy.pth lying about its size", 1000)):

@@ -132,7 +132,7 @@ class Targets:
 
         self.folder = Path(tempfile.mkdtemp(prefix="parlor-fuzz-"))
         self.game = envs.make_game("tonk_v0")
-        self.policy = tiny_policy(self.folder / "policy.zip", self.game, "tonk_v0").read_bytes()
+        self.policy = tiny_policy(self.folder / "policy.zip", self.game).read_bytes()
         with zipfile.ZipFile(self.folder / "policy.zip") as zf:
             self.header = json.loads(zf.read("parlor.json"))
             self.weights = zf.read("weights.safetensors")
@@ -147,7 +147,7 @@ class Targets:
         from parlor.envs.records import record_episode
 
         result = play_episode(self.game, [RandomAgent(self.game, seed=s) for s in range(3)], 7)
-        self.record = record_episode(self.game, "tonk_v0", result.state, seed=7, agents=["a", "b", "c"]).to_dict()
+        self.record = record_episode(self.game, result.state, seed=7, agents=["a", "b", "c"]).to_dict()
         self.state = json.loads(self.game.serialize_state(result.state))
         from parlor.training.evaluation.runner import EvalConfig, plan
 
@@ -172,7 +172,7 @@ def targets() -> Targets:
 def load_policy_file(path: Path) -> None:
     from parlor.agents.policy import load_policy
 
-    load_policy(path, "tonk_v0", targets().game)
+    load_policy(path, targets().game)
 
 
 def policy_bytes(t: Targets, mutation: tuple) -> bytes:
@@ -233,14 +233,14 @@ def check_eval_config(mutation: tuple) -> str:
 def check_train_config(mutation: tuple) -> str:
     from parlor.training.cli.train import check_named_agents
     from parlor.training.learning.configs import load_config
-    from parlor.training.learning.wrapper import make_raw_env
+    from parlor.training.learning.wrapper import make_env_game
 
     t = targets()
     path = t.path("train.yaml", yaml_text(t.train_config, mutation))
 
     def read() -> None:  # what parlor train checks before it makes a run folder
         config = load_config(str(path))
-        check_named_agents(config, make_raw_env(config.env, config.options).game)
+        check_named_agents(config, make_env_game(config.env, config.options))
     return within_bounds(read, path.stat().st_size)
 
 

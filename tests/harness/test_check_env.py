@@ -101,8 +101,13 @@ def test_register_agents_names_the_heuristic_extras_and_search_defaults(registri
     assert agent.budget == 4 and action in (0, 1)
 
 
-@pytest.mark.parametrize("search,error", [((0, "heuristic", "episode", None), "search budget 0 of kuhn_test"),
-                                          ((4, "greedy", "episode", None), "allowed values: heuristic, random")])
+@pytest.mark.parametrize("search,error", [
+    ((0, "heuristic", "episode", None), "search defaults of kuhn_test: search budget 0: an integer in 1"),
+    ((4, "greedy", "episode", None), "search rollout 'greedy'; allowed values: heuristic, random"),
+    ((4, "random", "forever", None), "search horizon 'forever'; allowed values: episode, reward"),
+    ((4, "random", "episode", 0), "search max_candidates 0: None or an integer >= 1"),
+    ((4, "random", "episode", None, 9), "search defaults of kuhn_test: .*positional arguments"),
+])
 def test_register_agents_refuses_bad_search_defaults(registries, search, error) -> None:
     with pytest.raises(ValueError, match=error):
         registry.register_agents("kuhn_test", search=search)

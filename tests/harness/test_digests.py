@@ -59,7 +59,7 @@ def agent_play_digest(env_name: str, options: dict, agent: str, seeds=(0, 1)) ->
     game = envs.make_game(env_name, **options)
     for seed in seeds:
         agent_seeds = [seed * 10 + p for p in range(game.num_players)]
-        agents = [make_agent(agent, game, env_name, seed=s) for s in agent_seeds]
+        agents = [make_agent(agent, game, seed=s) for s in agent_seeds]
         result = play_episode(game, agents, seed=seed, agent_seeds=agent_seeds)
         h.update(repr((result.rewards, sorted(result.stats.items()), result.steps)).encode())
     return h.hexdigest()[:16]

@@ -88,7 +88,7 @@ def stacked_record(name: str, steps: int = 6) -> dict:
         if state.current_player is None:
             break
         state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
-    record = record_episode(game, name, state)
+    record = record_episode(game, state)
     assert record.stacked == 1
     return json.loads(record.to_json())
 

@@ -107,8 +107,8 @@ def test_the_replay_page_of_a_recorded_game_shows_every_step(name: str, browser:
 
     game = envs.make_game(name)
     labels = ["heuristic"] + ["random"] * (game.num_players - 1)
-    agents = [make_agent(label, game, env_name=name, seed=p) for p, label in enumerate(labels)]
-    record = record_episode(game, name, play_episode(game, agents, seed=6).state, seed=6, agents=labels)
+    agents = [make_agent(label, game, seed=p) for p, label in enumerate(labels)]
+    record = record_episode(game, play_episode(game, agents, seed=6).state, seed=6, agents=labels)
     steps = len(record.steps)
     browser.open(write_html(record, tmp_path / f"{name}-record.html"))
     assert browser.evaluate("document.getElementById('counter').textContent") == f"1 / {steps + 1}"
@@ -137,8 +137,8 @@ def _recorded(name: str, seed: int = 6):
 
     game = envs.make_game(name)
     labels = ["heuristic"] + ["random"] * (game.num_players - 1)
-    agents = [make_agent(label, game, env_name=name, seed=p) for p, label in enumerate(labels)]
-    return record_episode(game, name, play_episode(game, agents, seed=seed).state, seed=seed, agents=labels)
+    agents = [make_agent(label, game, seed=p) for p, label in enumerate(labels)]
+    return record_episode(game, play_episode(game, agents, seed=seed).state, seed=seed, agents=labels)
 
 
 @pytest.mark.parametrize("name", LAST_FRAME_GAMES)

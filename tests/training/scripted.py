@@ -152,8 +152,8 @@ KUHN_ENV, KUHN_RAW_ENV = entry_points("kuhn_test", kuhn.make_game)
 
 
 def register() -> None:
-    register_env("ledger_test", LEDGER_RAW_ENV)
-    register_env("kuhn_test", KUHN_RAW_ENV)
+    register_env("ledger_test", make_ledger)
+    register_env("kuhn_test", kuhn.make_game)
 
 
 # a small training config on the Kuhn test game: self-play, checkpoints and evaluation within seconds

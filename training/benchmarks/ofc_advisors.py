@@ -135,7 +135,7 @@ def _hands(workload: str, units: int, root: str) -> tuple[float, str]:
     policy = workload.startswith("ofc_pineapple")  # the shipped policies read the feature block
     game = envs.make_game("ofc_v0", variant="pineapple", features=policy)
     spec = f"ppo:{os.path.join(root, 'agents', 'pretrained', workload + '.zip')}" if policy else workload
-    agents = [make_agent(spec, game, "ofc_v0", seed=p) for p in range(2)]
+    agents = [make_agent(spec, game, seed=p) for p in range(2)]
     play_episode(game, agents, seed=10**6, agent_seeds=[1, 2])  # warm-up: files, imports, tables
     digest, cpu = hashlib.sha256(), 0.0
     for seed in range(units):

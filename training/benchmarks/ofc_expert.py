@@ -35,8 +35,8 @@ def timed_hands(agent_spec: str, options: dict, hands: int, seed: int = 0,
                 clock: Callable[[], float] = time.process_time) -> HandCost:
     """Play ``hands`` hands of ``agent_spec`` (seat 0) against the heuristic; time seat 0."""
     game = envs.make_game("ofc_v0", **options)
-    agent = make_agent(agent_spec, game, env_name="ofc_v0", seed=seed)
-    other = make_agent("heuristic", game, env_name="ofc_v0", seed=seed + 1)
+    agent = make_agent(agent_spec, game, seed=seed)
+    other = make_agent("heuristic", game, seed=seed + 1)
     per_hand, turns = [], []
     for h in range(-1, hands):   # hand -1 warms up (compiles or loads the kernels)
         state = game.new_state(np.random.default_rng(seed * 100_003 + max(h, 0)))

@@ -47,11 +47,11 @@ def written(write: Callable[[], Path], dest: str) -> Path:
 def run(args: argparse.Namespace) -> int:
     from parlor.agents.policy import convert_sb3_policy
     from parlor.agents.policy_legacy import read_sb3_zip
-    from parlor.training.learning.wrapper import make_raw_env  # also knows envs registered for tests
+    from parlor.training.learning.wrapper import make_env_game  # also knows envs registered for tests
 
     check_destination(args.dest)
     header = read_sb3_zip(args.source)[0]
-    game = make_raw_env(header["env"], header.get("options") or {}).game
+    game = make_env_game(header["env"], header.get("options") or {})
     path = written(lambda: convert_sb3_policy(args.source, args.dest, game), args.dest)
     print(f"{path}: policy format 2 (parlor.json + weights.safetensors), converted from {args.source}")
     return 0

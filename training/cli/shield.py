@@ -39,10 +39,10 @@ def parse_guard(items: list[str]) -> dict[str, float]:
 def shield(source: str | Path, dest: str | Path, guard: dict[str, float]) -> Path:
     """Copy the policy ``source`` to ``dest`` with ``guard`` ({} removes it), checked
     against the game the policy was trained on."""
-    from parlor.training.learning.wrapper import make_raw_env  # also knows envs registered for tests
+    from parlor.training.learning.wrapper import make_env_game  # also knows envs registered for tests
 
     saved = read_signature(source)
-    return shield_policy(source, dest, guard, make_raw_env(saved["env"], saved.get("options", {})).game)
+    return shield_policy(source, dest, guard, make_env_game(saved["env"], saved.get("options", {})))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

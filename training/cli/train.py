@@ -55,7 +55,7 @@ def check_named_agents(config: Any, game: Any) -> None:
 
     names = [e.agent for e in config.opponents if e.agent != SELF] + [*config.eval.opponents, *config.eval.baselines]
     for name in dict.fromkeys(names):
-        make_agent(name, game, env_name=config.env)
+        make_agent(name, game)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,9 +108,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_progress:
             require(PROGRESS_MODULES, "the progress bar", alternative="or leave it out: --no-progress")
         if config.init is not None:
-            load_policy(config.init, config.env, game)  # a whole policy file of this env, before any folder is made
+            load_policy(config.init, game)  # a whole policy file of this env, before any folder is made
         # each ppo: opponent read (from the user's cwd) and checked, before any folder is made
-        policy_factories([entry.agent for entry in config.opponents], config.env, game)
+        policy_factories([entry.agent for entry in config.opponents], game)
         check_named_agents(config, game)
     except (ConfigError, PolicyFileError, PolicyMismatchError, OSError) as exc:
         print(f"parlor train: {exc}", file=sys.stderr)

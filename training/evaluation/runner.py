@@ -159,7 +159,7 @@ def seat_agent(agent_index: int, seat: int) -> Any:
         spec = config.players()[agent_index]
         factory = _worker["factories"].get(spec)
         cache[key] = (factory(_worker["game"]) if factory is not None
-                      else make_agent(spec, _worker["game"], env_name=config.env))
+                      else make_agent(spec, _worker["game"]))
         if "torch" in sys.modules:
             sys.modules["torch"].set_num_threads(1)
     return cache[key]
@@ -170,7 +170,7 @@ def run_job(job: Any) -> list[dict]:
     from parlor.training.evaluation.tournament import run_job as play
 
     config = _worker["config"]
-    recording = Recording(config.env, tuple(config.names())) if config.record else None
+    recording = Recording(tuple(config.names())) if config.record else None
     return play(_worker["game"], seat_agent, job, config.seed, recording)
 
 
@@ -319,9 +319,9 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
     if config.games * groups > MAX_EPISODES:
         raise ConfigError(f"games={config.games} for each of {groups} matchups is {config.games * groups:,} episodes; "
                           f"at most {MAX_EPISODES:,} in one evaluation")
-    factories = policy_factories(config.players(), config.env) if config.ray is not None else {}
+    factories = policy_factories(config.players()) if config.ray is not None else {}
     for spec in dict.fromkeys(config.players()):  # fail fast, with the registry's message, before any work
-        check_agent(spec, game, env_name=config.env)
+        check_agent(spec, game)
     if config.field is not None:
         if game.num_players < 2:
             raise ConfigError(f"field needs a game of 2 or more seats; {config.env} has {game.num_players}")

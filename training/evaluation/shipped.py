@@ -62,24 +62,23 @@ class ShippedPolicy:
     the file's bytes (picklable: Ray ships it); built where it runs from a local copy."""
 
     spec: str
-    env_name: str
     data: bytes = field(repr=False)
 
     def __call__(self, game: Any, seed: int | None = None) -> Any:
         from parlor.agents.policy import PolicyAgent
 
         path = local_copy(self.data, self.spec[len(POLICY_PREFIX):])
-        return PolicyAgent.from_file(path, self.env_name, game, seed=seed)
+        return PolicyAgent.from_file(path, game, seed=seed)
 
 
-def policy_factories(specs: Iterable[str], env_name: str, game: Any = None) -> dict[str, ShippedPolicy]:
+def policy_factories(specs: Iterable[str], game: Any = None) -> dict[str, ShippedPolicy]:
     """Spec -> :class:`ShippedPolicy` for every ``ppo:PATH`` among ``specs``, each file read now;
     with ``game``, each is also checked to fit it, from the user's file (so an error names
     PATH, not a worker's copy)."""
     from parlor.agents.registry import make_agent
 
-    factories = {spec: ShippedPolicy(spec, env_name, read_input(f"agent {spec}", spec[len(POLICY_PREFIX):]))
+    factories = {spec: ShippedPolicy(spec, read_input(f"agent {spec}", spec[len(POLICY_PREFIX):]))
                  for spec in dict.fromkeys(specs) if spec.startswith(POLICY_PREFIX)}
     for spec in factories if game is not None else ():
-        make_agent(spec, game, env_name=env_name)
+        make_agent(spec, game)
     return factories

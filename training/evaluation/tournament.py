@@ -102,9 +102,9 @@ def field_schedule(num_agents: int, num_seats: int, games: int, seats: Sequence[
 
 @dataclass(frozen=True)
 class Recording:
-    """Record every episode as a game record (:mod:`parlor.envs.records`) under these names."""
+    """Record every episode as a game record (:mod:`parlor.envs.records`; its env is the
+    game's ``Game.name``) under these names."""
 
-    env: str                  # the registered env name
     names: tuple[str, ...]    # display name by agent index
 
 
@@ -130,7 +130,7 @@ def run_job(game: Game, seat_agent: Callable[[int, int], Any], job: Job, seed: i
         })
         if recording is not None:
             records[-1]["record"] = record_episode(
-                game, recording.env, result.state, seed=game_seed, agents=[recording.names[a] for a in lineup],
+                game, result.state, seed=game_seed, agents=[recording.names[a] for a in lineup],
                 tags={"matchup": job.matchup, "deal": job.deal, "lineup": i}).to_dict()
     return records
 

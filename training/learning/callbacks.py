@@ -30,7 +30,7 @@ from parlor.training.learning.checkpoints import step_files, step_of, step_path,
 from parlor.training.learning.configs import TrainConfig
 from parlor.training.learning.learner_eval import evaluate_player, flat_row, plot_learning_curve
 from parlor.training.learning.opponents import make_agent
-from parlor.training.learning.wrapper import make_raw_env
+from parlor.training.learning.wrapper import make_env_game
 
 UNTRAINED = "untrained"  # the baseline of the network before its warm start
 
@@ -85,7 +85,7 @@ class ParlorCallback(BaseCallback):
         super().__init__()
         self.config, self.run_dir, self.log = config, Path(run_dir), log
         self.progress_bar, self.bar = progress_bar, None
-        self.game = make_raw_env(config.env, config.options).game
+        self.game = make_env_game(config.env, config.options)
         self.seats = config.learner_seats or tuple(range(self.game.num_players))
         self.history = read_csv(self.run_dir / "eval.csv")
         self.baselines = read_csv(self.run_dir / "baselines.csv")
@@ -129,14 +129,14 @@ class ParlorCallback(BaseCallback):
     def _opponent(self, name: str, seat: int) -> Any:
         key = (name, seat)
         if key not in self._opponents:
-            self._opponents[key] = make_agent(name, self.game, self.config.env, None, None)
+            self._opponents[key] = make_agent(name, self.game, None, None)
         return self._opponents[key]
 
     def _player(self, policy: Any) -> PolicyAgent:
         """The network ``policy`` as the evaluation plays it (the eval's determinism and seed, the run's guard)."""
         ev = self.config.eval
         return PolicyAgent(policy, deterministic=ev.deterministic, seed=ev.seed, game=self.game,
-                           guard=self.config.action_guard, env_name=self.config.env)
+                           guard=self.config.action_guard)
 
     def evaluate_untrained(self, policy: Any) -> None:
         """Before a warm start: the fresh network ``policy`` on the evaluation deals, recorded as
@@ -221,7 +221,7 @@ class ParlorCallback(BaseCallback):
         self.plot()
 
     def _checkpoint(self) -> Path:
-        return write_checkpoint(self.model, self.run_dir, self.config.env, self.game, **self.config.policy_metadata())
+        return write_checkpoint(self.model, self.run_dir, self.game, **self.config.policy_metadata())
 
     # ------------------------------------------------------------ self-play
     def _snapshot_paths(self) -> list[Path]:
@@ -234,8 +234,8 @@ class ParlorCallback(BaseCallback):
             self.training_env.env_method("add_snapshot", str(path))
 
     def _snapshot(self) -> None:
-        path = save_policy(self.model, step_path(self.run_dir / "snapshots", self.num_timesteps), self.config.env,
-                           self.game, **self.config.policy_metadata())
+        path = save_policy(self.model, step_path(self.run_dir / "snapshots", self.num_timesteps), self.game,
+                           **self.config.policy_metadata())
         self.training_env.env_method("add_snapshot", str(path))
         self.log(f"step {self.num_timesteps:>9,}: self-play snapshot {path.name} joins the pool")
 

@@ -45,18 +45,18 @@ def step_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("step_*.zip") if p.stem.removeprefix("step_").isdigit())
 
 
-def write_checkpoint(model: Any, run_dir: Path, env_name: str, game: Game, **meta: Any) -> Path:
+def write_checkpoint(model: Any, run_dir: Path, game: Game, **meta: Any) -> Path:
     """``checkpoints/step_<N>.zip`` and ``latest.zip`` for ``model`` (a MaskablePPO) at its step;
     older step files beyond the newest :data:`KEEP_CHECKPOINTS` are removed."""
     folder = Path(run_dir) / CHECKPOINTS
-    path = save_policy(model, step_path(folder, int(model.num_timesteps)), env_name, game, checkpoint=True, **meta)
+    path = save_policy(model, step_path(folder, int(model.num_timesteps)), game, checkpoint=True, **meta)
     atomic_write_bytes(folder / LATEST, path.read_bytes())
     for old in step_files(folder)[:-KEEP_CHECKPOINTS]:
         old.unlink()
     return path
 
 
-def newest_intact(run_dir: Path, env_name: str, game: Game, log: Any = print) -> PolicyFile:
+def newest_intact(run_dir: Path, game: Game, log: Any = print) -> PolicyFile:
     """The checkpoint with the most steps among ``latest.zip`` and the step files that opens and
     checks whole; one log line names any damaged file passed over. A checkpoint of another env
     (:class:`~parlor.agents.policy.PolicyMismatchError`) is an error, not damage."""
@@ -67,7 +67,7 @@ def newest_intact(run_dir: Path, env_name: str, game: Game, log: Any = print) ->
         if not path.is_file():
             continue
         try:
-            saved = read_checkpoint(path, env_name, game)
+            saved = read_checkpoint(path, game)
         except PolicyFileError as exc:
             damaged.append(str(exc))
             continue

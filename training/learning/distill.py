@@ -116,7 +116,7 @@ def check_agents(config: TrainConfig, game: Any) -> None:
                                                   if e.agent != SELF]
     for field_name, name in names:
         try:
-            make_agent(name, game, config.env, None, None)
+            make_agent(name, game, None, None)
         except ValueError as exc:  # the registry's message lists the agents there are
             raise ConfigError(f"{field_name}: {exc}") from None
 
@@ -259,7 +259,7 @@ def expert_iteration(config: TrainConfig, model: Any, run_dir: Path, log: Callab
         if done.is_file() and (folder / "policy.zip").is_file():
             summaries.append(json.loads(done.read_text(encoding="utf-8")))
             seen.append(round_labels(config, run_dir, round_))
-            load_weights_into(model.policy, folder / "policy.zip", config.env, game)
+            load_weights_into(model.policy, folder / "policy.zip", game)
             log(f"distill round {round_}: done before (skipped)")
             continue
         start = time.perf_counter()
@@ -275,7 +275,7 @@ def expert_iteration(config: TrainConfig, model: Any, run_dir: Path, log: Callab
         fit = clone(model.policy, demos, d.epochs, d.batch_size, d.learning_rate, config.ppo.vf_coef,
                     config.seed * 1000 + round_, log=functools.partial(_round_log, log, round_))
         after = agreement(model.policy, labels["observations"], labels["masks"], labels["labels"])
-        save_policy(model, folder / "policy.zip", config.env, game, **config.policy_metadata())
+        save_policy(model, folder / "policy.zip", game, **config.policy_metadata())
         fit_seconds = time.perf_counter() - start
         record_time(run_dir, "distill_fit", fit_seconds)
         summary = {"round": round_, "teacher": d.teacher, "player": "teacher" if round_ == 0 else "learner",
@@ -290,7 +290,7 @@ def expert_iteration(config: TrainConfig, model: Any, run_dir: Path, log: Callab
         log(f"distill round {round_}: {summary['states']:,} states, agreement with {d.teacher} "
             f"{before:.3f} -> {after:.3f}, labelled episodes' mean return {summary['mean_return']:+.3f} "
             f"({label_seconds:.0f} s labels, {fit_seconds:.0f} s fit)")
-    final = save_policy(model, run_dir / FOLDER / "policy.zip", config.env, game, **config.policy_metadata())
+    final = save_policy(model, run_dir / FOLDER / "policy.zip", game, **config.policy_metadata())
     total = {"teacher": d.teacher, "rounds": summaries, "policy": str(final),
              "label_seconds": round(sum(s["label_seconds"] for s in summaries), 2),
              "fit_seconds": round(sum(s["fit_seconds"] for s in summaries), 2)}

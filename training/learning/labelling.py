@@ -78,7 +78,7 @@ def jobs_of(round_: int, episodes: int, chunk_episodes: int) -> list[LabelJob]:
 _state: dict[str, Any] = {}
 
 
-def _policy_from_bytes(data: bytes, env_name: str, game: Any, deterministic: bool, seed: int) -> Any:
+def _policy_from_bytes(data: bytes, game: Any, deterministic: bool, seed: int) -> Any:
     """A PolicyAgent from policy-file bytes (checked like any policy file: JSON + safetensors)."""
     from parlor.agents.policy import PolicyAgent
 
@@ -86,7 +86,7 @@ def _policy_from_bytes(data: bytes, env_name: str, game: Any, deterministic: boo
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        return PolicyAgent.from_file(path, env_name, game, deterministic=deterministic, seed=seed)
+        return PolicyAgent.from_file(path, game, deterministic=deterministic, seed=seed)
     finally:
         os.unlink(path)
 
@@ -103,12 +103,12 @@ def init_labeller(spec: LabelSpec, make_game: Any = None, factories: Mapping[str
     env = SingleAgentEnv(**{**spec.env_kwargs, "seed": 0})
     learner = None
     if spec.learner is not None:
-        learner = _policy_from_bytes(spec.learner, env.env_name, env.game, spec.deterministic, 0)
+        learner = _policy_from_bytes(spec.learner, env.game, spec.deterministic, 0)
         if any(e.agent == SELF for e in env.pool.entries):
-            env.pool.add_snapshot(_policy_from_bytes(spec.learner, env.env_name, env.game, False, 0))
+            env.pool.add_snapshot(_policy_from_bytes(spec.learner, env.game, False, 0))
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
-    teacher = make_agent(spec.teacher, env.game, env.env_name, None, None)
+    teacher = make_agent(spec.teacher, env.game, None, None)
     _state.update(spec=spec, env=env, teacher=teacher, learner=learner)
 
 

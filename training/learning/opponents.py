@@ -32,11 +32,11 @@ class PoolEntry:
         check_number("opponent weight", self.weight, 0.0)
 
 
-def make_agent(spec: str, game: Game, env_name: str, seed: int | None, factories: Mapping[str, AgentFactory] | None) -> Any:
+def make_agent(spec: str, game: Game, seed: int | None, factories: Mapping[str, AgentFactory] | None) -> Any:
     """Build an agent by name: the caller's factories first, then ``parlor.agents.registry``."""
     if factories and spec in factories:
         return factories[spec](game, seed=seed)
-    return registry_make_agent(spec, game, env_name=env_name, seed=seed)
+    return registry_make_agent(spec, game, seed=seed)
 
 
 class OpponentPool:
@@ -46,10 +46,10 @@ class OpponentPool:
     are renormalised), so self-play can join the pool later in training.
     """
 
-    def __init__(self, entries: Sequence[PoolEntry], game: Game, env_name: str,
+    def __init__(self, entries: Sequence[PoolEntry], game: Game,
                  factories: Mapping[str, AgentFactory] | None = None, keep: int = 5):
         self.entries = tuple(entries)
-        self.game, self.env_name, self.factories = game, env_name, factories
+        self.game, self.factories = game, factories
         self.keep = keep
         self.snapshots: list[Any] = []
         self._agents: dict[tuple[str, int], Any] = {}
@@ -60,7 +60,7 @@ class OpponentPool:
     def agent(self, spec: str, seat: int) -> Any:
         key = (spec, seat)  # one instance per seat: agents may keep per-episode memory
         if key not in self._agents:
-            self._agents[key] = make_agent(spec, self.game, self.env_name, None, self.factories)
+            self._agents[key] = make_agent(spec, self.game, None, self.factories)
         return self._agents[key]
 
     def add_snapshot(self, agent: Any) -> None:

@@ -61,7 +61,7 @@ def env_config(config: TrainConfig) -> dict[str, Any]:
 
     kwargs = env_kwargs(config, 0)
     del kwargs["seat_offset"]  # each copy's own, from its worker and vector index
-    factories = policy_factories([entry.agent for entry in config.opponents], config.env)
+    factories = policy_factories([entry.agent for entry in config.opponents])
     return {**kwargs, "seed": config.seed, **({"agent_factories": factories} if factories else {})}
 
 

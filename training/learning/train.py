@@ -156,17 +156,17 @@ def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
 
 def policy_game(config: TrainConfig) -> Any:
     """The game a policy of this run is checked against."""
-    from parlor.training.learning.wrapper import make_raw_env  # also knows envs registered for tests
+    from parlor.training.learning.wrapper import make_env_game  # also knows envs registered for tests
 
-    return make_raw_env(config.env, config.options).game
+    return make_env_game(config.env, config.options)
 
 
 def save_final(model: Any, run_dir: Path, config: TrainConfig, game: Any, checkpoint: bool = True) -> Path:
     """The run's ``model.zip`` (with the optimizer's state, to continue from, unless
     ``checkpoint`` is False) and ``policy.zip`` (the network only); returns model.zip's path."""
-    final = save_policy(model, run_dir / "model.zip", config.env, game, checkpoint=checkpoint,
+    final = save_policy(model, run_dir / "model.zip", game, checkpoint=checkpoint,
                         **config.policy_metadata())
-    save_policy(model, run_dir / "policy.zip", config.env, game, **config.policy_metadata())
+    save_policy(model, run_dir / "policy.zip", game, **config.policy_metadata())
     return final
 
 
@@ -217,7 +217,7 @@ def initialise(config: TrainConfig, model: Any, run_dir: Path, log: Any = print)
 
     assert config.init is not None  # called for a config with an init
     try:
-        header = load_weights_into(model.policy, config.init, config.env, policy_game(config))
+        header = load_weights_into(model.policy, config.init, policy_game(config))
     except NetworkMismatchError as exc:
         raise ConfigError(f"init={config.init}: the run's ppo.net_arch={list(config.ppo.net_arch)}, "
                           f"ppo.activation={config.ppo.activation} does not fit it ({exc})") from None
@@ -234,7 +234,7 @@ def _newest_checkpoint(config: TrainConfig, run_dir: Path, log: Any) -> Any:
     from parlor.training.learning.checkpoints import newest_intact
 
     try:
-        return newest_intact(run_dir, config.env, policy_game(config), log)
+        return newest_intact(run_dir, policy_game(config), log)
     except FileNotFoundError:
         if config.distill is None:
             raise

@@ -39,7 +39,7 @@ class Demonstrations:
 def collect(env: SingleAgentEnv, teacher_name: str, episodes: int, seed: int,
             progress: Callable[[int], None] | None = None) -> Demonstrations:
     """Play ``episodes`` episodes of ``env`` with ``teacher_name`` in the learner's seat."""
-    teacher = make_agent(teacher_name, env.game, env.env_name, seed, None)
+    teacher = make_agent(teacher_name, env.game, seed, None)
     obs_rows, mask_rows, actions, returns, totals = [], [], [], [], []
     for episode in range(episodes):
         teacher.reset(int(np.random.SeedSequence([seed, episode]).generate_state(1)[0]))

@@ -10,7 +10,9 @@ another seat's (what it earns before its first decision is paid with its first
 step, so the step rewards of an episode sum to its return). ``action_masks()`` gives MaskablePPO the learner's legal
 actions, also through ``SubprocVecEnv`` (``env_method``). The game is played on its
 ``State`` with the shared loop (:mod:`parlor.agents.episodes`): opponents get what the
-AEC adapter would give them; the adapter itself only deals (seed, stacked decks). An
+AEC adapter would give them. The wrapper deals, parses stacked decks and plays the
+learner's actions with the adapter's own functions (``parlor.envs.aec``:
+``stacked_decks``, ``IllegalActions``), without an adapter. An
 illegal learner action raises ``IllegalActionError`` naming the legal ones; with the
 adapter's option ``illegal_action="penalty"`` it ends the episode instead
 (``terminated=True``, reward ``illegal_reward`` plus what the learner had earned since its
@@ -61,10 +63,20 @@ from parlor import envs
 from parlor.agents.advisors import advisor_for, check_guard, guarded, solved_action
 from parlor.agents.episodes import play_until, seat_chooser
 from parlor.agents.policy import PolicyAgent
-from parlor.envs.aec import ADAPTER_OPTIONS, action_id
+from parlor.envs.aec import (
+    ADAPTER_OPTIONS,
+    IllegalActions,
+    TableEnv,
+    action_id,
+    action_space,
+    named_game,
+    observation_space,
+    split_options,
+    stacked_decks,
+)
 from parlor.envs.engine import svg
 from parlor.envs.engine.config import check_choice, check_number
-from parlor.envs.engine.game import ConfigError, IllegalActionError, shown
+from parlor.envs.engine.game import ConfigError, Game, shown
 from parlor.envs.engine.presenter import presenter_for, svg_renderer
 from parlor.training.learning.opponents import AgentFactory, OpponentPool, PoolEntry
 
@@ -73,27 +85,35 @@ ILLEGAL_ACTION_OPTIONS = ("illegal_action", "illegal_reward")
 MAX_EMPTY_EPISODES = 100  # resets in a row allowed to end before the learner decides
 SHAPING_MODES = ("final", "potential")
 
-_EXTRA_ENVS: dict[str, Callable[..., Any]] = {}
+_EXTRA_GAMES: dict[str, Callable[..., Game]] = {}
 
 
-def register_env(name: str, raw_env_fn: Callable[..., Any]) -> None:
-    """Make an env that is not in ``envs.ENVS`` (e.g. a test game) trainable by name."""
-    _EXTRA_ENVS[name] = raw_env_fn
+def register_env(name: str, make_game: Callable[..., Game]) -> None:
+    """Make an env that is not in ``envs.ENVS`` (e.g. a test game) trainable by name:
+    ``make_game(**options)`` builds its Game, whose ``Game.name`` is ``name``."""
+    _EXTRA_GAMES[name] = make_game
 
 
-def make_raw_env(env_name: str, options: Mapping[str, Any] | None = None) -> Any:
-    """The unwrapped TableEnv of ``env_name`` (registered extras first, then ``envs``)."""
+def make_env_game(env_name: str, options: Mapping[str, Any] | None = None) -> Game:
+    """The Game of ``env_name`` (registered extras first, then ``envs``) with the game options
+    of ``options``; its adapter options (``illegal_action``, ...) are left to the caller."""
     if not isinstance(options or {}, Mapping):
         raise ConfigError(f"options={shown(options)} must be a mapping of game option names to values")
-    options = dict(options or {})
+    game_options = split_options(dict(options or {}))[1]
     if not isinstance(env_name, str):
         raise ConfigError(f"env={shown(env_name)} must be an environment name, e.g. tonk_v0")
-    if env_name in _EXTRA_ENVS:
-        return _EXTRA_ENVS[env_name](**options)
+    if env_name in _EXTRA_GAMES:
+        return named_game(env_name, _EXTRA_GAMES[env_name](**game_options))
     if env_name not in envs.ENVS:
-        known = sorted(set(envs.ENVS) | set(_EXTRA_ENVS))
+        known = sorted(set(envs.ENVS) | set(_EXTRA_GAMES))
         raise ConfigError(f"unknown env {env_name!r}; allowed values: {', '.join(known) or 'none'}")
-    return envs.make_raw(env_name, **options)
+    return envs.make_game(env_name, **game_options)
+
+
+def make_raw_env(env_name: str, options: Mapping[str, Any] | None = None) -> TableEnv:
+    """The unwrapped TableEnv of ``env_name`` (registered extras first, then ``envs``)."""
+    game = make_env_game(env_name, options)
+    return TableEnv(game, **split_options(dict(options or {}))[0])
 
 
 def stat_of(shaped: str) -> str:
@@ -134,11 +154,11 @@ class SingleAgentEnv(gymnasium.Env):
         if adapter_only:
             raise ConfigError(f"options {adapter_only} belong to the AEC adapter, which the learner does not play "
                               f"through; allowed values: the game's own options and {', '.join(ILLEGAL_ACTION_OPTIONS)}")
-        self._table = make_raw_env(env_name, self.options)  # deals each episode (seed, stacked decks)
-        self.game = self._table.game
+        self.game = make_env_game(env_name, self.options)
+        self.illegal = IllegalActions.of(self.options)  # the adapter's policy, played as the adapter plays it
         # the AEC adapter's picture of a view; the pictures extra is first needed by render()
         self._picture = svg_renderer(self.game) if render_mode == "rgb_array" else None
-        self.illegal_action, self.illegal_reward = self._table.illegal_action, self._table.illegal_reward
+        self._state: Any = None  # the game's State of the current episode; None until the first reset
         n = self.game.num_players
         seats = tuple(range(n)) if learner_seats is None else tuple(learner_seats)
         if not seats or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n for s in seats):
@@ -149,7 +169,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.learner_seats = seats
         self.reward_scale = float(reward_scale)
         self.shaping = dict(shaping or {})
-        self.advisor = advisor_for(env_name, self.game)  # guards and estimators (agents.advisors)
+        self.advisor = advisor_for(self.game)  # guards and estimators (agents.advisors)
         if self.shaping:
             fresh = self.game.new_state(np.random.default_rng(0))
             known = sorted(fresh.stats())
@@ -171,10 +191,9 @@ class SingleAgentEnv(gymnasium.Env):
         self._last_obs: np.ndarray | None = None
         self._potentials: dict[str, float] = {}
         entries = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in opponents]
-        self.pool = OpponentPool(entries if n > 1 else [], self.game, env_name, agent_factories, snapshot_keep)
-        agent0 = self._table.possible_agents[0]
-        self.observation_space = self._table.observation_space(agent0)["observation"]
-        self.action_space = self._table.action_space(agent0)
+        self.pool = OpponentPool(entries if n > 1 else [], self.game, agent_factories, snapshot_keep)
+        self.observation_space = observation_space(self.game)["observation"]
+        self.action_space = action_space(self.game)
         self._opponent_choice = seat_chooser(self.game, lambda seat: self._seats_agents[seat][1])
         self._seat_offset = self._episode = seat_offset
         self._rng = np.random.default_rng(seed)
@@ -190,7 +209,7 @@ class SingleAgentEnv(gymnasium.Env):
         import torch
 
         torch.set_num_threads(1)  # opponents' forward passes: one thread per env process
-        self.pool.add_snapshot(PolicyAgent.from_file(path, self.env_name, self.game, deterministic=False,
+        self.pool.add_snapshot(PolicyAgent.from_file(path, self.game, deterministic=False,
                                                      seed=int(self._rng.integers(2**31))))
 
     def num_snapshots(self) -> int:
@@ -216,7 +235,7 @@ class SingleAgentEnv(gymnasium.Env):
         for _ in range(MAX_EMPTY_EPISODES):
             self._start_episode(pinned, options)
             # earned before the learner's first decision: paid with its first step's reward
-            self._pending = self._collect(self._table.rewards[self._table.possible_agents[self.learner]])
+            self._pending = self._collect(float(self.state.take_rewards()[self.learner]))
             self._pending += self._play_opponents()
             if not self._over():
                 self._done = False
@@ -238,21 +257,16 @@ class SingleAgentEnv(gymnasium.Env):
             else:
                 self._seats_agents[seat] = self.pool.draw(seat, self._rng)
             self._seats_agents[seat][1].reset(int(self._rng.integers(2**31)))
-        self._table.reset(seed=int(self._rng.integers(2**63)), options=options or None)
+        seed = int(self._rng.integers(2**63))
+        # dealt as the AEC adapter deals: the episode's own generator, the stacked decks parsed alike
+        self._state = self.game.new_state(np.random.default_rng(seed), stacked_decks(self.game, options or None))
         self._raw_return = 0.0
 
     def step(self, action: int):
         if self._done:
             raise RuntimeError("step() called on a finished episode; call reset()")
         state = self.state
-        action = action_id(action)  # TypeError unless an integer
-        try:
-            if action is None:
-                raise IllegalActionError(None, np.flatnonzero(state.legal_mask()), self.game.action_name)
-            state.apply(action)
-        except IllegalActionError:
-            if self.illegal_action == "raise":
-                raise
+        if not self.illegal.play(self.game, state, action_id(action)):  # action_id: TypeError unless an integer
             return self._end_with_penalty()
         reward = self._pending + self._collect(float(state.take_rewards()[self.learner]))
         self._pending = 0.0
@@ -272,7 +286,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _end_with_penalty(self) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """``illegal_action="penalty"``: the episode ends here, as the AEC adapter ends it."""
-        reward = self._pending + self._collect(self.illegal_reward)
+        reward = self._pending + self._collect(self.illegal.reward)
         self._pending = 0.0
         self._done = True
         info = self._info(reward)
@@ -362,5 +376,5 @@ class SingleAgentEnv(gymnasium.Env):
 
     @property
     def state(self) -> Any:
-        """The game's State of the current episode (the adapter dealt it; the wrapper plays it)."""
-        return self._table.state
+        """The game's State of the current episode."""
+        return self._state

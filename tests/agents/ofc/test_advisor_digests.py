@@ -161,7 +161,7 @@ def search_digest(options: dict, seeds: Iterable[int]) -> str:
     game = envs.make_game("ofc_v0", **options)
     for seed in seeds:
         agent_seeds = [seed * 10 + p for p in range(game.num_players)]
-        agents = [make_agent("search", game, "ofc_v0", seed=s) for s in agent_seeds]
+        agents = [make_agent("search", game, seed=s) for s in agent_seeds]
         result = play_episode(game, agents, seed=seed, agent_seeds=agent_seeds)
         h.update(repr((result.rewards, sorted(result.stats.items()), result.steps)).encode())
     return h.hexdigest()[:16]

@@ -244,7 +244,7 @@ def test_endgame_guard_needs_the_view_and_pineapple() -> None:
     with pytest.raises(ValueError, match="needs the seat's view"):
         advisor.guarded_mask(np.zeros(1), np.ones(4, dtype=bool), {"endgame_foul": 0.0})
     with pytest.raises(ConfigError, match="cannot guard 'endgame_foul'"):
-        check_guard(advisor_for("ofc_v0", make_game(variant="original")), {"endgame_foul": 0.0}, "ofc_v0")
+        check_guard(advisor_for(make_game(variant="original")), {"endgame_foul": 0.0}, "ofc_v0")
 
 
 def test_endgame_guard_judges_what_the_outlook_guard_leaves() -> None:
@@ -335,4 +335,4 @@ def test_midgame_guard_keeps_the_actions_with_a_plan_within_the_cap_or_else_the_
     with pytest.raises(ValueError, match="midgame_foul guard needs the seat's view"):
         advisor.guarded_mask(np.zeros(1), np.ones(4, dtype=bool), {"midgame_foul": 0.0})
     with pytest.raises(ConfigError, match="cannot guard 'midgame_foul'"):
-        check_guard(advisor_for("ofc_v0", make_game(variant="original")), {"midgame_foul": 0.0}, "ofc_v0")
+        check_guard(advisor_for(make_game(variant="original")), {"midgame_foul": 0.0}, "ofc_v0")

@@ -189,8 +189,8 @@ def test_same_seed_same_play_and_other_seeds_differ() -> None:
                                      {"variant": "pineapple", "num_players": 3}, {"variant": "original"}])
 def test_small_budget_match_against_the_heuristic(options: dict) -> None:
     game = envs.make_game("ofc_v0", **options)
-    seats = [make_agent("expert:4", game, env_name="ofc_v0", seed=0)]
-    seats += [make_agent("heuristic", game, env_name="ofc_v0", seed=s) for s in range(1, game.num_players)]
+    seats = [make_agent("expert:4", game, seed=0)]
+    seats += [make_agent("heuristic", game, seed=s) for s in range(1, game.num_players)]
     result = play_episode(game, seats, seed=2)
     assert result.state.terminal and sum(result.rewards) == 0
     assert all(len(sum(board, ())) == 13 for board in result.state.showdown.boards)
@@ -198,13 +198,13 @@ def test_small_budget_match_against_the_heuristic(options: dict) -> None:
 
 def test_registry_parses_the_budget() -> None:
     game = envs.make_game("ofc_v0")
-    assert make_agent("expert", game, env_name="ofc_v0").samples == expert_module.DEFAULT_SAMPLES
-    assert make_agent("expert:16", game, env_name="ofc_v0").samples == 16
+    assert make_agent("expert", game).samples == expert_module.DEFAULT_SAMPLES
+    assert make_agent("expert:16", game).samples == 16
     for bad in ("expert:0", "expert:x", "expert:-3", "expert:100001", "expert:" + "9" * 20):
         with pytest.raises(ConfigError, match="budget"):
-            make_agent(bad, game, env_name="ofc_v0")
+            make_agent(bad, game)
     with pytest.raises(ValueError, match="unknown agent"):
-        make_agent("expert", envs.make_game("tonk_v0"), env_name="tonk_v0")
+        make_agent("expert", envs.make_game("tonk_v0"))
 
 
 def test_expert_plays_only_legal_actions_in_its_plan() -> None:

@@ -54,8 +54,8 @@ def test_first_kept_is_the_first_action_of_the_order_the_guarded_mask_keeps(guar
 
 def test_a_guarded_deterministic_policy_plays_as_the_argmax_of_its_guarded_probabilities() -> None:
     game = make_game(variant="pineapple", features=True)
-    lazy = make_agent("ppo:agents/pretrained/ofc_pineapple_safe.zip", game, env_name="ofc_v0")
-    full = make_agent("ppo:agents/pretrained/ofc_pineapple_safe.zip", game, env_name="ofc_v0")
+    lazy = make_agent("ppo:agents/pretrained/ofc_pineapple_safe.zip", game)
+    full = make_agent("ppo:agents/pretrained/ofc_pineapple_safe.zip", game)
     assert lazy.guard == {"endgame_foul": 0.0, "midgame_foul": 0.02}
     played = 0
     for seed in range(2):

@@ -32,26 +32,26 @@ def test_a_single_hand_policy_warm_starts_a_six_hand_network_but_not_another_var
     import torch
 
     single, six = make_game(**PINEAPPLE), make_game(**PINEAPPLE, num_hands=6, fl_cards="progressive")
-    path = tiny_policy(tmp_path / "single.zip", single, "ofc_v0", hidden=(16,))
+    path = tiny_policy(tmp_path / "single.zip", single, hidden=(16,))
     network = architecture_for(six, (16,), "tanh").build()
-    header = load_weights_into(network, path, "ofc_v0", six)   # --init of the stage-2 config
+    header = load_weights_into(network, path, six)   # --init of the stage-2 config
     assert header["options"]["num_hands"] == 1
     saved = architecture_for(single, (16,), "tanh").build()
-    load_weights_into(saved, path, "ofc_v0", single)
+    load_weights_into(saved, path, single)
     assert all(torch.equal(a, b) for a, b in zip(network.state_dict().values(), saved.state_dict().values()))
     original = make_game(variant="original", features=True, num_hands=6)
     with pytest.raises(PolicyMismatchError, match="option variant: trained with 'pineapple'"):
-        load_weights_into(architecture_for(original, (16,), "tanh").build(), path, "ofc_v0", original)
+        load_weights_into(architecture_for(original, (16,), "tanh").build(), path, original)
 
 
 def test_a_checkpoint_resumes_only_the_options_it_was_written_with(tmp_path) -> None:
     single, six = make_game(**PINEAPPLE), make_game(**PINEAPPLE, num_hands=6)
     policy = architecture_for(single, (8,), "tanh").build()
     model = SimpleNamespace(policy=policy, num_timesteps=128, _n_updates=3)   # what save_policy reads of a MaskablePPO
-    path = save_policy(model, tmp_path / "latest.zip", "ofc_v0", single, checkpoint=True)
-    assert read_checkpoint(path, "ofc_v0", single).header["checkpoint"] == {"n_updates": 3}
+    path = save_policy(model, tmp_path / "latest.zip", single, checkpoint=True)
+    assert read_checkpoint(path, single).header["checkpoint"] == {"n_updates": 3}
     with pytest.raises(PolicyMismatchError, match="option num_hands: trained with 1, loading into 6"):
-        read_checkpoint(path, "ofc_v0", six)
+        read_checkpoint(path, six)
 
 
 def test_a_single_hand_policy_plays_a_match_with_its_fantasyland_hand_solved_and_the_record_replays(tmp_path) -> None:
@@ -60,8 +60,8 @@ def test_a_single_hand_policy_plays_a_match_with_its_fantasyland_hand_solved_and
     deck, script = hand_script({0: ACES_ON_TOP, 1: OTHER}, 2)
     fantasyland_deck = tuple(int(c) for c in np.random.default_rng(3).permutation(52))
     game, state = new_state([deck, fantasyland_deck], num_hands=3)
-    path = tiny_policy(tmp_path / "single.zip", make_game(), "ofc_v0")
-    agents = [PolicyAgent.from_file(path, "ofc_v0", game), OFCHeuristic(game, seed=1)]
+    path = tiny_policy(tmp_path / "single.zip", make_game())
+    agents = [PolicyAgent.from_file(path, game), OFCHeuristic(game, seed=1)]
     run(state, script)
     assert state.in_fl == [True, False]
     dealt = state.view(0).pending
@@ -71,7 +71,7 @@ def test_a_single_hand_policy_plays_a_match_with_its_fantasyland_hand_solved_and
     stats = state.stats()
     assert stats["fl_hands"][0] == pytest.approx(1 / 3) and stats["regular_hands"][1] == 1.0
 
-    record = record_episode(game, "ofc_v0", state, agents=["policy", "heuristic"])
+    record = record_episode(game, state, agents=["policy", "heuristic"])
     seat0 = [step.action for step in record.steps if step.seat == 0]
     # after its 13 placements of hand 0, seat 0 places its Fantasyland hand first in hand 1
     assert seat0[13:13 + len(dealt)] == _solved_actions(dealt)   # every placement is the solver's

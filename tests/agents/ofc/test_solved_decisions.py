@@ -55,7 +55,7 @@ def assert_solved_board(state, dealt, stay_value=DEFAULT_STAY_VALUE) -> None:
 
 def test_ofc_advisor_solves_fantasyland_decisions_only():
     game, state = fantasyland_turn()
-    advisor = advisor_for("ofc_v0", game)
+    advisor = advisor_for(game)
     assert isinstance(advisor, Advisor)
     view = state.view(0)
     board = solve(view.pending, "trips_fh_quads", DEFAULT_STAY_VALUE)
@@ -69,7 +69,7 @@ def test_ofc_advisor_solves_fantasyland_decisions_only():
 @pytest.mark.parametrize("spec", ["search", "search:4:random"])
 def test_search_agent_plays_the_solved_board(spec):
     game, state = fantasyland_turn()
-    agent = make_agent(spec, game, "ofc_v0", seed=0)
+    agent = make_agent(spec, game, seed=0)
     assert isinstance(agent, SearchAgent) and agent.advisor is not None
     assert_solved_board(state, play_fantasyland(state, agent))
     assert agent.last_values == {}   # nothing was searched
@@ -86,9 +86,9 @@ def test_search_agent_without_an_advisor_searches_fantasyland_decisions():
 
 def test_policy_agent_plays_the_solved_board_without_asking_its_network():
     game, state = fantasyland_turn()
-    agent = PolicyAgent(NoPolicy(), game, env_name="ofc_v0")
+    agent = PolicyAgent(NoPolicy(), game)  # the game's env id finds its advisor
     assert_solved_board(state, play_fantasyland(state, agent))
-    blind = PolicyAgent(NoPolicy())   # no game, no env name: no advisor, the network decides
+    blind = PolicyAgent(NoPolicy())   # no game: no advisor, the network decides
     with pytest.raises(AssertionError, match="reached the policy network"):
         blind.act(game.observe(state, 0), state.legal_mask().astype(np.int8), state.view(0))
 

@@ -89,7 +89,7 @@ def test_game_from_plays_the_game_a_policy_was_trained_on(tmp_path, capsys) -> N
     from tests.agents.policy_files import tiny_policy
 
     game = envs.make_game("tonk_v0", num_players=3)
-    policy = str(tiny_policy(tmp_path / "tonk3.zip", game, "tonk_v0"))
+    policy = str(tiny_policy(tmp_path / "tonk3.zip", game))
     out = io.StringIO()
     args = play_parser().parse_args(["--game-from", policy, "--vs", f"ppo:{policy}", "--seat", "2", "--seed", "3"])
     assert play_mod.run(args, stdin=FirstLegal(out), stdout=out) == 0

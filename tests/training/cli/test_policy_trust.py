@@ -36,7 +36,7 @@ def hostile(kind: str, tmp_path: Path) -> tuple[Path, Path]:
         data = {"policy_class": {":type:": "<class 'abc.ABCMeta'>", ":serialized:": base64.b64encode(payload(marker)).decode()}}
         rewrite_zip(SHIPPED, path, {"data": json.dumps(data).encode()})
     else:  # an old-style (format 1) SB3 zip with a malicious data entry
-        sb3_zip(path, envs.make_game("ofc_v0", **OPTIONS), "ofc_v0", marker)
+        sb3_zip(path, envs.make_game("ofc_v0", **OPTIONS), marker)
     return path, marker
 
 
@@ -87,7 +87,7 @@ def test_self_play_snapshots_and_the_api_refuse_a_hostile_policy(tmp_path: Path,
     with pytest.raises(PolicyFileError, match=str(path)):
         env.add_snapshot(str(path))
     with pytest.raises(PolicyFileError):
-        PolicyAgent.from_file(path, "ofc_v0", env.game)
+        PolicyAgent.from_file(path, env.game)
     with pytest.raises(PolicyFileError):
         read_signature(path)
     assert not marker.exists()
@@ -112,8 +112,8 @@ def test_convert_rewrites_a_hostile_sb3_zip_without_running_it_and_plays_the_sam
 
     game = kuhn.make_game()
     marker = tmp_path / "convert.ran"
-    evil = sb3_zip(tmp_path / "evil.zip", game, "kuhn_test", marker)
-    benign = sb3_zip(tmp_path / "benign.zip", game, "kuhn_test")  # the same network (seed 0), no payload
+    evil = sb3_zip(tmp_path / "evil.zip", game, marker)
+    benign = sb3_zip(tmp_path / "benign.zip", game)  # the same network (seed 0), no payload
     new = tmp_path / "new.zip"
     assert main(["convert", str(evil), str(new)]) == 0
     assert not marker.exists()
@@ -122,7 +122,7 @@ def test_convert_rewrites_a_hostile_sb3_zip_without_running_it_and_plays_the_sam
     assert header["num_timesteps"] == 16 and header["architecture"]["pi"] == [8]
     assert header["architecture"]["activation"] == "relu"
     reference = MaskablePPO.load(str(benign), device="cpu").policy  # trusted here: the test made it
-    converted = load_policy(new, "kuhn_test", game)
+    converted = load_policy(new, game)
     a, b = PolicyAgent(reference, deterministic=False), PolicyAgent(converted, deterministic=False)
     rng = np.random.default_rng(0)
     for _ in range(10):

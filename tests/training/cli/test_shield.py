@@ -22,7 +22,7 @@ def test_parlor_shield_puts_a_trained_policy_inside_a_guard(tmp_path: Path, caps
     with zipfile.ZipFile(source) as a, zipfile.ZipFile(dest) as b:  # the network is the same
         assert a.read("weights.safetensors") == b.read("weights.safetensors")
     game = envs.make_game("ofc_v0", variant="pineapple", features=True)
-    assert PolicyAgent.from_file(dest, "ofc_v0", game).guard == {"foul_cap": 0.25, "foul": 0.1}
+    assert PolicyAgent.from_file(dest, game).guard == {"foul_cap": 0.25, "foul": 0.1}
     assert main(["shield", str(dest), str(dest), "--clear"]) == 0
     assert action_guard(read_signature(dest)) == {} and "action_guard" not in read_signature(dest)
     capsys.readouterr()

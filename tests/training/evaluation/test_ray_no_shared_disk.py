@@ -53,7 +53,7 @@ def far_node(ray_cluster, tmp_path_factory):
 
 def test_a_node_without_the_file_or_our_cwd_plays_the_shipped_policy(far_node, tmp_path, monkeypatch) -> None:
     work = tmp_path / "work"
-    tiny_policy(work / "pol" / "tiny.zip", make_game("tonk_v0", num_players=2), "tonk_v0")
+    tiny_policy(work / "pol" / "tiny.zip", make_game("tonk_v0", num_players=2))
     monkeypatch.chdir(work)  # a relative path means what it means in the user's shell
     config = EvalConfig(env="tonk_v0", agents=("ppo:pol/tiny.zip", "random"), options={"num_players": 2},
                         games=24, seed=3)
@@ -70,7 +70,7 @@ def test_a_node_without_the_file_or_our_cwd_plays_the_shipped_policy(far_node, t
 
 def test_parlor_eval_ray_from_another_cwd_writes_the_results_of_one_worker(far_node, tmp_path, monkeypatch) -> None:
     work = tmp_path / "work"
-    tiny_policy(work / "pol" / "tiny.zip", make_game("tonk_v0", num_players=2), "tonk_v0")
+    tiny_policy(work / "pol" / "tiny.zip", make_game("tonk_v0", num_players=2))
     monkeypatch.chdir(work)
     argv = ["eval", "tonk_v0", "--option", "num_players=2", "--agents", "ppo:pol/tiny.zip,heuristic", "--games", "8",
             "--quiet", "--no-plot"]
@@ -93,7 +93,7 @@ def test_a_missing_policy_file_fails_before_any_folder_naming_the_agent(ray_clus
 
 
 def test_a_policy_of_another_game_is_named_by_the_users_path(tmp_path, monkeypatch, capsys) -> None:
-    tiny_policy(tmp_path / "pol" / "tiny.zip", make_game("tonk_v0", num_players=2), "tonk_v0")
+    tiny_policy(tmp_path / "pol" / "tiny.zip", make_game("tonk_v0", num_players=2))
     monkeypatch.chdir(tmp_path)
     assert main(["eval", "tonk_v0", "--agents", "ppo:pol/tiny.zip,random", "--ray", "local", "--quiet", "--no-plot",
                  "--out", "run"]) == 2  # (tonk of 4 seats, the default: not the policy's 2)
@@ -106,7 +106,7 @@ def test_rllib_env_runners_on_a_node_without_the_file_play_a_policy_opponent(far
     pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
     from parlor.training import rllib as parlor_rllib
 
-    tiny_policy(tmp_path / "pol" / "rival.zip", make_game("tonk_v0", num_players=2), "tonk_v0")
+    tiny_policy(tmp_path / "pol" / "rival.zip", make_game("tonk_v0", num_players=2))
     monkeypatch.chdir(tmp_path)
     config = (parlor_rllib.ppo_config("tonk_v0", {"num_players": 2}, ["ppo:pol/rival.zip"], net_arch=(8,))
               .env_runners(num_env_runners=1, custom_resources_per_env_runner={FAR: 1})

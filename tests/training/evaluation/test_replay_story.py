@@ -29,8 +29,8 @@ NASTY = "evil\x1b]0;owned\x07\x1b[2J\u202e"
 def recorded(name: str, seed: int = 6, **options) -> Record:
     game = envs.make_game(name, **options)
     labels = ["heuristic"] + ["random"] * (game.num_players - 1)
-    agents = [make_agent(label, game, env_name=name, seed=p) for p, label in enumerate(labels)]
-    return record_episode(game, name, play_episode(game, agents, seed=seed).state, seed=seed, agents=labels)
+    agents = [make_agent(label, game, seed=p) for p, label in enumerate(labels)]
+    return record_episode(game, play_episode(game, agents, seed=seed).state, seed=seed, agents=labels)
 
 
 @pytest.fixture(scope="module")

@@ -152,7 +152,7 @@ def test_recording_adds_each_episodes_game_record_and_changes_no_result() -> Non
     plain = run_job(game, lambda a, s: agents.setdefault((a, s), RandomAgent(game)), job, seed=3)
     agents.clear()
     recorded = run_job(game, lambda a, s: agents.setdefault((a, s), RandomAgent(game)), job, seed=3,
-                       recording=Recording("tonk_v0", ("x", "y")))
+                       recording=Recording(("x", "y")))
     assert [{k: v for k, v in r.items() if k != "record"} for r in recorded] == plain  # recording changes no result
     for i, episode in enumerate(recorded):
         record = Record.from_dict(json.loads(json.dumps(episode["record"])))  # a JSON object, as streamed

@@ -36,7 +36,7 @@ print(json.dumps({"torch_after_plan": torch_after_plan, "method": method, "recor
 
 @pytest.fixture(scope="module")
 def policy(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path = tiny_policy(tmp_path_factory.mktemp("policy") / "tonk.zip", envs.make_game(ENV), ENV, hidden=(16,))
+    path = tiny_policy(tmp_path_factory.mktemp("policy") / "tonk.zip", envs.make_game(ENV), hidden=(16,))
     return f"ppo:{path}"
 
 

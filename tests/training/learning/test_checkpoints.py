@@ -96,7 +96,7 @@ def test_no_intact_checkpoint_is_an_error_naming_the_damaged_files(run: Path) ->
 
 def test_a_checkpoint_of_other_options_is_an_error_not_damage(run: Path) -> None:
     with pytest.raises(PolicyMismatchError, match="option ante"):
-        newest_intact(run, "kuhn_test", policy_game(replace(CONFIG, options={"ante": 2})), quiet)
+        newest_intact(run, policy_game(replace(CONFIG, options={"ante": 2})), quiet)
 
 
 def test_restore_puts_back_weights_optimizer_state_and_counters(tmp_path: Path) -> None:
@@ -108,9 +108,9 @@ def test_restore_puts_back_weights_optimizer_state_and_counters(tmp_path: Path) 
         model = make_model(config, vec_env, tmp_path)
         model.learn(128)
         game = policy_game(config)
-        path = write_checkpoint(model, tmp_path, config.env, game)
+        path = write_checkpoint(model, tmp_path, game)
         fresh = make_model(config, vec_env, tmp_path)
-        restore(fresh, newest_intact(tmp_path, config.env, game, quiet))
+        restore(fresh, newest_intact(tmp_path, game, quiet))
     finally:
         vec_env.close()
     assert path.name == "step_000000128.zip"
@@ -138,7 +138,7 @@ def test_an_interrupted_checkpoint_write_leaves_the_previous_one_whole(run: Path
 
         monkeypatch.setattr(os, "fsync", crash)
         with pytest.raises(OSError):
-            write_checkpoint(model, run, config.env, policy_game(config))
+            write_checkpoint(model, run, policy_game(config))
     finally:
         vec_env.close()
     assert latest.read_bytes() == before

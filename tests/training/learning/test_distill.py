@@ -34,7 +34,7 @@ def learner_bytes(tmp_path: Path, config) -> bytes:
     vec_env = make_vec_env(replace(config, n_envs=1))
     try:
         model = make_model(config, vec_env, tmp_path)
-        return save_policy(model, tmp_path / "learner.zip", config.env, policy_game(config)).read_bytes()
+        return save_policy(model, tmp_path / "learner.zip", policy_game(config)).read_bytes()
     finally:
         vec_env.close()
 

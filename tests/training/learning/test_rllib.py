@@ -53,7 +53,7 @@ def trained(ray_cluster, tmp_path_factory):
         algo.train()
         rllib_train.pull(algo, shadow)
         game = shadow.get_env().envs[0].game
-        snapshot = save_policy(shadow, tmp_path_factory.mktemp("snapshots") / "step_1.zip", config.env, game)
+        snapshot = save_policy(shadow, tmp_path_factory.mktemp("snapshots") / "step_1.zip", game)
         runners.env_method("add_snapshot", str(snapshot))
         before = reports(algo)
         algo.train()
@@ -137,7 +137,7 @@ def test_parlor_train_rllib_then_parlor_eval_plays_the_policy(ray_cluster, tmp_p
     policies = [run / "model.zip", run / "policy.zip", run / "checkpoints" / "latest.zip", *run.glob("snapshots/*.zip")]
     for path in policies:  # parlor's format: a JSON header and safetensors, nothing pickled
         assert {HEADER, WEIGHTS} <= set(zipfile.ZipFile(path).namelist()) <= {HEADER, WEIGHTS, OPTIMIZER}, path
-    load_policy(run / "policy.zip", "tonk_v0", SingleAgentEnv("tonk_v0", {"num_players": 2}).game)
+    load_policy(run / "policy.zip", SingleAgentEnv("tonk_v0", {"num_players": 2}).game)
     assert main(["eval", "tonk_v0", "--option", "num_players=2", "--agents", f"ppo:{run / 'model.zip'},random",
                  "--games", "8", "--quiet", "--no-plot", "--out", str(tmp_path / "eval")]) == 0
     results = json.loads((tmp_path / "eval" / "results.json").read_text())

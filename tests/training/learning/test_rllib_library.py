@@ -22,7 +22,7 @@ pytestmark = pytest.mark.xdist_group("ray")  # one xdist worker, one Ray instanc
 
 
 def test_env_config_reads_policy_opponents_from_the_cwd_and_the_env_masks(tmp_path, monkeypatch) -> None:
-    tiny_policy(tmp_path / "pol" / "old.zip", make_game("tonk_v0", num_players=2), "tonk_v0")
+    tiny_policy(tmp_path / "pol" / "old.zip", make_game("tonk_v0", num_players=2))
     monkeypatch.chdir(tmp_path)
     config = parlor_rllib.env_config("tonk_v0", {"num_players": 2}, ["heuristic", ("ppo:pol/old.zip", 2.0)], seed=1)
     assert isinstance(config["agent_factories"]["ppo:pol/old.zip"], ShippedPolicy)  # the bytes, not the path
@@ -73,7 +73,7 @@ def test_a_trained_module_exports_to_a_policy_that_plays_its_distribution(ray_cl
     header = read_signature(path)
     assert header["env"] == "tonk_v0" and header["num_timesteps"] == 128
     assert header["metadata"] == {"trained_with": "rllib"}
-    agent = PolicyAgent.from_file(path, "tonk_v0", make_game("tonk_v0", num_players=2))
+    agent = PolicyAgent.from_file(path, make_game("tonk_v0", num_players=2))
     for o, p in zip(observations, expected):
         got = agent.probabilities(o[parlor_rllib.OBS_KEY], o[parlor_rllib.MASK_KEY] > 0)
         np.testing.assert_allclose(got, p, atol=1e-5)

@@ -44,9 +44,9 @@ def start_run(tmp_path: Path, config, text: str = "") -> Path:
 
 
 def game_of(env_name: str, **options):
-    from parlor.training.learning.wrapper import make_raw_env  # knows the test envs
+    from parlor.training.learning.wrapper import make_env_game  # knows the test envs
 
-    return make_raw_env(env_name, options).game
+    return make_env_game(env_name, options)
 
 
 def legal_predictions(model, env_name: str, options: dict, episodes: int = 2) -> None:
@@ -95,11 +95,11 @@ def test_config_trains_256_steps_and_writes_a_loadable_model(tmp_path: Path, pat
                  "eval.csv", "baselines.csv", "learning_curve.png", "summary.json", "checkpoints/latest.zip"):
         assert (run_dir / name).is_file(), name
     assert any((run_dir / "tb").rglob("events.out.tfevents.*"))
-    model = load_policy(result.model_path, config.env, game_of(config.env, **config.options))
+    model = load_policy(result.model_path, game_of(config.env, **config.options))
     assert read_signature(result.model_path)["env"] == config.env
     legal_predictions(model, config.env, dict(config.options), episodes=1)
     # model.zip is a checkpoint (the optimizer state too); policy.zip the same network alone: smaller
-    small = load_policy(run_dir / "policy.zip", config.env, game_of(config.env, **config.options))
+    small = load_policy(run_dir / "policy.zip", game_of(config.env, **config.options))
     if config.backend == "sb3":  # an rllib run's optimizer state is RLlib's own checkpoint
         assert (run_dir / "policy.zip").stat().st_size < result.model_path.stat().st_size
         with zipfile.ZipFile(run_dir / "policy.zip") as a, zipfile.ZipFile(result.model_path) as b:
@@ -130,18 +130,18 @@ def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
     config = parse_config(__import__("yaml").safe_load(KUHN))
     run_dir = start_run(tmp_path, config, KUHN)
     model_path = train(config, run_dir, progress_bar=False, log=lambda *_: None).model_path
-    load_policy(model_path, "kuhn_test", game_of("kuhn_test", ante=1))  # the defaults spelled out: same env
+    load_policy(model_path, game_of("kuhn_test", ante=1))  # the defaults spelled out: same env
     with pytest.raises(PolicyMismatchError, match="option ante: trained with 1, loading into 2"):
-        load_policy(model_path, "kuhn_test", game_of("kuhn_test", ante=2))
+        load_policy(model_path, game_of("kuhn_test", ante=2))
     with pytest.raises(PolicyMismatchError, match="env: trained on 'kuhn_test', loading into 'ledger_test'"):
-        load_policy(model_path, "ledger_test", game_of("ledger_test"))
+        load_policy(model_path, game_of("ledger_test"))
     bare = tmp_path / "bare.zip"
     with zipfile.ZipFile(model_path) as src, zipfile.ZipFile(bare, "w") as dst:
         for name in src.namelist():
             if name != "parlor.json":
                 dst.writestr(name, src.read(name))
     with pytest.raises(PolicyFileError, match=r"missing \['parlor.json'\]"):
-        load_policy(bare, "kuhn_test", game_of("kuhn_test"))
+        load_policy(bare, game_of("kuhn_test"))
 
 
 @pytest.mark.parametrize("env_name, options", [("ofc_v0", {"variant": "pineapple"}),
@@ -155,7 +155,7 @@ def test_feature_block_version_is_part_of_the_signature(env_name: str, options: 
     version = game.observation_version
     assert isinstance(version, int) and version >= 2
     assert envs.make_game(env_name, **options).observation_version is None
-    sig = signature(env_name, game)
+    sig = signature(game)
     assert sig["layout_version"] == f"{env_name}/{version}"
     older = {**sig, "layout_version": f"{env_name}/{version - 1}"}
     with pytest.raises(PolicyMismatchError, match=f"layout_version: trained on '{env_name}/{version - 1}'"):
@@ -172,11 +172,10 @@ def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
                      opponents=(config.opponents[0].__class__("random"),))
     run_dir = start_run(tmp_path, config)
     path = train(config, run_dir, progress_bar=False, log=lambda *_: None).model_path
-    agent = make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **config.options), env_name="ofc_v0")
+    agent = make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **config.options))
     assert agent is not None
     with pytest.raises(ValueError, match="option variant"):
-        make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **{**config.options, "variant": "original"}),
-                   env_name="ofc_v0")
+        make_agent(f"ppo:{path}", envs.make_game("ofc_v0", **{**config.options, "variant": "original"}))
 
 
 @pytest.mark.parametrize("text, match", [
@@ -242,7 +241,7 @@ def test_pretrain_clones_the_teacher_before_ppo(tmp_path: Path) -> None:
     # the trained model still plays the rule (64 PPO steps cannot undo 30 epochs of cloning)
     from tests.agents.kuhn_agents import KuhnRule
 
-    agent = PolicyAgent(load_policy(result.model_path, "kuhn_test", game_of("kuhn_test")), deterministic=True)
+    agent = PolicyAgent(load_policy(result.model_path, game_of("kuhn_test")), deterministic=True)
     env = SingleAgentEnv("kuhn_test", {}, [PoolEntry("random")], seed=1)
     agree = total = 0
     for _ in range(40):
@@ -283,7 +282,7 @@ def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path) -> None:
         initialise(tuned, model, run_dir, log=lambda *_: None)
     finally:
         vec_env.close()
-    saved = load_policy(source.model_path, "kuhn_test", game_of("kuhn_test")).state_dict()
+    saved = load_policy(source.model_path, game_of("kuhn_test")).state_dict()
     assert all((model.policy.state_dict()[k] == v).all() for k, v in saved.items())
     assert any((fresh[k] != v).any() for k, v in saved.items())  # the copy changed the network
     assert json.loads((run_dir / "init.json").read_text())["source_num_timesteps"] == 256
@@ -321,7 +320,7 @@ def test_a_policy_trained_with_an_action_guard_carries_it_and_plays_inside_it(tm
     path = train(config, start_run(tmp_path, config), progress_bar=False, log=lambda *_: None).model_path
     assert read_signature(path)["action_guard"] == GUARD
     game = envs.make_game("ofc_v0", **config.options)
-    agents = [PolicyAgent.from_file(path, "ofc_v0", game), PolicyAgent.from_file(path, "ofc_v0", game, deterministic=False)]
+    agents = [PolicyAgent.from_file(path, game), PolicyAgent.from_file(path, game, deterministic=False)]
     assert [a.guard for a in agents] == [GUARD] * 2
     guarded_env = SingleAgentEnv("ofc_v0", config.options, [PoolEntry("random")], seed=0, action_guard=GUARD)
     narrowed = endgame_narrowed = 0

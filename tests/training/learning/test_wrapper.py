@@ -113,7 +113,7 @@ def test_illegal_learner_action_raises() -> None:
 def test_pool_draws_by_weight_and_self_waits_for_a_snapshot() -> None:
     env = ledger_env()
     pool = OpponentPool([PoolEntry("fixed", 3.0), PoolEntry("lowest", 1.0), PoolEntry(SELF, 4.0)],
-                        env.game, "ledger_test", FACTORIES)
+                        env.game, FACTORIES)
     rng = np.random.default_rng(0)
     names = [pool.draw(1, rng)[0] for _ in range(4000)]
     assert set(names) == {"fixed", "lowest"}
