@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from parlor.envs.engine.trace import Trace
 from parlor.envs.ofc import encode as enc
 
 if TYPE_CHECKING:
@@ -40,9 +39,7 @@ def determinize(state: OFCState, player: int, rng: np.random.Generator) -> OFCSt
         lst[i] = pool[j]
     new.stock = new.stock[new.stock_pos:]
     new.stock_pos = 0
-    new.decks = []
-    new.rng = np.random.default_rng(int(rng.integers(2**63)))
-    new.trace = Trace.resampled()
+    new._resample_bookkeeping(rng)
     rebuild_observations(new)
     return new
 

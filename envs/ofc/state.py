@@ -11,14 +11,12 @@ seen, placed or discarded), so ``observation`` is a copy, not a rebuild.
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.engine.trace import Trace
+from parlor.envs.engine.state import SLOTS, RulesState
 from parlor.envs.ofc import encode as enc
 from parlor.envs.ofc.determinize import determinize
 from parlor.envs.ofc.scoring import (
@@ -57,33 +55,28 @@ RANK_LEFT, SUIT_LEFT = enc.RANK_LEFT_L, enc.SUIT_LEFT_L
 PENDING_LEFT, OWED_LEFT = enc.PENDING_LEFT_L, enc.OWED_LEFT_L
 
 
-class OFCState:
+class OFCState(RulesState):
     """One OFC episode (``num_hands`` hands); see the module docstring for the turn order."""
 
-    __slots__ = (
-        "game", "n", "variant", "num_hands", "fl_cards", "fl_stay", "layout", "rng", "decks",
+    __slots__ = SLOTS + (
+        "n", "variant", "num_hands", "fl_cards", "fl_stay", "layout",
         "hand_index", "start_player", "fl_next", "in_fl", "fl_dealt", "rows", "discards", "stock",
-        "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "current_player", "key", "rewards",
-        "totals", "last_points", "terminal", "obs", "mv", "rank_left", "suit_left", "watchers", "unseen_at",
-        "counts_at", "hands_done", "tally", "free", "last_turn", "trace", "showdown",
+        "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "key",
+        "totals", "last_points", "obs", "mv", "rank_left", "suit_left", "watchers", "unseen_at",
+        "counts_at", "hands_done", "tally", "free", "last_turn", "showdown",
     )
 
     def __init__(self, game, rng: np.random.Generator, decks: list[tuple[int, ...]]):
-        self.game = game
+        self._begin(game, rng, decks)
         # per-config constants, computed once by the Game (episode setup runs every episode)
         (self.n, self.variant, self.num_hands, self.fl_cards, self.fl_stay, self.layout,
          self.unseen_at, self.counts_at, self.watchers) = game.state_constants
         n = self.n
-        self.rng = rng
-        self.decks = list(decks)
-        self.trace = Trace.start(rng, self.decks)
         self.hand_index = 0
         self.start_player = 0
         self.fl_next = [0] * n
-        self.rewards = game.no_rewards
         self.totals = [0] * n
         self.last_points = [0] * n
-        self.terminal = False
         self.hands_done = 0
         self.showdown: Showdown | None = None  # the boards of the latest showdown (immutable)
         self.tally = EpisodeTally(n)
@@ -94,7 +87,7 @@ class OFCState:
         h = self.hand_index
         deck = self.decks[h] if h < len(self.decks) else self.rng.permutation(52).tolist()
         self.stock, self.stock_pos = deck, 0
-        self.trace.dealt.append(tuple(deck))
+        self._dealt(deck)
         fl_next = self.fl_next
         self.in_fl = [k > 0 for k in fl_next]
         plan, fl_dealt, headers = self.game.hand_setup(self.start_player, tuple(fl_next))
@@ -174,10 +167,9 @@ class OFCState:
         """bool[4], read-only (bit r of the cached key: row r may take the card; bit 3: discard)."""
         return MASKS[self.key]
 
-    def apply(self, action: int) -> None:
-        if type(action) is not int or action not in ALLOWED[self.key]:
-            self._reject(action)
-            action = int(action)
+    def _apply_action(self, action: int) -> None:
+        if action not in ALLOWED[self.key]:
+            raise self._illegal(action)
         p = self.current_player
         o = self.mv[p]
         pending, i = self.pending, self.pend_pos
@@ -233,30 +225,6 @@ class OFCState:
                 self._begin_turn(self.turn + 1)
             else:
                 self._showdown()
-        self.trace.actions.append(action)
-
-    def _reject(self, action) -> None:
-        """Raise for an illegal action; accept a legal numpy/other integer id."""
-        legal = np.flatnonzero(MASKS[self.key])
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(-1, legal, self.game.action_name) from None
-        if a != action or self.current_player is None or a not in legal:
-            raise IllegalActionError(a, legal, self.game.action_name)
-
-    def is_terminal(self) -> bool:
-        return self.terminal
-
-    def is_truncated(self) -> bool:
-        return False
-
-    def take_rewards(self) -> np.ndarray:
-        out = self.rewards
-        if out is self.game.no_rewards:  # nothing earned since the last call (read-only zeros)
-            return out
-        self.rewards = self.game.no_rewards
-        return out
 
     def observation(self, player: int) -> np.ndarray:
         return self.obs[player].copy()
@@ -265,10 +233,7 @@ class OFCState:
     def _showdown(self) -> None:
         results = [evaluate_board(*board) for board in self.rows]
         points = score_hand(results)
-        if self.rewards is self.game.no_rewards:  # the usual case: skip adding to zeros
-            self.rewards = np.array(points, dtype=np.float64)
-        else:
-            self.rewards = self.rewards + np.asarray(points, dtype=np.float64)
+        self._earn_row(points)
         totals, in_fl, fl_next = self.totals, self.in_fl, self.fl_next
         for p, res in enumerate(results):
             totals[p] += points[p]
@@ -281,8 +246,7 @@ class OFCState:
         self.showdown = Showdown(self.hand_index, tuple(tuple(tuple(r) for r in board) for board in self.rows))
         self.hands_done += 1
         if self.hand_index + 1 == self.num_hands:
-            self.terminal = True
-            self.current_player = None
+            self._end()
             self.pending, self.pend_pos, self.owed, self.key = [], 0, 0, 0
             if any(in_fl):
                 self._reveal_fantasyland_boards()
@@ -345,19 +309,15 @@ class OFCState:
             setattr(self, name, value)
         self.mv = [memoryview(o) for o in self.obs]
 
-    def clone(self) -> OFCState:
+    def _copy_rules(self) -> OFCState:
         new = OFCState.__new__(OFCState)
         for name in OFCState.__slots__:
             setattr(new, name, getattr(self, name))
-        new.rng = copy.deepcopy(self.rng)
-        new.decks = list(self.decks)
-        new.trace = self.trace.copy()
         new.fl_next, new.in_fl, new.fl_dealt = list(self.fl_next), list(self.in_fl), list(self.fl_dealt)
         new.free = list(self.free)
         new.rows = [[list(r) for r in board] for board in self.rows]
         new.discards = [list(d) for d in self.discards]
         new.stock, new.pending = list(self.stock), list(self.pending)
-        new.rewards = self.rewards if self.rewards is self.game.no_rewards else self.rewards.copy()
         new.totals, new.last_points = list(self.totals), list(self.last_points)
         new.obs = [o.copy() for o in self.obs]
         new.mv = [memoryview(o) for o in new.obs]
