@@ -86,8 +86,6 @@ class TonkGame(Serializable):
         self.buffer_size = enc.buffer_parts(config.num_players)[-1]
         self.deal_prizes = [natural_prize(c, config.natural, config.low_natural, config.texas)
                             for c in range(MAX_DEALT_COUNT + 1)]
-        self.zero_rewards = np.zeros(config.num_players)
-        self.zero_rewards.flags.writeable = False  # shared by every step that pays nothing
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> TonkState:
         return TonkState(self, rng, check_decks(decks, self.deck, name=card_name))

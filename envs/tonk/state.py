@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.engine.melds import SPREADS, cards_of, mask_count
-from parlor.envs.engine.trace import Trace
+from parlor.envs.engine.state import RulesState
 from parlor.envs.tonk import settle
 from parlor.envs.tonk.determinize import determinize_state
 from parlor.envs.tonk.encode import (
@@ -50,23 +49,19 @@ from parlor.envs.tonk.view import DISCARD, LAY, OVER, SIDE, START, HandResult, T
 STAT_KEYS = ("drop", "caught", "tonk", "out", "won")
 
 
-class TonkState(TurnSteps):
+class TonkState(TurnSteps, RulesState):
     """An episode of ``num_hands`` Tonk hands (the Game/State protocol of ``envs.engine.game``)."""
 
     def __init__(self, game, rng: np.random.Generator, decks=None):
         cfg = game.config
-        self.game, self.cfg, self.n = game, cfg, cfg.num_players
-        self.rng = rng
-        self.decks = [tuple(d) for d in decks] if decks else []
-        self.trace = Trace.start(rng, self.decks)
+        self._begin(game, rng, decks)
+        self.cfg, self.n = cfg, cfg.num_players
         self.hand_index = 0
         self.dealer = self.n - 1
         self.stakes = [0] * self.n
-        self._rewards: list[float] | None = None  # made by the first payment only (see take_rewards)
         self._stats = {k: [0] * self.n for k in STAT_KEYS}
         self.last_result: HandResult | None = None
         self.ended_hand: TonkState | None = None  # the hand that has just ended, as it ended (ended_view)
-        self.truncated = False
         self._scale = game.stake_scale
         self.buf = np.zeros(game.buffer_size, dtype=np.float32)
         self._bind_buffers()
@@ -102,7 +97,7 @@ class TonkState(TurnSteps):
             deck = [int(c) for c in self.decks[self.hand_index]]  # plain ints for the bit masks
         else:
             deck = self.rng.permutation(52).tolist()
-        self.trace.dealt.append(tuple(deck))
+        self._dealt(deck)
         hs = cfg.hand_size
         hands = self.hands = [0] * n
         if not fresh:
@@ -215,9 +210,9 @@ class TonkState(TurnSteps):
             self.dealer = (self.dealer + 1) % self.n
             self._start_hand()
         else:
-            self.truncated = truncated
             self.tail[T_HAND] = 1.0
             self._set_phase(OVER, None)
+            self._end(truncated)
 
     def _pay(self, net: list[int]) -> None:
         stake = self.cfg.stake
@@ -225,26 +220,10 @@ class TonkState(TurnSteps):
             if units:
                 self.stakes[p] += units
                 self.hand_net[p] += units
-                if self._rewards is None:
-                    self._rewards = [0.0] * self.n
-                self._rewards[p] += units * stake
+                self._earn()[p] += units * stake
                 self.seat_vec[p, S_STAKES] = self.stakes[p] / self._scale
 
     # ------------------------------------------------------------ protocol
-    def is_terminal(self) -> bool:
-        return self.phase == OVER and not self.truncated
-
-    def is_truncated(self) -> bool:
-        return self.phase == OVER and self.truncated
-
-    def take_rewards(self) -> np.ndarray:
-        """Rewards since the last call; most steps pay nothing and share a read-only zero array."""
-        out = self._rewards
-        if out is None:
-            return self.game.zero_rewards
-        self._rewards = None
-        return np.array(out)  # float64, summed in the same order as an ndarray would
-
     def stats(self) -> dict[str, list[float]]:
         return {k: [float(v) for v in vals] for k, vals in self._stats.items()}
 
@@ -273,11 +252,7 @@ class TonkState(TurnSteps):
             mask[SIDE_JOIN] = mask[SIDE_PASS] = True
         return mask
 
-    def _illegal(self, action: int):
-        return IllegalActionError(action, np.flatnonzero(self.legal_mask()), self.game.action_name)
-
-    def apply(self, action: int) -> None:
-        a = int(action)
+    def _apply_action(self, a: int) -> None:
         phase, p = self.phase, self.current_player
         if phase == START:
             self._apply_start(p, a)
@@ -293,7 +268,6 @@ class TonkState(TurnSteps):
             self._side_choice(p, a == SIDE_JOIN)
         else:
             raise self._illegal(a)
-        self.trace.actions.append(a)
 
     # ------------------------------------------------------------ views, copies, checks
     def view(self, player: int):
@@ -319,7 +293,7 @@ class TonkState(TurnSteps):
             return None
         return build_view(snap, player)
 
-    def clone(self) -> TonkState:
+    def _copy_rules(self) -> TonkState:
         new = copy.copy(self)
         for name in ("decks", "stakes", "hands", "pile", "history", "stock", "slot_owner", "slot_kind",
                      "slot_key", "slot_lo", "slot_hi", "slot_mask", "slot_accept", "slot_live", "blocked",
@@ -327,12 +301,9 @@ class TonkState(TurnSteps):
             setattr(new, name, list(getattr(self, name)))
         new.taken = [list(t) for t in self.taken]
         new._stats = {k: list(v) for k, v in self._stats.items()}
-        new._rewards = None if self._rewards is None else list(self._rewards)
         new._lay_ids = self._lay_ids.copy()
         new.buf = self.buf.copy()
         new._bind_buffers()
-        new.rng = copy.deepcopy(self.rng)
-        new.trace = self.trace.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> TonkState:
