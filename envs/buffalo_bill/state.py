@@ -25,8 +25,7 @@ from parlor.envs.buffalo_bill.encode import (
 )
 from parlor.envs.buffalo_bill.view import BuffaloBillView
 from parlor.envs.engine.chips import Ledger
-from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.engine.trace import Trace
+from parlor.envs.engine.state import RulesState
 
 if TYPE_CHECKING:
     from parlor.envs.buffalo_bill.game import BuffaloBillGame
@@ -35,20 +34,10 @@ EMPTY = -1  # an unwritten sheet line
 _VALUES = _VALUE.tolist()  # float32 line values / MAX_VALUE as exact Python floats, for item writes
 
 
-def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
-    """An independent generator in the same state (cheaper than deepcopy)."""
-    bit_generator = type(rng.bit_generator)(0)
-    bit_generator.state = rng.bit_generator.state
-    return np.random.Generator(bit_generator)
-
-
-class BuffaloBillState:
+class BuffaloBillState(RulesState):
     def __init__(self, game: BuffaloBillGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         n, lines = game.num_players, len(game.lines)
-        self.game = game
-        self.rng = rng
-        self.decks = [tuple(d) for d in decks or ()]
-        self.trace = Trace.start(rng, self.decks)
+        self._begin(game, rng, decks)
         self.round = 0
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self._line_values = [[0] * lines for _ in range(n)]  # plain ints: cheaper than an array row per step
@@ -62,7 +51,6 @@ class BuffaloBillState:
         self.discards: list[int] = []
         self.reshuffles = 0
         self.current_player: int | None = None
-        self._rewards = game.zero_rewards  # shared read-only zeros until someone earns
         self._masks = np.ones((n, game.num_actions), dtype=bool)  # legal actions per seat, kept fresh
         # the observation parts, kept fresh (see ObservationLayout._init_state_buffer)
         layout = game.layout
@@ -116,7 +104,7 @@ class BuffaloBillState:
             order = game.deck_array.copy()
             self.rng.shuffle(order)
             deck = order.tolist()
-        self.trace.dealt.append(tuple(deck))
+        self._dealt(deck)
         first = self.first_player
         values = game.evaluator.values
         for i in range(n):  # dealt clockwise from the first player
@@ -174,18 +162,14 @@ class BuffaloBillState:
         mask[FIRST_SCORE:] = self.written[p] == EMPTY
         return mask
 
-    def _illegal(self, action: int) -> IllegalActionError:
-        return IllegalActionError(action, np.flatnonzero(self.legal_mask()), self.game.action_name)
-
-    def apply(self, action: int) -> None:
+    def _apply_action(self, action: int) -> None:
         p = self.current_player
-        if p is None or not 0 <= action < self.game.num_actions:
+        if not 0 <= action < self.game.num_actions:
             raise self._illegal(action)
         if action < NUM_EXCHANGES:
             self._exchange(p, action)
         else:
             self._score(p, action - FIRST_SCORE)
-        self.trace.actions.append(int(action))
 
     def _exchange(self, p: int, action: int) -> None:
         if self.exchanges[p] > 0:
@@ -244,7 +228,7 @@ class BuffaloBillState:
         self._masks[p, FIRST_SCORE + line] = False
         self.totals[p] += value
         if self.game.reward == "score":
-            self._earn(p, value)
+            self._earn()[p] += value
         hand = self.hands[p]
         self.discards.extend(hand)
         self.hands[p] = []
@@ -268,11 +252,6 @@ class BuffaloBillState:
         cells[row + layout.row_total] = self.totals[p] / (MAX_VALUE * layout.num_lines)
         cells[row + layout.row_scored] = 1.0
 
-    def _earn(self, p: int, amount: float) -> None:
-        if self._rewards is self.game.zero_rewards:
-            self._rewards = np.zeros(self.game.num_players)
-        self._rewards[p] += amount
-
     def _pass_turn(self, p: int) -> None:
         """Clockwise to the next player who has not scored; when all have, the next round."""
         scored, n = self.scored, self.game.num_players
@@ -288,23 +267,12 @@ class BuffaloBillState:
         if self.round < self.game.num_rounds:
             self._deal()
         else:
-            self.current_player = None
+            self._end()
             # the round one-hot is all 0 once the game is over; the first seat moves on
             buf[self.round - 1] = 0.0
             buf[to_act + n + (self.round - 1) % n] = 0.0
             buf[to_act + n + self.round % n] = 1.0
-            self._rewards = self._rewards + self.game.final_rewards(self.totals)
-
-    def is_terminal(self) -> bool:
-        return self.current_player is None
-
-    def is_truncated(self) -> bool:
-        return False  # every turn either spends the free exchange, a chip, or a line
-
-    def take_rewards(self) -> np.ndarray:
-        out = self._rewards
-        self._rewards = self.game.zero_rewards
-        return out
+            self._earn_row(self.game.final_rewards(self.totals))
 
     def view(self, player: int) -> BuffaloBillView:
         game = self.game
@@ -329,9 +297,9 @@ class BuffaloBillState:
             deck_size=len(game.deck),
         )
 
-    def clone(self) -> BuffaloBillState:
+    # never truncated: every turn either spends the free exchange, a chip, or a line
+    def _copy_rules(self) -> BuffaloBillState:
         new = copy.copy(self)
-        new.rng = _copy_rng(self.rng)
         new.hands = [list(h) for h in self.hands]
         new._line_values = [list(row) for row in self._line_values]
         new.written = self.written.copy()
@@ -341,12 +309,9 @@ class BuffaloBillState:
         new.scored = list(self.scored)
         new.stock = list(self.stock)
         new.discards = list(self.discards)
-        if self._rewards is not self.game.zero_rewards:
-            new._rewards = self._rewards.copy()
         new.buffer = self.buffer.copy()
         new._bind_buffer()
         new._masks = self._masks.copy()
-        new.trace = self.trace.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> BuffaloBillState:
@@ -356,9 +321,7 @@ class BuffaloBillState:
         stock = sorted(self.stock)
         rng.shuffle(stock)
         new.stock = stock
-        new.decks = new.decks[: self.round + 1]  # later stacked decks are unknown to the player
-        new.rng = np.random.default_rng(int(rng.integers(2**63)))
-        new.trace = Trace.resampled()
+        new._resample_bookkeeping(rng, self.decks[: self.round + 1])  # later stacked decks are unknown to him
         return new
 
     def check_invariants(self) -> None:
