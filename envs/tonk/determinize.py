@@ -51,8 +51,7 @@ def determinize_state(state, player: int, rng: np.random.Generator):
             hand |= 1 << c
         at += need
         new.hands[q] = hand
-        new.hand_vec[q] = 0.0
-        new.hand_vec[q, cards_of(hand)] = 1.0
+        new.observer.hand(q, cards_of(hand))
         if not state.first_turn_done[q]:
             new.dealt_counts[q] = mask_count(hand)  # nobody can touch a hand before its first turn
     new.stock = cards[at:]

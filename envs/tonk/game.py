@@ -102,7 +102,7 @@ class TonkGame(Serializable):
 
     def observe(self, state: TonkState, player: int) -> np.ndarray:
         """Fast path equal to ``encode(state.view(player))``, from the state's buffers."""
-        return state.buf.take(self._gather[player])
+        return state.observer.buf.take(self._gather[player])
 
     def render(self, view: TonkView) -> str:
         return render_view(view)

@@ -1,14 +1,14 @@
 """Tonk game state: deal, turns (drop / draw / lay / hit / discard), hands, episode.
 
 Hands, spreads and the stock are Python ``int`` bit masks and lists so a step
-allocates almost nothing; the observation buffers (``envs.tonk.encode``
-layout) are updated in place at each change so ``observe`` is a few copies.
+allocates almost nothing. The State keeps only the rules: each change a seat can see
+is told to its ``TonkObserver`` (``envs/tonk/observer.py``), which keeps the buffer
+that ``observe`` gathers from.
 Settlement amounts come from ``envs.tonk.settle``.
 """
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import numpy as np
 
@@ -22,27 +22,14 @@ from parlor.envs.tonk.encode import (
     DRAW_STOCK,
     DROP,
     END_LAYING,
-    HAND_SCALE,
     LAY_BASE,
     MAX_SLOTS,
     NUM_ACTIONS,
-    PILE,
-    S_DEALER,
-    S_SIZE,
-    S_STAKES,
-    S_TO_ACT,
-    SEAT_W,
     SIDE_JOIN,
     SIDE_PASS,
-    STOCK_SCALE,
-    T_HAND,
-    T_PHASE,
-    T_STOCK,
-    T_TURN,
     TAKE_DISCARD,
-    TOP,
-    buffer_parts,
 )
+from parlor.envs.tonk.observer import TonkObserver
 from parlor.envs.tonk.turns import NO_LAYS, TurnSteps
 from parlor.envs.tonk.view import DISCARD, LAY, OVER, SIDE, START, HandResult, TonkView, build_view
 
@@ -62,31 +49,8 @@ class TonkState(TurnSteps, RulesState):
         self._stats = {k: [0] * self.n for k in STAT_KEYS}
         self.last_result: HandResult | None = None
         self.ended_hand: TonkState | None = None  # the hand that has just ended, as it ended (ended_view)
-        self._scale = game.stake_scale
-        self.buf = np.zeros(game.buffer_size, dtype=np.float32)
-        self._bind_buffers()
+        self.observer = TonkObserver(self.n, game.stake_scale)
         self._start_hand(fresh=True)
-
-    def _bind_buffers(self) -> None:
-        """Named views into ``buf``, the flat absolute-seat observation buffer (``encode`` layout)."""
-        n = self.n
-        hands, cards, owners, seats, tail, end = buffer_parts(n)
-        self.hand_vec = self.buf[hands:cards].reshape(n, 52)
-        self.cards_vec = self.buf[cards:owners]
-        self.owner_vec = self.buf[owners:seats].reshape(MAX_SLOTS, n)
-        self.seat_vec = self.buf[seats:tail].reshape(n, SEAT_W)
-        self.tail = self.buf[tail:end]
-
-    # pickle and deepcopy bring a numpy view back as a copy of its own: rebind the views to buf
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        for name in ("hand_vec", "cards_vec", "owner_vec", "seat_vec", "tail"):
-            del state[name]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._bind_buffers()
 
     # ------------------------------------------------------------ hands
     def _start_hand(self, fresh: bool = False) -> None:
@@ -100,24 +64,19 @@ class TonkState(TurnSteps, RulesState):
         self._dealt(deck)
         hs = cfg.hand_size
         hands = self.hands = [0] * n
-        if not fresh:
-            self.buf.fill(0.0)
-        dealt_at = []  # flat buffer indices of every dealt card: one numpy write for all hands
         for i in range(n):
-            seat = (first + i) % n
             m = 0
             for c in deck[i * hs:(i + 1) * hs]:
                 m |= 1 << c
-                dealt_at.append(52 * seat + c)  # hand_vec is the first block of buf
-            hands[seat] = m
-        self.buf[dealt_at] = 1.0
+            hands[(first + i) % n] = m
         pos = n * hs
         self.pile: list[int] = []
         self.history: list[tuple[int, int]] = []
+        top = None
         if cfg.start_discard:
-            self.pile.append(deck[pos])
-            self.history.append((-1, deck[pos]))
-            self.cards_vec[TOP + deck[pos]] = self.cards_vec[PILE + deck[pos]] = 1.0
+            top = deck[pos]
+            self.pile.append(top)
+            self.history.append((-1, top))
             pos += 1
         self.stock = deck[pos:][::-1]  # pop() takes the next card of the deck
         # table slots: owner, kind, key (rank or suit), run span, cards, cards that may hit it
@@ -139,12 +98,8 @@ class TonkState(TurnSteps, RulesState):
         self.hand_net = [0] * n
         self.cards_after_draw = 0
         self.dealt_counts = [mask_count(h) for h in hands]
-        self.seat_vec[:, S_SIZE] = hs / HAND_SCALE
-        if any(self.stakes):  # all zero: the buffer already holds 0 (skips numpy work per episode)
-            self.seat_vec[:, S_STAKES] = np.array(self.stakes, dtype=np.float32) / self._scale
-        self.seat_vec[self.dealer, S_DEALER] = 1.0
-        self.tail[T_STOCK] = len(self.stock) / STOCK_SCALE
-        self.tail[T_HAND] = self.hand_index / cfg.num_hands
+        self.observer.new_hand(fresh, hands, hs, top, self.stakes, self.dealer, len(self.stock),
+                               self.hand_index / cfg.num_hands)
         self.current_player: int | None = None  # with phase OVER: no flag set in the zeroed buffer
         self.phase = OVER
         self._lay_ids = NO_LAYS
@@ -162,28 +117,20 @@ class TonkState(TurnSteps, RulesState):
             self._begin_turn(self.first)
 
     def _set_phase(self, phase: int, player: int | None) -> None:
-        """Move to ``phase`` with ``player`` to act, flipping only the buffer flags that change
-        (``_start_hand`` zeroes the buffer and resets ``phase``/``current_player`` to match)."""
-        tail = self.tail
-        if self.phase < OVER:
-            tail[T_PHASE + self.phase] = 0.0
+        """Move to ``phase`` with ``player`` to act (``_start_hand`` resets ``phase`` and
+        ``current_player`` to match the observer's zeroed buffer)."""
+        old = self.phase
+        self.observer.phase(old if old < OVER else None, phase if phase < OVER else None,
+                            self.current_player, player)
         self.phase = phase
-        if phase < OVER:
-            tail[T_PHASE + phase] = 1.0
-        current = self.current_player
-        if player != current:
-            if current is not None:
-                self.seat_vec[current, S_TO_ACT] = 0.0
-            if player is not None:
-                self.seat_vec[player, S_TO_ACT] = 1.0
-            self.current_player = player
+        self.current_player = player
 
     def _begin_turn(self, player: int) -> None:
         if self.turn >= self.cfg.max_turns:
             self._finish(settle.draw(self.n, "truncated"), truncated=True)
             return
         self.turn += 1
-        self.tail[T_TURN] = self.turn / self.cfg.max_turns
+        self.observer.turn(self.turn / self.cfg.max_turns)
         self._set_phase(START, player)
 
     def _finish(self, outcome: settle.Outcome, truncated: bool = False) -> None:
@@ -210,7 +157,7 @@ class TonkState(TurnSteps, RulesState):
             self.dealer = (self.dealer + 1) % self.n
             self._start_hand()
         else:
-            self.tail[T_HAND] = 1.0
+            self.observer.episode_over()
             self._set_phase(OVER, None)
             self._end(truncated)
 
@@ -221,7 +168,7 @@ class TonkState(TurnSteps, RulesState):
                 self.stakes[p] += units
                 self.hand_net[p] += units
                 self._earn()[p] += units * stake
-                self.seat_vec[p, S_STAKES] = self.stakes[p] / self._scale
+                self.observer.stakes(p, self.stakes[p])
 
     # ------------------------------------------------------------ protocol
     def stats(self) -> dict[str, list[float]]:
@@ -247,7 +194,7 @@ class TonkState(TurnSteps, RulesState):
             mask[self._hit_ids] = True
             mask[END_LAYING] = True
         elif phase == DISCARD:
-            mask[DISCARD_BASE:END_LAYING] = self.hand_vec[p]  # any card held may be discarded
+            mask[DISCARD_BASE + np.array(cards_of(self.hands[p]), dtype=np.intp)] = True  # any card held
         elif phase == SIDE:
             mask[SIDE_JOIN] = mask[SIDE_PASS] = True
         return mask
@@ -302,8 +249,7 @@ class TonkState(TurnSteps, RulesState):
         new.taken = [list(t) for t in self.taken]
         new._stats = {k: list(v) for k, v in self._stats.items()}
         new._lay_ids = self._lay_ids.copy()
-        new.buf = self.buf.copy()
-        new._bind_buffers()
+        new.observer = self.observer.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> TonkState:
