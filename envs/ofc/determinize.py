@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from parlor.envs.ofc import encode as enc
-
 if TYPE_CHECKING:
     from parlor.envs.ofc.state import OFCState
 
@@ -40,15 +38,5 @@ def determinize(state: OFCState, player: int, rng: np.random.Generator) -> OFCSt
     new.stock = new.stock[new.stock_pos:]
     new.stock_pos = 0
     new._resample_bookkeeping(rng)
-    rebuild_observations(new)
+    new.observer.rebuild([new.view(p) for p in range(new.n)])
     return new
-
-
-def rebuild_observations(state: OFCState) -> None:
-    """Every seat's observation vector and unseen-card counts recomputed from its view
-    (after cards moved outside the incremental updates)."""
-    for p in range(state.n):
-        state.obs[p][:] = enc.encode(state.view(p), state.game.layout)
-        seen = state.view(p).seen_cards()
-        state.rank_left[p] = [4 - sum(1 for c in seen if c >> 2 == r) for r in range(13)]
-        state.suit_left[p] = [13 - sum(1 for c in seen if c & 3 == s) for s in range(4)]
