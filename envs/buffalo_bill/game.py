@@ -136,7 +136,7 @@ class BuffaloBillGame(Serializable):
 
     def observe(self, state: BuffaloBillState, player: int) -> np.ndarray:
         """Fast path equal to ``encode(state.view(player))``."""
-        obs = state.buffer.take(self.layout.obs_index[player])
+        obs = state.observer.buffer.take(self.layout.obs_index[player])
         if self.features is not None:
             return np.concatenate((obs, self.features.from_state(state, player)))
         return obs
