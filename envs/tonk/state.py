@@ -194,7 +194,9 @@ class TonkState(TurnSteps, RulesState):
             mask[self._hit_ids] = True
             mask[END_LAYING] = True
         elif phase == DISCARD:
-            mask[DISCARD_BASE + np.array(cards_of(self.hands[p]), dtype=np.intp)] = True  # any card held
+            # any card held may be discarded: the observer's one-hot row of the hand is that set
+            # (a slice copy is several times cheaper than building it from the bit mask)
+            mask[DISCARD_BASE:END_LAYING] = self.observer.hand_vec[p]
         elif phase == SIDE:
             mask[SIDE_JOIN] = mask[SIDE_PASS] = True
         return mask
