@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.melds import cards_of
 from parlor.envs.tonk.encode import (
     BLOCK_SCALE,
     HAND_SCALE,
@@ -78,13 +77,14 @@ class TonkObserver:
         return new
 
     # ------------------------------------------------------------ hands and turns
-    def new_hand(self, fresh: bool, hands: Sequence[int], hand_size: int, top: int | None,
+    def new_hand(self, fresh: bool, deck: Sequence[int], first: int, hand_size: int, top: int | None,
                  stakes: Sequence[int], dealer: int, stock_size: int, progress: float) -> None:
-        """A hand is dealt (``hands``: bit masks; ``top``: the card turned up, if any).
-        ``fresh``: the buffer is still all zero (a new episode)."""
+        """A hand is dealt from ``deck``, ``hand_size`` cards a seat from ``first`` on (``top``:
+        the card turned up, if any). ``fresh``: the buffer is still all zero (a new episode)."""
         if not fresh:
             self.buf.fill(0.0)
-        dealt_at = [52 * seat + c for seat, m in enumerate(hands) for c in cards_of(m)]
+        n, hs = self.n, hand_size
+        dealt_at = [52 * ((first + i) % n) + c for i in range(n) for c in deck[i * hs:(i + 1) * hs]]
         self.buf[dealt_at] = 1.0  # hand_vec is the first block of buf: one numpy write for all hands
         if top is not None:
             self.cards_vec[TOP + top] = self.cards_vec[PILE + top] = 1.0

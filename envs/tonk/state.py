@@ -98,7 +98,7 @@ class TonkState(TurnSteps, RulesState):
         self.hand_net = [0] * n
         self.cards_after_draw = 0
         self.dealt_counts = [mask_count(h) for h in hands]
-        self.observer.new_hand(fresh, hands, hs, top, self.stakes, self.dealer, len(self.stock),
+        self.observer.new_hand(fresh, deck, first, hs, top, self.stakes, self.dealer, len(self.stock),
                                self.hand_index / cfg.num_hands)
         self.current_player: int | None = None  # with phase OVER: no flag set in the zeroed buffer
         self.phase = OVER
