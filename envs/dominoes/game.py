@@ -50,7 +50,7 @@ class DominoGame(Serializable):
         self.observation_shape = (size,)
         blocks = _encode.CORE_BLOCKS + [(_encode.CORE_SIZE + off, w) for off, w in self.tail_blocks]
         self.perms = _encode.seat_permutations(size, num_players, blocks)
-        # the same gathers from a state's ``buf`` (pub then the private rows): the observer's
+        # the same gathers from the observer's ``buf`` (pub then the private rows): the seat's
         # private block comes with the one gather instead of a second copy
         self.buf_perms = _encode.buffer_permutations(self.perms)
         # offsets in ``buf`` of each seat's private block, and of every other seat's

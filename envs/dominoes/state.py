@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from parlor.envs.dominoes import encode as _encode
 from parlor.envs.dominoes.determinize import resample_hidden
 from parlor.envs.dominoes.line import N_TILES, PLAY_ACTIONS, Deal
+from parlor.envs.dominoes.observer import DominoObserver
 from parlor.envs.dominoes.view import DealResult
 from parlor.envs.engine.state import RulesState
 
@@ -34,6 +34,7 @@ class DominoState(RulesState, ABC):
     # the game adds every deal's pips to running totals (Pulle), so they are counted openly
     # after a won deal too; otherwise only a blocked deal counts them
     counts_pips_every_deal = False
+    observer_class = DominoObserver  # a game with tail events of its own subclasses it
 
     def __init__(self, game: DominoGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         self._begin(game, rng, decks)
@@ -47,30 +48,7 @@ class DominoState(RulesState, ABC):
         self.deals_drawn = 0
         self.last_deal: DealResult | None = None
         self.ended_deal: Deal | None = None  # the latest finished deal, as it ended (for ended_view)
-        self._set_buffer(np.zeros(game.observation_shape[0] + self.n * _encode.PRIVATE, dtype=np.float32))
-        self._tail_dirty = True
-
-    def _set_buffer(self, buf: np.ndarray) -> None:
-        """``buf`` = ``pub`` (the public observation, absolute seats) then every seat's private
-        block (``priv``: hand, unseen, unseen per number; ``encode.sync_deal_start``); pub's
-        own private slots stay zero."""
-        size = self.game.observation_shape[0]
-        self.buf = buf
-        self.pub = buf[:size]
-        self.priv_flat = buf[size:]
-        self.priv = self.priv_flat.reshape(self.n, _encode.PRIVATE)
-        self.cells = memoryview(buf)   # single-item writes through it cost half of numpy's
-
-    # memoryviews do not pickle (and views would come back as copies): rebind them instead
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        for name in ("pub", "priv_flat", "priv", "cells"):
-            state.pop(name, None)
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._set_buffer(self.buf)
+        self.observer = self.observer_class(game.observation_shape[0], self.n)
 
     # ------------------------------------------------------------ dealing
     def _new_deal(self, active: Sequence[bool], hand_size: int, leader: int | None,
@@ -86,8 +64,7 @@ class DominoState(RulesState, ABC):
         self.current_player = self.deal.current
         self.phase = TILE
         self._cap = self._hand_capacity()   # read by every sync_play / sync_pass
-        _encode.sync_deal_start(self)
-        self._tail_dirty = True
+        self.observer.deal_start(self)
 
     def _next_leader(self, active: Sequence[bool]) -> int:
         """The previous deal's winner or last player; the next active seat if he sits out."""
@@ -122,28 +99,13 @@ class DominoState(RulesState, ABC):
             self._play_tile(a)
         else:
             self._apply(a)
-        if self._tail_dirty or self._step_sync:   # _sync_tail, without a call on most steps
-            self._sync_tail()
+        obs = self.observer
+        if obs.tail_dirty or obs.step_sync:   # sync_tail, without a call on most steps
+            obs.sync_tail(self)
 
-    def _sync_tail(self) -> None:
-        """Keep the game's tail of ``pub`` up to date: all of it after an event, else the cheap part."""
-        if self._tail_dirty:
-            tail = self.pub[_encode.CORE_SIZE:]
-            tail[:] = 0.0
-            self.game.fill_tail(tail, self, 0)
-            self._tail_dirty = False
-            self._synced: tuple = ()   # forget what the cheap step sync last wrote
-        else:
-            self._sync_tail_step()
-
-    _step_sync = False   # whether the game overrides _sync_tail_step (set by __init_subclass__)
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._step_sync = cls._sync_tail_step is not DominoState._sync_tail_step
-
-    def _sync_tail_step(self) -> None:
-        """Hook: tail entries that change on ordinary steps."""
+    def _tail_changed(self) -> None:
+        """An event changed the game's tail of the observation: the observer refills it."""
+        self.observer.tail_dirty = True
 
     @abstractmethod
     def _apply(self, action: int) -> None:
@@ -156,10 +118,10 @@ class DominoState(RulesState, ABC):
         p = deal.current
         if action < PLAY_ACTIONS:
             deal.play(action)
-            _encode.sync_play(self, p, action)
+            self.observer.played(self, p, action)
         else:
             drawn = deal.pass_or_draw()
-            _encode.sync_pass(self, p, drawn)
+            self.observer.passed(self, p, drawn)
         if deal.result is not None:   # deal.over
             if deal.winner is not None:
                 self.deals_won[deal.winner] += 1
@@ -194,10 +156,9 @@ class DominoState(RulesState, ABC):
     def _copy_rules(self) -> DominoState:
         new = copy.copy(self)
         new.deal = self.deal.copy()
-        new._set_buffer(self.buf.copy())
+        new.observer = self.observer.copy()
         new.deals_won = list(self.deals_won)
         new._mask = None
-        new._synced = ()   # the step sync's record may be a mutable list: never share it
         self._copy_extra(new)
         return new
 
@@ -209,7 +170,7 @@ class DominoState(RulesState, ABC):
         (stacked or not) come from a generator seeded by ``rng``."""
         new = self.clone()
         resample_hidden(new.deal, player, rng)
-        _encode.sync_private(new)
+        new.observer.redealt(new)
         new.ended_deal = None  # its hidden tiles are the real ones: a sample keeps none of them
         new._resample_bookkeeping(rng)
         return new
