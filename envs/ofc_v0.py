@@ -31,7 +31,7 @@ begins. Stacked decks: `reset(options={"deck": "As Kd ..."})` (52 cards, dealt
 in that order) or `options={"decks": [...]}` (one per hand; later hands shuffled).
 
 **Observation** (`L = 493 / 651 / 809` for 2 / 3 / 4 players; slices from
-`envs.ofc.encode.Layout(n).slices()`; opponents by relative seat 1..n-1):
+`envs.ofc.encode.Layout(n).slices`; opponents by relative seat 1..n-1):
 
 | slice | size | content |
 |---|---|---|

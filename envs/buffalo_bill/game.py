@@ -102,8 +102,6 @@ class BuffaloBillGame(Serializable):
         self.feature_offset = self.layout.size  # the feature block starts here (features=True)
         self.observation_shape = (self.layout.size + (self.features.layout.size if self.features else 0),)
         self.deck_array = np.array(self.deck, dtype=np.int64)  # shuffled per deal
-        self.zero_rewards = np.zeros(self.num_players)  # what most transitions pay; shared
-        self.zero_rewards.flags.writeable = False
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> BuffaloBillState:
         """A new game; ``decks[r]`` (full deck order) is dealt in round ``r``, later rounds are shuffled."""
@@ -138,7 +136,7 @@ class BuffaloBillGame(Serializable):
 
     def observe(self, state: BuffaloBillState, player: int) -> np.ndarray:
         """Fast path equal to ``encode(state.view(player))``."""
-        obs = state.buffer.take(self.layout.obs_index[player])
+        obs = state.observer.buffer.take(self.layout.obs_index[player])
         if self.features is not None:
             return np.concatenate((obs, self.features.from_state(state, player)))
         return obs

@@ -15,40 +15,27 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from parlor.envs.buffalo_bill.categories import MAX_VALUE
 from parlor.envs.buffalo_bill.encode import (
-    _VALUE,
     EXCHANGE_POSITIONS,
     FIRST_SCORE,
     HAND_SIZE,
     NUM_EXCHANGES,
 )
+from parlor.envs.buffalo_bill.observer import BuffaloBillObserver
 from parlor.envs.buffalo_bill.view import BuffaloBillView
 from parlor.envs.engine.chips import Ledger
-from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.engine.trace import Trace
+from parlor.envs.engine.state import RulesState
 
 if TYPE_CHECKING:
     from parlor.envs.buffalo_bill.game import BuffaloBillGame
 
 EMPTY = -1  # an unwritten sheet line
-_VALUES = _VALUE.tolist()  # float32 line values / MAX_VALUE as exact Python floats, for item writes
 
 
-def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
-    """An independent generator in the same state (cheaper than deepcopy)."""
-    bit_generator = type(rng.bit_generator)(0)
-    bit_generator.state = rng.bit_generator.state
-    return np.random.Generator(bit_generator)
-
-
-class BuffaloBillState:
+class BuffaloBillState(RulesState):
     def __init__(self, game: BuffaloBillGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         n, lines = game.num_players, len(game.lines)
-        self.game = game
-        self.rng = rng
-        self.decks = [tuple(d) for d in decks or ()]
-        self.trace = Trace.start(rng, self.decks)
+        self._begin(game, rng, decks)
         self.round = 0
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self._line_values = [[0] * lines for _ in range(n)]  # plain ints: cheaper than an array row per step
@@ -62,29 +49,9 @@ class BuffaloBillState:
         self.discards: list[int] = []
         self.reshuffles = 0
         self.current_player: int | None = None
-        self._rewards = game.zero_rewards  # shared read-only zeros until someone earns
         self._masks = np.ones((n, game.num_actions), dtype=bool)  # legal actions per seat, kept fresh
-        # the observation parts, kept fresh (see ObservationLayout._init_state_buffer)
-        layout = game.layout
-        self.buffer = np.zeros(layout.buffer_size, dtype=np.float32)
-        self._bind_buffer()
-        self.seat_rows[:, layout._chips_at] = self.chips[0] / max(layout.chips, 1)
+        self.observer = BuffaloBillObserver(game.layout, n, game.config.chips)  # the observation parts
         self._deal()
-
-    def _bind_buffer(self) -> None:
-        layout, n = self.game.layout, self.game.num_players
-        self.seat_rows = self.buffer[layout.rows_at:layout.turn_at].reshape(n, layout.seat_size)  # a view
-        self._cells = memoryview(self.buffer)  # single-item writes through it cost half of numpy's
-
-    # memoryviews do not pickle: rebuild the views instead
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        del state["_cells"], state["seat_rows"]
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._bind_buffer()
 
     # ------------------------------------------------------------ seats
     @property
@@ -116,7 +83,7 @@ class BuffaloBillState:
             order = game.deck_array.copy()
             self.rng.shuffle(order)
             deck = order.tolist()
-        self.trace.dealt.append(tuple(deck))
+        self._dealt(deck)
         first = self.first_player
         values = game.evaluator.values
         for i in range(n):  # dealt clockwise from the first player
@@ -129,28 +96,7 @@ class BuffaloBillState:
         self.scored = [False] * n
         self.current_player = first
         self._masks[:, :NUM_EXCHANGES] = True  # a new round's first exchange is free
-        self._deal_observation(lines)
-
-    def _deal_observation(self, lines: list[list[int]]) -> None:
-        """Observation parts of a new deal. Every seat scored last round (or none played
-        yet), which left its hand parts and line values zero."""
-        layout, buf, cells = self.game.layout, self.buffer, self._cells
-        buf[:layout.public_size] = 0.0  # round one-hot, stock, discards
-        buf[layout.turn_at:] = 0.0  # to_act, first
-        first, n = self.current_player, self.game.num_players
-        cells[self.round] = 1.0
-        cells[layout.num_lines] = len(self.stock) / layout.deck_size
-        cells[layout.turn_at + first] = 1.0
-        cells[layout.turn_at + n + first] = 1.0
-        scored_at = layout.row_scored
-        for (bases, row, values_at, chips_at), hand, seat_lines in zip(layout.seat_geometry, self.hands, lines):
-            for base, c in zip(bases, hand):
-                cells[base + c] = 1.0  # own hand by position
-                cells[row + c] = 1.0  # the seat row's hand multi-hot
-            for j, v in enumerate(seat_lines, values_at):
-                cells[j] = _VALUES[v]
-            cells[chips_at + 1] = 0.0  # no exchanges yet
-            cells[row + scored_at] = 0.0
+        self.observer.deal(self.round, len(self.stock), first, self.hands, lines)
 
     def _refill(self) -> None:
         # An empty stock is refilled when a card must be drawn; Decision (docs/rules.md §2.4):
@@ -174,18 +120,14 @@ class BuffaloBillState:
         mask[FIRST_SCORE:] = self.written[p] == EMPTY
         return mask
 
-    def _illegal(self, action: int) -> IllegalActionError:
-        return IllegalActionError(action, np.flatnonzero(self.legal_mask()), self.game.action_name)
-
-    def apply(self, action: int) -> None:
+    def _apply_action(self, action: int) -> None:
         p = self.current_player
-        if p is None or not 0 <= action < self.game.num_actions:
+        if not 0 <= action < self.game.num_actions:
             raise self._illegal(action)
         if action < NUM_EXCHANGES:
             self._exchange(p, action)
         else:
             self._score(p, action - FIRST_SCORE)
-        self.trace.actions.append(int(action))
 
     def _exchange(self, p: int, action: int) -> None:
         if self.exchanges[p] > 0:
@@ -209,32 +151,9 @@ class BuffaloBillState:
         self.exchanges[p] += 1
         values = self.game.evaluator.values(hand)
         self._line_values[p] = values
-        self._exchange_observation(p, positions, old, values, reshuffles != self.reshuffles)
+        self.observer.exchanged(p, positions, old, hand, values, reshuffles != self.reshuffles, len(self.stock),
+                                self.chips[p], self.exchanges[p])
         self._pass_turn(p)
-
-    def _exchange_observation(self, p: int, positions, old: list[int], values: list[int], reshuffled: bool) -> None:
-        """Update the observation parts an exchange changed. A handful of single-item
-        writes is cheaper than building index lists for ``put``."""
-        layout, buf, hand = self.game.layout, self._cells, self.hands[p]
-        bases, row, values_at, chips_at = layout.seat_geometry[p]
-        for i, c in zip(positions, old):  # all zeros first: a discard may come back after a reshuffle
-            buf[bases[i] + c] = 0.0  # own hand by position
-            buf[row + c] = 0.0  # the seat row's hand multi-hot
-        if reshuffled:  # the pile, this exchange's discards included, became the stock
-            self.buffer[layout._discards_at:layout.public_size] = 0.0
-        else:
-            disc = layout._discards_at
-            for c in old:
-                buf[disc + c] = 1.0
-        for i in positions:
-            c = hand[i]
-            buf[bases[i] + c] = 1.0
-            buf[row + c] = 1.0
-        for j, v in enumerate(values, values_at):
-            buf[j] = _VALUES[v]
-        buf[layout.num_lines] = len(self.stock) / layout.deck_size
-        buf[chips_at] = self.chips[p] / max(layout.chips, 1)
-        buf[chips_at + 1] = self.exchanges[p] / (layout.chips + 1)
 
     def _score(self, p: int, line: int) -> None:
         if self.written[p, line] != EMPTY:
@@ -244,67 +163,32 @@ class BuffaloBillState:
         self._masks[p, FIRST_SCORE + line] = False
         self.totals[p] += value
         if self.game.reward == "score":
-            self._earn(p, value)
+            self._earn()[p] += value
         hand = self.hands[p]
         self.discards.extend(hand)
         self.hands[p] = []
         self._line_values[p] = [0] * len(self.game.lines)
         self.scored[p] = True
-        self._score_observation(p, line, value, hand)
+        self.observer.scored(p, line, value, hand, self.totals[p])
         self._pass_turn(p)
-
-    def _score_observation(self, p: int, line: int, value: int, hand: list[int]) -> None:
-        """Update the observation parts scoring changed: hand gone, sheet, total, flag."""
-        layout, cells = self.game.layout, self._cells
-        bases, row, values_at, _ = layout.seat_geometry[p]
-        disc = layout._discards_at
-        for i, c in enumerate(hand):
-            cells[bases[i] + c] = 0.0  # own hand by position
-            cells[row + c] = 0.0  # the seat row's hand multi-hot
-            cells[disc + c] = 1.0
-        self.buffer[values_at:values_at + layout.num_lines] = 0.0
-        cells[row + layout.row_used + line] = 1.0
-        cells[row + layout.row_written + line] = _VALUES[value]
-        cells[row + layout.row_total] = self.totals[p] / (MAX_VALUE * layout.num_lines)
-        cells[row + layout.row_scored] = 1.0
-
-    def _earn(self, p: int, amount: float) -> None:
-        if self._rewards is self.game.zero_rewards:
-            self._rewards = np.zeros(self.game.num_players)
-        self._rewards[p] += amount
 
     def _pass_turn(self, p: int) -> None:
         """Clockwise to the next player who has not scored; when all have, the next round."""
         scored, n = self.scored, self.game.num_players
-        buf, to_act = self._cells, self.game.layout.turn_at
-        buf[to_act + p] = 0.0
         for step in range(1, n + 1):  # inline table.next_active: this runs on every step
             seat = (p + step) % n
             if not scored[seat]:
                 self.current_player = seat
-                buf[to_act + seat] = 1.0
+                self.observer.to_act(p, seat)
                 return
+        self.observer.to_act(p, None)
         self.round += 1
         if self.round < self.game.num_rounds:
             self._deal()
         else:
-            self.current_player = None
-            # the round one-hot is all 0 once the game is over; the first seat moves on
-            buf[self.round - 1] = 0.0
-            buf[to_act + n + (self.round - 1) % n] = 0.0
-            buf[to_act + n + self.round % n] = 1.0
-            self._rewards = self._rewards + self.game.final_rewards(self.totals)
-
-    def is_terminal(self) -> bool:
-        return self.current_player is None
-
-    def is_truncated(self) -> bool:
-        return False  # every turn either spends the free exchange, a chip, or a line
-
-    def take_rewards(self) -> np.ndarray:
-        out = self._rewards
-        self._rewards = self.game.zero_rewards
-        return out
+            self._end()
+            self.observer.game_over(self.round)
+            self._earn_row(self.game.final_rewards(self.totals))
 
     def view(self, player: int) -> BuffaloBillView:
         game = self.game
@@ -329,9 +213,9 @@ class BuffaloBillState:
             deck_size=len(game.deck),
         )
 
-    def clone(self) -> BuffaloBillState:
+    # never truncated: every turn either spends the free exchange, a chip, or a line
+    def _copy_rules(self) -> BuffaloBillState:
         new = copy.copy(self)
-        new.rng = _copy_rng(self.rng)
         new.hands = [list(h) for h in self.hands]
         new._line_values = [list(row) for row in self._line_values]
         new.written = self.written.copy()
@@ -341,12 +225,8 @@ class BuffaloBillState:
         new.scored = list(self.scored)
         new.stock = list(self.stock)
         new.discards = list(self.discards)
-        if self._rewards is not self.game.zero_rewards:
-            new._rewards = self._rewards.copy()
-        new.buffer = self.buffer.copy()
-        new._bind_buffer()
+        new.observer = self.observer.copy()
         new._masks = self._masks.copy()
-        new.trace = self.trace.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> BuffaloBillState:
@@ -356,9 +236,7 @@ class BuffaloBillState:
         stock = sorted(self.stock)
         rng.shuffle(stock)
         new.stock = stock
-        new.decks = new.decks[: self.round + 1]  # later stacked decks are unknown to the player
-        new.rng = np.random.default_rng(int(rng.integers(2**63)))
-        new.trace = Trace.resampled()
+        new._resample_bookkeeping(rng, self.decks[: self.round + 1])  # later stacked decks are unknown to him
         return new
 
     def check_invariants(self) -> None:

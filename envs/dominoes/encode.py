@@ -83,11 +83,11 @@ def _fill_public(out: np.ndarray, p: int, n: int, ends: tuple[int, int], played:
     out[STOCK] = stock / N_TILES
 
 
-def sync_deal_start(state: Any) -> None:
-    """Rewrite the public core of ``state.pub`` (absolute seats) and every seat's private
-    block ``state.priv`` (hand, unseen, unseen per number) for a new deal."""
+def sync_deal_start(obs: Any, state: Any) -> None:
+    """Rewrite the public core of ``obs.pub`` (absolute seats) and every seat's private
+    block ``obs.priv`` (hand, unseen, unseen per number) for ``state``'s new deal."""
     d = state.deal
-    pub, n = state.pub, state.n
+    pub, n = obs.pub, state.n
     pub[:CORE_SIZE] = 0.0
     # what _fill_public writes for a fresh deal (empty line, nothing played, no voids, nobody
     # to act in the absolute vector), as a few scalar and list writes
@@ -100,7 +100,7 @@ def sync_deal_start(state: Any) -> None:
     # nothing is played yet: unseen = not in hand, and each number shows on 8 tiles, so every
     # seat's private block is one product with PRIV_MAP (the same exact float32 values as
     # _fill_private: all multiples of 1/8)
-    priv = state.priv
+    priv = obs.priv
     np.matmul(d.hands.astype(np.float32), PRIV_MAP, out=priv)
     priv += PRIV_BASE
 
@@ -132,10 +132,10 @@ def _see(flat: Any, row: int, tile: int) -> None:
     flat[row + UNSEEN_NUM + HIGH[tile]] -= 0.125
 
 
-def sync_play(state: Any, p: int, action: int) -> None:
+def sync_play(obs: Any, state: Any, p: int, action: int) -> None:
     """Seat ``p`` played ``action`` (tile ``action >> 1`` on end ``action & 1``): single entries
-    of ``state.buf`` through ``state.cells``."""
-    d, cells, game = state.deal, state.cells, state.game
+    of ``obs.buf`` through ``obs.cells``."""
+    d, cells, game = state.deal, obs.cells, state.game
     tile = action >> 1
     cells[PLAYED + N_TILES * p + tile] = 1.0
     l, r = d.ends
@@ -156,14 +156,14 @@ def sync_play(state: Any, p: int, action: int) -> None:
         cells[row + hi] -= 0.125
 
 
-def sync_pass(state: Any, p: int, drawn: list[int]) -> None:
-    d, pub = state.deal, state.pub
+def sync_pass(obs: Any, state: Any, p: int, drawn: list[int]) -> None:
+    d, pub = state.deal, obs.pub
     pub[VOID + N_NUMBERS * p:VOID + N_NUMBERS * (p + 1)] = d.void[p]
     pub[COUNTS + p] = d.counts[p] / state._cap
     pub[STOCK] = len(d.stock) / N_TILES
     for tile in drawn:
-        state.priv_flat[PRIVATE * p + HAND + tile] = 1.0
-        _see(state.priv_flat, PRIVATE * p, tile)
+        obs.priv_flat[PRIVATE * p + HAND + tile] = 1.0
+        _see(obs.priv_flat, PRIVATE * p, tile)
 
 
 def seat_permutations(size: int, n: int, blocks: list[tuple[int, int]]) -> list[np.ndarray]:
@@ -198,7 +198,7 @@ def buffer_permutations(perms: list[np.ndarray]) -> list[np.ndarray]:
 def observe(game: Any, state: Any, player: int) -> np.ndarray:
     """The observation from the state's incrementally kept public vector (equals
     ``encode(state.view(player))``): gather into relative seats with the private parts."""
-    out = state.buf[game.buf_perms[player]]
+    out = state.observer.buf[game.buf_perms[player]]
     current = state.current_player
     if current is not None:
         out[TO_ACT + (current - player) % state.n] = 1.0
@@ -236,8 +236,8 @@ def action_name(game: Any, action: int) -> str:
     return name
 
 
-def sync_private(state: Any) -> None:
+def sync_private(obs: Any, state: Any) -> None:
     """Recompute every seat's private block (after hidden tiles were redealt)."""
     d = state.deal
     for p in range(state.n):
-        _fill_private(state.priv[p], d.hands[p], d.played)
+        _fill_private(obs.priv[p], d.hands[p], d.played)

@@ -49,15 +49,12 @@ class DominoGame(Serializable):
         self.observation_shape = (size,)
         blocks = _encode.CORE_BLOCKS + [(_encode.CORE_SIZE + off, w) for off, w in self.tail_blocks]
         self.perms = _encode.seat_permutations(size, num_players, blocks)
-        # the same gathers from a state's ``buf`` (pub then the private rows): the observer's
+        # the same gathers from the observer's ``buf`` (pub then the private rows): the seat's
         # private block comes with the one gather instead of a second copy
         self.buf_perms = _encode.buffer_permutations(self.perms)
         # offsets in ``buf`` of each seat's private block, and of every other seat's
         self.priv_rows = [size + _encode.PRIVATE * q for q in range(num_players)]
         self.other_rows = [[r for q, r in enumerate(self.priv_rows) if q != p] for p in range(num_players)]
-        # shared read-only rewards of a step that paid nothing (most steps): no allocation
-        self.zero_rewards = np.zeros(num_players, dtype=np.float64)
-        self.zero_rewards.flags.writeable = False
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None):
         return self.state_class(self, rng, check_decks(decks, DECK, name=TILES.format_tile, unit="tiles"))

@@ -2,8 +2,9 @@
 
 A game is a sequence of ``Deal``s (``line.py``); subclasses add their
 phases (Buki bets, Pulle buy-backs) and their settlement. This module owns
-stacked decks, the lead rule between deals, the cached legal mask, rewards,
-``clone`` and ``determinize`` (the redeal itself is ``determinize.py``). numpy only.
+stacked decks, the lead rule between deals, the cached legal mask, the game's
+part of ``clone`` and ``determinize`` (the redeal itself is ``determinize.py``); the
+plumbing (trace, rewards, the end, illegal ids) is the engine's ``RulesState``. numpy only.
 """
 from __future__ import annotations
 
@@ -14,12 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from parlor.envs.dominoes import encode as _encode
 from parlor.envs.dominoes.determinize import resample_hidden
 from parlor.envs.dominoes.line import N_TILES, PLAY_ACTIONS, Deal
+from parlor.envs.dominoes.observer import DominoObserver
 from parlor.envs.dominoes.view import DealResult
-from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.engine.trace import Trace
+from parlor.envs.engine.state import RulesState
 
 if TYPE_CHECKING:
     from parlor.envs.dominoes.game import DominoGame
@@ -28,55 +28,27 @@ TILE, BET, ACCEPT, BUY_BACK, OVER = "tile", "bet", "accept", "buy_back", "over"
 DEAL_OVER = "deal over"  # the phase of ended_view: a finished deal's last position, the episode going on
 
 
-class DominoState(ABC):
+class DominoState(RulesState, ABC):
     """A running episode: the current deal plus the game's own bookkeeping."""
 
     # the game adds every deal's pips to running totals (Pulle), so they are counted openly
     # after a won deal too; otherwise only a blocked deal counts them
     counts_pips_every_deal = False
+    observer_class = DominoObserver  # a game with tail events of its own subclasses it
 
     def __init__(self, game: DominoGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
-        self.game = game
+        self._begin(game, rng, decks)
         self.n = game.num_players
-        self.rng = rng
-        self.decks = [tuple(d) for d in (decks or [])]
-        self.trace = Trace.start(rng, self.decks)
         self.deal_index = -1
         self.deal: Deal = None  # type: ignore[assignment]
         self.phase = TILE
         self.current_player: int | None = None
-        self.rewards = game.zero_rewards   # see _earn
-        self._terminal = False
-        self._truncated = False
         self._mask: np.ndarray | None = None
         self.deals_won = [0] * self.n
         self.deals_drawn = 0
         self.last_deal: DealResult | None = None
         self.ended_deal: Deal | None = None  # the latest finished deal, as it ended (for ended_view)
-        self._set_buffer(np.zeros(game.observation_shape[0] + self.n * _encode.PRIVATE, dtype=np.float32))
-        self._tail_dirty = True
-
-    def _set_buffer(self, buf: np.ndarray) -> None:
-        """``buf`` = ``pub`` (the public observation, absolute seats) then every seat's private
-        block (``priv``: hand, unseen, unseen per number; ``encode.sync_deal_start``); pub's
-        own private slots stay zero."""
-        size = self.game.observation_shape[0]
-        self.buf = buf
-        self.pub = buf[:size]
-        self.priv_flat = buf[size:]
-        self.priv = self.priv_flat.reshape(self.n, _encode.PRIVATE)
-        self.cells = memoryview(buf)   # single-item writes through it cost half of numpy's
-
-    # memoryviews do not pickle (and views would come back as copies): rebind them instead
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        for name in ("pub", "priv_flat", "priv", "cells"):
-            state.pop(name, None)
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._set_buffer(self.buf)
+        self.observer = self.observer_class(game.observation_shape[0], self.n)
 
     # ------------------------------------------------------------ dealing
     def _new_deal(self, active: Sequence[bool], hand_size: int, leader: int | None,
@@ -86,14 +58,13 @@ class DominoState(ABC):
             order = self.decks[self.deal_index]
         else:
             order = self.game.sample_deck(self.rng)
-        self.trace.dealt.append(tuple(order))
+        self._dealt(order)
         self.deal = Deal(self.n, active, hand_size, order, leader, draw_mode, max_draws,
                          width=self.game.num_actions)
         self.current_player = self.deal.current
         self.phase = TILE
         self._cap = self._hand_capacity()   # read by every sync_play / sync_pass
-        _encode.sync_deal_start(self)
-        self._tail_dirty = True
+        self.observer.deal_start(self)
 
     def _next_leader(self, active: Sequence[bool]) -> int:
         """The previous deal's winner or last player; the next active seat if he sits out."""
@@ -117,41 +88,24 @@ class DominoState(ABC):
     def _fill_mask(self, mask: np.ndarray) -> None:
         self.deal.fill_tile_mask(mask)
 
-    def apply(self, action: int) -> None:
+    def _apply_action(self, a: int) -> None:
         mask = self._mask
         if mask is None:
             mask = self.legal_mask()
-        a = int(action)
-        if self.current_player is None or not 0 <= a < mask.size or not mask[a]:
-            raise IllegalActionError(a, np.flatnonzero(mask), self.game.action_name)
+        if not 0 <= a < mask.size or not mask[a]:
+            raise self._illegal(a)
         self._mask = None
         if self.phase == TILE:   # every game's tile phase (saves a call on most steps)
             self._play_tile(a)
         else:
             self._apply(a)
-        if self._tail_dirty or self._step_sync:   # _sync_tail, without a call on most steps
-            self._sync_tail()
-        self.trace.actions.append(a)
+        obs = self.observer
+        if obs.tail_dirty or obs.step_sync:   # sync_tail, without a call on most steps
+            obs.sync_tail(self)
 
-    def _sync_tail(self) -> None:
-        """Keep the game's tail of ``pub`` up to date: all of it after an event, else the cheap part."""
-        if self._tail_dirty:
-            tail = self.pub[_encode.CORE_SIZE:]
-            tail[:] = 0.0
-            self.game.fill_tail(tail, self, 0)
-            self._tail_dirty = False
-            self._synced: tuple = ()   # forget what the cheap step sync last wrote
-        else:
-            self._sync_tail_step()
-
-    _step_sync = False   # whether the game overrides _sync_tail_step (set by __init_subclass__)
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._step_sync = cls._sync_tail_step is not DominoState._sync_tail_step
-
-    def _sync_tail_step(self) -> None:
-        """Hook: tail entries that change on ordinary steps."""
+    def _tail_changed(self) -> None:
+        """An event changed the game's tail of the observation: the observer refills it."""
+        self.observer.tail_dirty = True
 
     @abstractmethod
     def _apply(self, action: int) -> None:
@@ -164,19 +118,19 @@ class DominoState(ABC):
         p = deal.current
         if action < PLAY_ACTIONS:
             deal.play(action)
-            _encode.sync_play(self, p, action)
+            self.observer.played(self, p, action)
         else:
             drawn = deal.pass_or_draw()
-            _encode.sync_pass(self, p, drawn)
+            self.observer.passed(self, p, drawn)
         if deal.result is not None:   # deal.over
             if deal.winner is not None:
                 self.deals_won[deal.winner] += 1
             else:
                 self.deals_drawn += 1
-            earned = self.rewards.copy()
+            earned = self._rewards.copy()
             self.ended_deal = deal  # never changed again: _end_deal deals a new Deal or finishes
             self._end_deal()
-            self._record_deal(deal, self.rewards - earned)
+            self._record_deal(deal, self._rewards - earned)
         else:
             self.current_player = deal.current
             self._begin_turn()
@@ -200,41 +154,16 @@ class DominoState(ABC):
         """Score and settle a finished deal, then deal again or finish."""
 
     def _finish(self, truncated: bool = False) -> None:
-        self._terminal = not truncated
-        self._truncated = truncated
-        self.current_player = None
+        self._end(truncated)
         self.phase = OVER
 
-    def is_terminal(self) -> bool:
-        return self._terminal
-
-    def is_truncated(self) -> bool:
-        return self._truncated
-
-    def take_rewards(self) -> np.ndarray:
-        out = self.rewards
-        self.rewards = self.game.zero_rewards
-        return out
-
-    def _earn(self) -> np.ndarray:
-        """The writable rewards row of this step (replacing the shared zero row on first use)."""
-        if self.rewards is self.game.zero_rewards:
-            self.rewards = np.zeros(self.n, dtype=np.float64)
-        return self.rewards
-
     # ------------------------------------------------------------ copies
-    def clone(self) -> DominoState:
+    def _copy_rules(self) -> DominoState:
         new = copy.copy(self)
-        new.rng = copy.deepcopy(self.rng)
-        new.decks = list(self.decks)
-        new.trace = self.trace.copy()
         new.deal = self.deal.copy()
-        if self.rewards is not self.game.zero_rewards:
-            new.rewards = self.rewards.copy()
-        new._set_buffer(self.buf.copy())
+        new.observer = self.observer.copy()
         new.deals_won = list(self.deals_won)
         new._mask = None
-        new._synced = ()   # the step sync's record may be a mutable list: never share it
         self._copy_extra(new)
         return new
 
@@ -246,11 +175,9 @@ class DominoState(ABC):
         (stacked or not) come from a generator seeded by ``rng``."""
         new = self.clone()
         resample_hidden(new.deal, player, rng)
-        _encode.sync_private(new)
-        new.decks = []
+        new.observer.redealt(new)
         new.ended_deal = None  # its hidden tiles are the real ones: a sample keeps none of them
-        new.rng = np.random.default_rng(int(rng.integers(2**63)))
-        new.trace = Trace.resampled()
+        new._resample_bookkeeping(rng)
         return new
 
     def check_invariants(self) -> None:

@@ -60,10 +60,10 @@ class ReplayError(ConfigError):
 class Trace:
     """What ``new_state`` got (``rng_state``, ``decks``), the decks dealt since and the actions.
 
-    A State sets ``self.trace = Trace.start(rng, decks)`` before its first draw, appends
-    each deal's deck (in dealing order) to ``dealt`` and each applied action to
-    ``actions``, copies it in ``clone`` and replaces it by :meth:`resampled` in
-    ``determinize``.
+    The base State (``engine.state.RulesState``) keeps it: ``_begin`` starts it with
+    :meth:`start` before the first draw, ``_dealt`` appends each deal's deck (in dealing
+    order), ``apply`` each applied action, ``clone`` copies it and
+    ``_resample_bookkeeping`` replaces it by :meth:`resampled` in ``determinize``.
     """
 
     __slots__ = ("rng_state", "decks", "dealt", "actions")

@@ -8,9 +8,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from parlor.envs.engine.trace import Trace
-from parlor.envs.ofc import encode as enc
-
 if TYPE_CHECKING:
     from parlor.envs.ofc.state import OFCState
 
@@ -40,18 +37,6 @@ def determinize(state: OFCState, player: int, rng: np.random.Generator) -> OFCSt
         lst[i] = pool[j]
     new.stock = new.stock[new.stock_pos:]
     new.stock_pos = 0
-    new.decks = []
-    new.rng = np.random.default_rng(int(rng.integers(2**63)))
-    new.trace = Trace.resampled()
-    rebuild_observations(new)
+    new._resample_bookkeeping(rng)
+    new.observer.rebuild([new.view(p) for p in range(new.n)])
     return new
-
-
-def rebuild_observations(state: OFCState) -> None:
-    """Every seat's observation vector and unseen-card counts recomputed from its view
-    (after cards moved outside the incremental updates)."""
-    for p in range(state.n):
-        state.obs[p][:] = enc.encode(state.view(p), state.game.layout)
-        seen = state.view(p).seen_cards()
-        state.rank_left[p] = [4 - sum(1 for c in seen if c >> 2 == r) for r in range(13)]
-        state.suit_left[p] = [13 - sum(1 for c in seen if c & 3 == s) for s in range(4)]

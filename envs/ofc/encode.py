@@ -1,6 +1,6 @@
 """OFC observation layout, ``encode(view)`` and action names.
 
-The layout (offsets by named slice) is shared with the State, which keeps one
+The layout (named pieces, ``engine.layout``) is shared with the State, which keeps one
 observation vector per seat up to date incrementally (the fast ``observe``
 path); ``encode`` builds the same vector from a View from scratch, and a test
 asserts the two agree.
@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from parlor.envs.engine.layout import Layout as Pieces
 from parlor.envs.ofc.view import OFCView
 
 NUM_CARDS = 52
 BOARD_CELLS = 3 * NUM_CARDS       # one-hot card per row: top, middle, bottom
-# the own-seat slices sit at fixed offsets whatever the number of players
-NEXT_CARD = BOARD_CELLS
-PENDING = NEXT_CARD + NUM_CARDS
-DISCARDS = PENDING + NUM_CARDS
 MAX_PENDING = 17                  # progressive Fantasyland with trips on top
 MAX_DISCARDS_OWED = 4
 
@@ -36,51 +33,34 @@ PENDING_LEFT_L = PENDING_LEFT.tolist()
 OWED_LEFT_L = OWED_LEFT.tolist()
 
 
-class Layout:
-    """Offsets of the observation slices for ``n`` players (see envs/ofc_v0.py)."""
+class Layout(Pieces):
+    """The observation of ``n`` players as named pieces (see envs/ofc_v0.py); the attributes
+    hold the offsets the hot paths read. The own-seat pieces come first, so their offsets
+    do not depend on ``n``."""
 
     __slots__ = ("n", "own_rows", "next_card", "pending", "discards", "opponents", "unseen_rank",
                  "unseen_suit", "pending_left", "discards_owed", "hand_progress", "last_hand",
-                 "fantasyland", "start_seat", "size")
+                 "fantasyland", "start_seat")
 
     def __init__(self, n: int):
+        super().__init__([
+            ("own_rows", BOARD_CELLS), ("next_card", NUM_CARDS), ("pending", NUM_CARDS),
+            ("own_discards", NUM_CARDS), ("opponent_rows", (n - 1) * BOARD_CELLS),
+            ("unseen_rank", 13), ("unseen_suit", 4), ("pending_left", 1), ("discards_owed", 1),
+            ("hand_progress", 1), ("last_hand", 1), ("fantasyland", n), ("start_seat", n),
+        ])
         self.n = n
-        self.own_rows = 0
-        self.next_card = NEXT_CARD
-        self.pending = PENDING
-        self.discards = DISCARDS
-        self.opponents = self.discards + NUM_CARDS
-        self.unseen_rank = self.opponents + (n - 1) * BOARD_CELLS
-        self.unseen_suit = self.unseen_rank + 13
-        self.pending_left = self.unseen_suit + 4
-        self.discards_owed = self.pending_left + 1
-        self.hand_progress = self.discards_owed + 1
-        self.last_hand = self.hand_progress + 1
-        self.fantasyland = self.last_hand + 1
-        self.start_seat = self.fantasyland + n
-        self.size = self.start_seat + n
+        (self.own_rows, self.next_card, self.pending, self.discards, self.opponents, self.unseen_rank,
+         self.unseen_suit, self.pending_left, self.discards_owed, self.hand_progress, self.last_hand,
+         self.fantasyland, self.start_seat) = (self.start(name) for name in self)
 
     def opponent_base(self, viewer: int, owner: int) -> int:
         """Start of ``owner``'s board in ``viewer``'s observation (by relative seat)."""
         return self.opponents + ((owner - viewer) % self.n - 1) * BOARD_CELLS
 
-    def slices(self) -> dict[str, slice]:
-        n = self.n
-        return {
-            "own_rows": slice(self.own_rows, self.next_card),
-            "next_card": slice(self.next_card, self.pending),
-            "pending": slice(self.pending, self.discards),
-            "own_discards": slice(self.discards, self.opponents),
-            "opponent_rows": slice(self.opponents, self.unseen_rank),
-            "unseen_rank": slice(self.unseen_rank, self.unseen_suit),
-            "unseen_suit": slice(self.unseen_suit, self.pending_left),
-            "pending_left": slice(self.pending_left, self.pending_left + 1),
-            "discards_owed": slice(self.discards_owed, self.discards_owed + 1),
-            "hand_progress": slice(self.hand_progress, self.hand_progress + 1),
-            "last_hand": slice(self.last_hand, self.last_hand + 1),
-            "fantasyland": slice(self.fantasyland, self.fantasyland + n),
-            "start_seat": slice(self.start_seat, self.start_seat + n),
-        }
+
+# the own-seat slices sit at fixed offsets whatever the number of players
+NEXT_CARD, PENDING, DISCARDS = (Layout(1).start(name) for name in ("next_card", "pending", "own_discards"))
 
 
 def hand_header(layout: Layout, obs: np.ndarray, viewer: int, hand_index: int, num_hands: int,

@@ -81,8 +81,6 @@ class OFCGame(Serializable):
         n = config.num_players
         # watchers[p]: (seat, offset of p's board in that seat's observation) for every other seat
         self.watchers = tuple(tuple((q, self.layout.opponent_base(q, p)) for q in range(n) if q != p) for p in range(n))
-        self.no_rewards = np.zeros(config.num_players)
-        self.no_rewards.flags.writeable = False
         lay = self.layout
         self.state_constants = (  # unpacked by OFCState.__init__
             n, config.variant, config.num_hands, config.fl_cards, config.fl_stay, lay,

@@ -6,21 +6,21 @@ acts; then the regular players play rounds from the start player, receiving
 their 5, 3 or 1 cards from the top of the deck as their turn begins. Each
 action sends the next pending card to a row or the discard.
 
-Each seat's observation vector is updated incrementally on every event (a card
-seen, placed or discarded), so ``observation`` is a copy, not a rebuild.
+The State keeps only the rules: every event that changes what a seat sees (a hand
+dealt, cards dealt to a turn, a card placed or discarded, boards revealed) is told to
+its ``OFCObserver`` (``envs/ofc/observer.py``), which keeps every seat's observation
+vector up to date, so ``observe`` is a copy, not a rebuild.
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
-from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.engine.trace import Trace
+from parlor.envs.engine.state import SLOTS, RulesState
 from parlor.envs.ofc import encode as enc
 from parlor.envs.ofc.determinize import determinize
+from parlor.envs.ofc.observer import OFCObserver
 from parlor.envs.ofc.scoring import (
     BOARD_SIZE,
     FL_STAY_CARDS,
@@ -48,42 +48,33 @@ def _make_masks() -> list[np.ndarray]:
 
 MASKS = _make_masks()
 ALLOWED = tuple(frozenset(int(a) for a in np.flatnonzero(m)) for m in MASKS)  # legal ids by mask key
-CARD_RS = tuple((c >> 2, c & 3) for c in range(enc.NUM_CARDS))  # (rank, suit) by card id
 # OFCState.free[p]: bit r set while row r has room (the row bits of the mask key)
 ALL_ROWS_FREE = 7
 ROW_FULL_CLEAR = (~1, ~2, ~4)
-NEXT_CARD, PENDING, DISCARDS = enc.NEXT_CARD, enc.PENDING, enc.DISCARDS
-RANK_LEFT, SUIT_LEFT = enc.RANK_LEFT_L, enc.SUIT_LEFT_L
-PENDING_LEFT, OWED_LEFT = enc.PENDING_LEFT_L, enc.OWED_LEFT_L
 
 
-class OFCState:
+class OFCState(RulesState):
     """One OFC episode (``num_hands`` hands); see the module docstring for the turn order."""
 
-    __slots__ = (
-        "game", "n", "variant", "num_hands", "fl_cards", "fl_stay", "layout", "rng", "decks",
+    __slots__ = SLOTS + (
+        "n", "variant", "num_hands", "fl_cards", "fl_stay", "layout",
         "hand_index", "start_player", "fl_next", "in_fl", "fl_dealt", "rows", "discards", "stock",
-        "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "current_player", "key", "rewards",
-        "totals", "last_points", "terminal", "obs", "mv", "rank_left", "suit_left", "watchers", "unseen_at",
-        "counts_at", "hands_done", "tally", "free", "last_turn", "trace", "showdown",
+        "stock_pos", "plan", "turn", "pending", "pend_pos", "owed", "key",
+        "totals", "last_points", "observer", "obs", "hands_done", "tally", "free", "last_turn", "showdown",
     )
 
     def __init__(self, game, rng: np.random.Generator, decks: list[tuple[int, ...]]):
-        self.game = game
+        self._begin(game, rng, decks)
         # per-config constants, computed once by the Game (episode setup runs every episode)
         (self.n, self.variant, self.num_hands, self.fl_cards, self.fl_stay, self.layout,
-         self.unseen_at, self.counts_at, self.watchers) = game.state_constants
+         unseen_at, counts_at, watchers) = game.state_constants
+        self.observer = OFCObserver(self.layout, self.num_hands, unseen_at, counts_at, watchers)
         n = self.n
-        self.rng = rng
-        self.decks = list(decks)
-        self.trace = Trace.start(rng, self.decks)
         self.hand_index = 0
         self.start_player = 0
         self.fl_next = [0] * n
-        self.rewards = game.no_rewards
         self.totals = [0] * n
         self.last_points = [0] * n
-        self.terminal = False
         self.hands_done = 0
         self.showdown: Showdown | None = None  # the boards of the latest showdown (immutable)
         self.tally = EpisodeTally(n)
@@ -94,7 +85,7 @@ class OFCState:
         h = self.hand_index
         deck = self.decks[h] if h < len(self.decks) else self.rng.permutation(52).tolist()
         self.stock, self.stock_pos = deck, 0
-        self.trace.dealt.append(tuple(deck))
+        self._dealt(deck)
         fl_next = self.fl_next
         self.in_fl = [k > 0 for k in fl_next]
         plan, fl_dealt, headers = self.game.hand_setup(self.start_player, tuple(fl_next))
@@ -102,26 +93,9 @@ class OFCState:
         self.last_turn = len(plan) - 1
         self.free = [ALL_ROWS_FREE] * len(headers)
         self.fl_dealt = list(fl_dealt)
-        # one loop over the seats instead of a comprehension per field
-        rows, discards, rank_left, suit_left, obs, mv = [], [], [], [], [], []
-        self.rows, self.discards, self.rank_left, self.suit_left, self.obs, self.mv = (
-            rows, discards, rank_left, suit_left, obs, mv)
-        for header in headers:
-            o = header.copy()
-            obs.append(o)
-            mv.append(memoryview(o))
-            rows.append([[], [], []])
-            discards.append([])
-            rank_left.append([4] * 13)
-            suit_left.append([13] * 4)
-        if h:  # the header is written for hand 0 (whose last_hand flag is already right)
-            lay = self.layout
-            progress = float(np.float32(h) / np.float32(self.num_hands))
-            for o in mv:
-                o[lay.hand_progress] = progress
-            if h == self.num_hands - 1:
-                for o in mv:
-                    o[lay.last_hand] = 1.0
+        self.rows = [[[], [], []] for _ in headers]
+        self.discards = [[] for _ in headers]
+        self.obs = self.observer.start_hand(headers, h)  # the observer's vectors (features.py reads them)
         self._begin_turn(0)
 
     def _begin_turn(self, t: int) -> None:
@@ -133,130 +107,49 @@ class OFCState:
         self.stock_pos = end
         self.pending, self.pend_pos, self.owed = cards, 0, d
         self.current_player = seat
-        o = self.mv[seat]
-        ur, us = self.unseen_at
-        rank_left, suit_left = self.rank_left[seat], self.suit_left[seat]
-        first = cards[0]
-        o[NEXT_CARD + first] = 1.0
-        for c in cards:
-            r, s = CARD_RS[c]
-            x = rank_left[r] - 1
-            rank_left[r] = x
-            o[ur + r] = RANK_LEFT[x]
-            x = suit_left[s] - 1
-            suit_left[s] = x
-            o[us + s] = SUIT_LEFT[x]
-        if k > 1:  # the cards after the next one are pending (the single-card turn skips this)
-            for c in cards[1:]:
-                o[PENDING + c] = 1.0
-        # outside its own turns a seat's pending/owed counts read 0 (apply clears them at turn end)
-        pl, do = self.counts_at
-        o[pl] = PENDING_LEFT[k]
-        if d:
-            o[do] = OWED_LEFT[d]
+        self.observer.deal(seat, cards, d)
         if k > d:
             self.key = (8 if d else 0) | self.free[seat]
         else:
             self.key = 8
-
-    def _see(self, p: int, c: int) -> None:
-        o = self.mv[p]
-        r, s = c >> 2, c & 3
-        left = self.rank_left[p]
-        left[r] -= 1
-        o[self.unseen_at[0] + r] = RANK_LEFT[left[r]]
-        left = self.suit_left[p]
-        left[s] -= 1
-        o[self.unseen_at[1] + s] = SUIT_LEFT[left[s]]
 
     # ------------------------------------------------------------ protocol
     def legal_mask(self) -> np.ndarray:
         """bool[4], read-only (bit r of the cached key: row r may take the card; bit 3: discard)."""
         return MASKS[self.key]
 
-    def apply(self, action: int) -> None:
-        if type(action) is not int or action not in ALLOWED[self.key]:
-            self._reject(action)
-            action = int(action)
+    def _apply_action(self, action: int) -> None:
+        if action not in ALLOWED[self.key]:
+            raise self._illegal(action)
         p = self.current_player
-        o = self.mv[p]
         pending, i = self.pending, self.pend_pos
         c = pending[i]
         i += 1
         self.pend_pos = i
-        o[NEXT_CARD + c] = 0.0
         if action == DISCARD:
             self.discards[p].append(c)
             self.owed -= 1
-            o[DISCARDS + c] = 1.0
+            self.observer.discarded(p, c)
         else:
             row = self.rows[p][action]
             row.append(c)
             if len(row) == ROW_SIZES[action]:
                 self.free[p] &= ROW_FULL_CLEAR[action]
-            cell = action * 52 + c
-            o[cell] = 1.0
-            if not self.in_fl[p]:
-                r, s = CARD_RS[c]
-                ur, us = self.unseen_at
-                ur += r
-                us += s
-                mv, rank_left, suit_left = self.mv, self.rank_left, self.suit_left
-                for q, base in self.watchers[p]:
-                    oq = mv[q]
-                    oq[base + cell] = 1.0
-                    counts = rank_left[q]
-                    x = counts[r] - 1
-                    counts[r] = x
-                    oq[ur] = RANK_LEFT[x]
-                    counts = suit_left[q]
-                    x = counts[s] - 1
-                    counts[s] = x
-                    oq[us] = SUIT_LEFT[x]
+            self.observer.placed(p, c, action, not self.in_fl[p])  # a Fantasyland board is face down
         left = len(pending) - i
-        pl, do = self.counts_at
         if left:
-            nc = pending[i]
-            o[NEXT_CARD + nc] = 1.0
-            o[PENDING + nc] = 0.0
             owed = self.owed
-            o[pl] = PENDING_LEFT[left]
-            o[do] = OWED_LEFT[owed]
+            self.observer.next_card(p, pending[i], left, owed)
             if left > owed:  # a placement is still owed this turn
                 self.key = (8 if owed else 0) | self.free[p]
             else:
                 self.key = 8
         else:
-            o[pl] = 0.0
-            o[do] = 0.0
+            self.observer.turn_done(p)
             if self.turn < self.last_turn:
                 self._begin_turn(self.turn + 1)
             else:
                 self._showdown()
-        self.trace.actions.append(action)
-
-    def _reject(self, action) -> None:
-        """Raise for an illegal action; accept a legal numpy/other integer id."""
-        legal = np.flatnonzero(MASKS[self.key])
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(-1, legal, self.game.action_name) from None
-        if a != action or self.current_player is None or a not in legal:
-            raise IllegalActionError(a, legal, self.game.action_name)
-
-    def is_terminal(self) -> bool:
-        return self.terminal
-
-    def is_truncated(self) -> bool:
-        return False
-
-    def take_rewards(self) -> np.ndarray:
-        out = self.rewards
-        if out is self.game.no_rewards:  # nothing earned since the last call (read-only zeros)
-            return out
-        self.rewards = self.game.no_rewards
-        return out
 
     def observation(self, player: int) -> np.ndarray:
         return self.obs[player].copy()
@@ -265,10 +158,7 @@ class OFCState:
     def _showdown(self) -> None:
         results = [evaluate_board(*board) for board in self.rows]
         points = score_hand(results)
-        if self.rewards is self.game.no_rewards:  # the usual case: skip adding to zeros
-            self.rewards = np.array(points, dtype=np.float64)
-        else:
-            self.rewards = self.rewards + np.asarray(points, dtype=np.float64)
+        self._earn_row(points)
         totals, in_fl, fl_next = self.totals, self.in_fl, self.fl_next
         for p, res in enumerate(results):
             totals[p] += points[p]
@@ -281,27 +171,16 @@ class OFCState:
         self.showdown = Showdown(self.hand_index, tuple(tuple(tuple(r) for r in board) for board in self.rows))
         self.hands_done += 1
         if self.hand_index + 1 == self.num_hands:
-            self.terminal = True
-            self.current_player = None
+            self._end()
             self.pending, self.pend_pos, self.owed, self.key = [], 0, 0, 0
-            if any(in_fl):
-                self._reveal_fantasyland_boards()
+            for q in range(self.n):  # the face-down Fantasyland boards are shown
+                if in_fl[q]:
+                    self.observer.reveal(q, self.rows[q])
             return
         self.hand_index += 1
         if not any(fl_next):
             self.start_player = (self.start_player + 1) % self.n
         self._start_hand()
-
-    def _reveal_fantasyland_boards(self) -> None:
-        """At the final showdown the face-down Fantasyland boards enter every observation."""
-        for q in range(self.n):
-            if not self.in_fl[q]:
-                continue
-            for r, row in enumerate(self.rows[q]):
-                for c in row:
-                    for w, base in self.watchers[q]:
-                        self.mv[w][base + r * 52 + c] = 1.0
-                        self._see(w, c)
 
     def stats(self) -> dict[str, list[float]]:
         """Per seat, averaged over the hands played (:func:`~parlor.envs.ofc.stats.episode_stats`)."""
@@ -336,33 +215,18 @@ class OFCState:
         )
 
     # ------------------------------------------------------------ copies
-    # memoryviews do not pickle: pickle and deepcopy carry the buffers (obs) and rebind the views
-    def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in OFCState.__slots__ if name != "mv" and hasattr(self, name)}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
-        self.mv = [memoryview(o) for o in self.obs]
-
-    def clone(self) -> OFCState:
+    def _copy_rules(self) -> OFCState:
         new = OFCState.__new__(OFCState)
         for name in OFCState.__slots__:
             setattr(new, name, getattr(self, name))
-        new.rng = copy.deepcopy(self.rng)
-        new.decks = list(self.decks)
-        new.trace = self.trace.copy()
         new.fl_next, new.in_fl, new.fl_dealt = list(self.fl_next), list(self.in_fl), list(self.fl_dealt)
         new.free = list(self.free)
         new.rows = [[list(r) for r in board] for board in self.rows]
         new.discards = [list(d) for d in self.discards]
         new.stock, new.pending = list(self.stock), list(self.pending)
-        new.rewards = self.rewards if self.rewards is self.game.no_rewards else self.rewards.copy()
         new.totals, new.last_points = list(self.totals), list(self.last_points)
-        new.obs = [o.copy() for o in self.obs]
-        new.mv = [memoryview(o) for o in new.obs]
-        new.rank_left = [list(x) for x in self.rank_left]
-        new.suit_left = [list(x) for x in self.suit_left]
+        new.observer = self.observer.copy()
+        new.obs = new.observer.obs
         new.tally = self.tally.copy()
         return new
 

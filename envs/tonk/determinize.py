@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.melds import cards_of, mask_count
-from parlor.envs.engine.trace import Trace
 from parlor.envs.tonk.view import LAY
 
 
@@ -52,14 +51,11 @@ def determinize_state(state, player: int, rng: np.random.Generator):
             hand |= 1 << c
         at += need
         new.hands[q] = hand
-        new.hand_vec[q] = 0.0
-        new.hand_vec[q, cards_of(hand)] = 1.0
+        new.observer.hand(q, cards_of(hand))
         if not state.first_turn_done[q]:
             new.dealt_counts[q] = mask_count(hand)  # nobody can touch a hand before its first turn
     new.stock = cards[at:]
-    new.rng = np.random.default_rng(int(rng.integers(2**63)))
-    new.decks = []
-    new.trace = Trace.resampled()
+    new._resample_bookkeeping(rng)
     if state.phase == LAY and state.current_player != player:
         new._refresh_lay(state.current_player)
     return new

@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.cards import format_card
+from parlor.envs.engine.layout import Layout
 from parlor.envs.engine.melds import NUM_SPREADS, SPREADS
 from parlor.envs.tonk.view import PHASES, TonkView
 
@@ -50,13 +51,16 @@ SIDE_PASS = SIDE_JOIN + 1
 DECLARE_49 = SIDE_PASS + 1
 NUM_ACTIONS = DECLARE_49 + 1
 
-TOP, PILE, OUT, SLOTS = 0, 52, 104, 156
-CARDS_W = SLOTS + 52 * MAX_SLOTS
+# the observation's pieces (engine.layout): the shared card block, one block per seat, the tail
+CARDS = Layout([("top", 52), ("pile", 52), ("out", 52), ("slots", 52 * MAX_SLOTS)])
+SEAT = Layout([("discarded", 52), ("taken", 52), ("hand_size", 1), ("blocked", 1), ("block_flag", 1),
+               ("stakes", 1), ("dealer", 1), ("to_act", 1), ("joined", 1), ("spade_rank", 13)])
+TAIL = Layout([("stock", 1), ("turn", 1), ("hand", 1), ("phase", 4)])
+TOP, PILE, OUT, SLOTS = (CARDS.start(name) for name in CARDS)
 S_DISC, S_TAKEN, S_SIZE, S_BLOCKED, S_BLOCK_FLAG, S_STAKES, S_DEALER, S_TO_ACT, S_JOINED, S_SPADE = (
-    0, 52, 104, 105, 106, 107, 108, 109, 110, 111)
-SEAT_W = S_SPADE + 13
-T_STOCK, T_TURN, T_HAND, T_PHASE = 0, 1, 2, 3
-TAIL_W = T_PHASE + 4
+    SEAT.start(name) for name in SEAT)
+T_STOCK, T_TURN, T_HAND, T_PHASE = (TAIL.start(name) for name in TAIL)
+CARDS_W, SEAT_W, TAIL_W = CARDS.size, SEAT.size, TAIL.size
 HAND_SCALE, BLOCK_SCALE, STOCK_SCALE = 10.0, 52.0, 52.0
 
 
@@ -92,8 +96,20 @@ def action_name(a: int) -> str:
     raise ValueError(f"action {a} out of range 0..{NUM_ACTIONS - 1}")
 
 
+def observation_layout(n: int) -> Layout:
+    """One seat's observation of ``n`` seats (seats relative to the observer)."""
+    return Layout([("hand", 52), ("cards", CARDS_W), ("owners", MAX_SLOTS * n), ("seats", n * SEAT_W),
+                   ("tail", TAIL_W)])
+
+
+def buffer_layout(n: int) -> Layout:
+    """The observer's flat buffer (absolute seats): every hand, then the rest as one seat sees it."""
+    return Layout([("hands", 52 * n), ("cards", CARDS_W), ("owners", MAX_SLOTS * n), ("seats", n * SEAT_W),
+                   ("tail", TAIL_W)])
+
+
 def observation_size(n: int) -> int:
-    return 52 + CARDS_W + MAX_SLOTS * n + n * SEAT_W + TAIL_W
+    return observation_layout(n).size
 
 
 def stake_scale(n: int, num_hands: int) -> float:
@@ -107,13 +123,9 @@ def relative_orders(n: int) -> list[np.ndarray]:
 
 
 def buffer_parts(n: int) -> tuple[int, int, int, int, int, int]:
-    """Offsets of the state's flat absolute-seat buffer: hands, cards, owners, seats, tail, end."""
-    hands = 0
-    cards = hands + 52 * n
-    owners = cards + CARDS_W
-    seats = owners + MAX_SLOTS * n
-    tail = seats + SEAT_W * n
-    return hands, cards, owners, seats, tail, tail + TAIL_W
+    """Offsets of the observer's flat absolute-seat buffer: hands, cards, owners, seats, tail, end."""
+    lay = buffer_layout(n)
+    return (*(lay.start(name) for name in lay), lay.size)  # type: ignore[return-value]
 
 
 def gather_indices(n: int) -> list[np.ndarray]:

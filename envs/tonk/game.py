@@ -86,8 +86,6 @@ class TonkGame(Serializable):
         self.buffer_size = enc.buffer_parts(config.num_players)[-1]
         self.deal_prizes = [natural_prize(c, config.natural, config.low_natural, config.texas)
                             for c in range(MAX_DEALT_COUNT + 1)]
-        self.zero_rewards = np.zeros(config.num_players)
-        self.zero_rewards.flags.writeable = False  # shared by every step that pays nothing
 
     def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> TonkState:
         return TonkState(self, rng, check_decks(decks, self.deck, name=card_name))
@@ -104,7 +102,7 @@ class TonkGame(Serializable):
 
     def observe(self, state: TonkState, player: int) -> np.ndarray:
         """Fast path equal to ``encode(state.view(player))``, from the state's buffers."""
-        return state.buf.take(self._gather[player])
+        return state.observer.buf.take(self._gather[player])
 
     def action_name(self, action: int) -> str:
         return action_name(action)

@@ -1,20 +1,19 @@
 """Tonk game state: deal, turns (drop / draw / lay / hit / discard), hands, episode.
 
 Hands, spreads and the stock are Python ``int`` bit masks and lists so a step
-allocates almost nothing; the observation buffers (``envs.tonk.encode``
-layout) are updated in place at each change so ``observe`` is a few copies.
+allocates almost nothing. The State keeps only the rules: each change a seat can see
+is told to its ``TonkObserver`` (``envs/tonk/observer.py``), which keeps the buffer
+that ``observe`` gathers from.
 Settlement amounts come from ``envs.tonk.settle``.
 """
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import numpy as np
 
-from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.engine.melds import SPREADS, cards_of, mask_count
-from parlor.envs.engine.trace import Trace
+from parlor.envs.engine.state import RulesState
 from parlor.envs.tonk import settle
 from parlor.envs.tonk.determinize import determinize_state
 from parlor.envs.tonk.encode import (
@@ -23,75 +22,35 @@ from parlor.envs.tonk.encode import (
     DRAW_STOCK,
     DROP,
     END_LAYING,
-    HAND_SCALE,
     LAY_BASE,
     MAX_SLOTS,
     NUM_ACTIONS,
-    PILE,
-    S_DEALER,
-    S_SIZE,
-    S_STAKES,
-    S_TO_ACT,
-    SEAT_W,
     SIDE_JOIN,
     SIDE_PASS,
-    STOCK_SCALE,
-    T_HAND,
-    T_PHASE,
-    T_STOCK,
-    T_TURN,
     TAKE_DISCARD,
-    TOP,
-    buffer_parts,
 )
+from parlor.envs.tonk.observer import TonkObserver
 from parlor.envs.tonk.turns import NO_LAYS, TurnSteps
 from parlor.envs.tonk.view import DISCARD, LAY, OVER, SIDE, START, HandResult, TonkView, build_view
 
 STAT_KEYS = ("drop", "caught", "tonk", "out", "won")
 
 
-class TonkState(TurnSteps):
+class TonkState(TurnSteps, RulesState):
     """An episode of ``num_hands`` Tonk hands (the Game/State protocol of ``envs.engine.game``)."""
 
     def __init__(self, game, rng: np.random.Generator, decks=None):
         cfg = game.config
-        self.game, self.cfg, self.n = game, cfg, cfg.num_players
-        self.rng = rng
-        self.decks = [tuple(d) for d in decks] if decks else []
-        self.trace = Trace.start(rng, self.decks)
+        self._begin(game, rng, decks)
+        self.cfg, self.n = cfg, cfg.num_players
         self.hand_index = 0
         self.dealer = self.n - 1
         self.stakes = [0] * self.n
-        self._rewards: list[float] | None = None  # made by the first payment only (see take_rewards)
         self._stats = {k: [0] * self.n for k in STAT_KEYS}
         self.last_result: HandResult | None = None
         self.ended_hand: TonkState | None = None  # the hand that has just ended, as it ended (ended_view)
-        self.truncated = False
-        self._scale = game.stake_scale
-        self.buf = np.zeros(game.buffer_size, dtype=np.float32)
-        self._bind_buffers()
+        self.observer = TonkObserver(self.n, game.stake_scale)
         self._start_hand(fresh=True)
-
-    def _bind_buffers(self) -> None:
-        """Named views into ``buf``, the flat absolute-seat observation buffer (``encode`` layout)."""
-        n = self.n
-        hands, cards, owners, seats, tail, end = buffer_parts(n)
-        self.hand_vec = self.buf[hands:cards].reshape(n, 52)
-        self.cards_vec = self.buf[cards:owners]
-        self.owner_vec = self.buf[owners:seats].reshape(MAX_SLOTS, n)
-        self.seat_vec = self.buf[seats:tail].reshape(n, SEAT_W)
-        self.tail = self.buf[tail:end]
-
-    # pickle and deepcopy bring a numpy view back as a copy of its own: rebind the views to buf
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        for name in ("hand_vec", "cards_vec", "owner_vec", "seat_vec", "tail"):
-            del state[name]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._bind_buffers()
 
     # ------------------------------------------------------------ hands
     def _start_hand(self, fresh: bool = False) -> None:
@@ -102,27 +61,22 @@ class TonkState(TurnSteps):
             deck = [int(c) for c in self.decks[self.hand_index]]  # plain ints for the bit masks
         else:
             deck = self.rng.permutation(52).tolist()
-        self.trace.dealt.append(tuple(deck))
+        self._dealt(deck)
         hs = cfg.hand_size
         hands = self.hands = [0] * n
-        if not fresh:
-            self.buf.fill(0.0)
-        dealt_at = []  # flat buffer indices of every dealt card: one numpy write for all hands
         for i in range(n):
-            seat = (first + i) % n
             m = 0
             for c in deck[i * hs:(i + 1) * hs]:
                 m |= 1 << c
-                dealt_at.append(52 * seat + c)  # hand_vec is the first block of buf
-            hands[seat] = m
-        self.buf[dealt_at] = 1.0
+            hands[(first + i) % n] = m
         pos = n * hs
         self.pile: list[int] = []
         self.history: list[tuple[int, int]] = []
+        top = None
         if cfg.start_discard:
-            self.pile.append(deck[pos])
-            self.history.append((-1, deck[pos]))
-            self.cards_vec[TOP + deck[pos]] = self.cards_vec[PILE + deck[pos]] = 1.0
+            top = deck[pos]
+            self.pile.append(top)
+            self.history.append((-1, top))
             pos += 1
         self.stock = deck[pos:][::-1]  # pop() takes the next card of the deck
         # table slots: owner, kind, key (rank or suit), run span, cards, cards that may hit it
@@ -144,12 +98,8 @@ class TonkState(TurnSteps):
         self.hand_net = [0] * n
         self.cards_after_draw = 0
         self.dealt_counts = [mask_count(h) for h in hands]
-        self.seat_vec[:, S_SIZE] = hs / HAND_SCALE
-        if any(self.stakes):  # all zero: the buffer already holds 0 (skips numpy work per episode)
-            self.seat_vec[:, S_STAKES] = np.array(self.stakes, dtype=np.float32) / self._scale
-        self.seat_vec[self.dealer, S_DEALER] = 1.0
-        self.tail[T_STOCK] = len(self.stock) / STOCK_SCALE
-        self.tail[T_HAND] = self.hand_index / cfg.num_hands
+        self.observer.new_hand(fresh, deck, first, hs, top, self.stakes, self.dealer, len(self.stock),
+                               self.hand_index / cfg.num_hands)
         self.current_player: int | None = None  # with phase OVER: no flag set in the zeroed buffer
         self.phase = OVER
         self._lay_ids = NO_LAYS
@@ -167,28 +117,20 @@ class TonkState(TurnSteps):
             self._begin_turn(self.first)
 
     def _set_phase(self, phase: int, player: int | None) -> None:
-        """Move to ``phase`` with ``player`` to act, flipping only the buffer flags that change
-        (``_start_hand`` zeroes the buffer and resets ``phase``/``current_player`` to match)."""
-        tail = self.tail
-        if self.phase < OVER:
-            tail[T_PHASE + self.phase] = 0.0
+        """Move to ``phase`` with ``player`` to act (``_start_hand`` resets ``phase`` and
+        ``current_player`` to match the observer's zeroed buffer)."""
+        old = self.phase
+        self.observer.phase(old if old < OVER else None, phase if phase < OVER else None,
+                            self.current_player, player)
         self.phase = phase
-        if phase < OVER:
-            tail[T_PHASE + phase] = 1.0
-        current = self.current_player
-        if player != current:
-            if current is not None:
-                self.seat_vec[current, S_TO_ACT] = 0.0
-            if player is not None:
-                self.seat_vec[player, S_TO_ACT] = 1.0
-            self.current_player = player
+        self.current_player = player
 
     def _begin_turn(self, player: int) -> None:
         if self.turn >= self.cfg.max_turns:
             self._finish(settle.draw(self.n, "truncated"), truncated=True)
             return
         self.turn += 1
-        self.tail[T_TURN] = self.turn / self.cfg.max_turns
+        self.observer.turn(self.turn / self.cfg.max_turns)
         self._set_phase(START, player)
 
     def _finish(self, outcome: settle.Outcome, truncated: bool = False) -> None:
@@ -215,9 +157,9 @@ class TonkState(TurnSteps):
             self.dealer = (self.dealer + 1) % self.n
             self._start_hand()
         else:
-            self.truncated = truncated
-            self.tail[T_HAND] = 1.0
+            self.observer.episode_over()
             self._set_phase(OVER, None)
+            self._end(truncated)
 
     def _pay(self, net: list[int]) -> None:
         stake = self.cfg.stake
@@ -225,26 +167,10 @@ class TonkState(TurnSteps):
             if units:
                 self.stakes[p] += units
                 self.hand_net[p] += units
-                if self._rewards is None:
-                    self._rewards = [0.0] * self.n
-                self._rewards[p] += units * stake
-                self.seat_vec[p, S_STAKES] = self.stakes[p] / self._scale
+                self._earn()[p] += units * stake
+                self.observer.stakes(p, self.stakes[p])
 
     # ------------------------------------------------------------ protocol
-    def is_terminal(self) -> bool:
-        return self.phase == OVER and not self.truncated
-
-    def is_truncated(self) -> bool:
-        return self.phase == OVER and self.truncated
-
-    def take_rewards(self) -> np.ndarray:
-        """Rewards since the last call; most steps pay nothing and share a read-only zero array."""
-        out = self._rewards
-        if out is None:
-            return self.game.zero_rewards
-        self._rewards = None
-        return np.array(out)  # float64, summed in the same order as an ndarray would
-
     def stats(self) -> dict[str, list[float]]:
         return {k: [float(v) for v in vals] for k, vals in self._stats.items()}
 
@@ -268,16 +194,14 @@ class TonkState(TurnSteps):
             mask[self._hit_ids] = True
             mask[END_LAYING] = True
         elif phase == DISCARD:
-            mask[DISCARD_BASE:END_LAYING] = self.hand_vec[p]  # any card held may be discarded
+            # any card held may be discarded: the observer's one-hot row of the hand is that set
+            # (a slice copy is several times cheaper than building it from the bit mask)
+            mask[DISCARD_BASE:END_LAYING] = self.observer.hand_vec[p]
         elif phase == SIDE:
             mask[SIDE_JOIN] = mask[SIDE_PASS] = True
         return mask
 
-    def _illegal(self, action: int):
-        return IllegalActionError(action, np.flatnonzero(self.legal_mask()), self.game.action_name)
-
-    def apply(self, action: int) -> None:
-        a = int(action)
+    def _apply_action(self, a: int) -> None:
         phase, p = self.phase, self.current_player
         if phase == START:
             self._apply_start(p, a)
@@ -293,7 +217,6 @@ class TonkState(TurnSteps):
             self._side_choice(p, a == SIDE_JOIN)
         else:
             raise self._illegal(a)
-        self.trace.actions.append(a)
 
     # ------------------------------------------------------------ views, copies, checks
     def view(self, player: int):
@@ -319,7 +242,7 @@ class TonkState(TurnSteps):
             return None
         return build_view(snap, player)
 
-    def clone(self) -> TonkState:
+    def _copy_rules(self) -> TonkState:
         new = copy.copy(self)
         for name in ("decks", "stakes", "hands", "pile", "history", "stock", "slot_owner", "slot_kind",
                      "slot_key", "slot_lo", "slot_hi", "slot_mask", "slot_accept", "slot_live", "blocked",
@@ -327,12 +250,8 @@ class TonkState(TurnSteps):
             setattr(new, name, list(getattr(self, name)))
         new.taken = [list(t) for t in self.taken]
         new._stats = {k: list(v) for k, v in self._stats.items()}
-        new._rewards = None if self._rewards is None else list(self._rewards)
         new._lay_ids = self._lay_ids.copy()
-        new.buf = self.buf.copy()
-        new._bind_buffers()
-        new.rng = copy.deepcopy(self.rng)
-        new.trace = self.trace.copy()
+        new.observer = self.observer.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> TonkState:

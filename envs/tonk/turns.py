@@ -10,30 +10,15 @@ import numpy as np
 from parlor.envs.engine.melds import RUN, SET, SPREADS, accepts, cards_of, extend_run, mask_count, spreads_in
 from parlor.envs.tonk import settle
 from parlor.envs.tonk.encode import (
-    BLOCK_SCALE,
     DECLARE_49,
     DISCARD_BASE,
     DRAW_STOCK,
     DROP,
     END_LAYING,
-    HAND_SCALE,
     HIT_BASE,
     LAY_BASE,
     MAX_SLOTS,
-    OUT,
-    PILE,
-    S_BLOCK_FLAG,
-    S_BLOCKED,
-    S_DISC,
-    S_JOINED,
-    S_SIZE,
-    S_SPADE,
-    S_TAKEN,
-    SLOTS,
-    STOCK_SCALE,
-    T_STOCK,
     TAKE_DISCARD,
-    TOP,
 )
 from parlor.envs.tonk.view import DISCARD, LAY, SIDE
 
@@ -74,14 +59,11 @@ class TurnSteps:
             return
         if a == DRAW_STOCK:
             c = self.stock.pop()
-            self.tail[T_STOCK] = len(self.stock) / STOCK_SCALE
+            self.observer.drew(len(self.stock))
         elif a == TAKE_DISCARD and self.pile:
             c = self.pile.pop()
-            self.cards_vec[TOP + c] = self.cards_vec[PILE + c] = 0.0
-            if self.pile:
-                self.cards_vec[TOP + self.pile[-1]] = 1.0
             self.taken[p].append(c)
-            self.seat_vec[p, S_TAKEN + c] = 1.0
+            self.observer.took(p, c, self.pile[-1] if self.pile else None)
         else:
             raise self._illegal(a)
         self.first_turn_done[p] = True
@@ -142,10 +124,9 @@ class TurnSteps:
         self.slot_mask.append(sp.mask)
         self.slot_live.append(True)
         self.slot_accept.append(accepts(sp.kind, sp.key, sp.lo, sp.hi, sp.mask, not self.cfg.hit_runs_only))
-        self.owner_vec[slot, p] = 1.0
         for c in sp.cards:
             self._remove_card(p, c)
-            self.cards_vec[SLOTS + 52 * slot + c] = 1.0
+        self.observer.laid(p, slot, sp.cards)
 
     def _hit(self, p: int, c: int, slot: int) -> None:
         self._remove_card(p, c)
@@ -161,25 +142,19 @@ class TurnSteps:
             self.slot_live[slot] = False
             self.slot_accept[slot] = 0
             self.out_of_play |= mask
-            self.owner_vec[slot, owner] = 0.0
-            self.cards_vec[SLOTS + 52 * slot:SLOTS + 52 * (slot + 1)] = 0.0
-            for x in cards_of(mask):
-                self.cards_vec[OUT + x] = 1.0
+            self.observer.set_out(slot, owner, cards_of(mask))
             return
         if kind == RUN:
             self.slot_lo[slot], self.slot_hi[slot] = extend_run(key, self.slot_lo[slot], self.slot_hi[slot], c)
         self.slot_accept[slot] = accepts(kind, key, self.slot_lo[slot], self.slot_hi[slot], mask,
                                          not self.cfg.hit_runs_only)
-        self.cards_vec[SLOTS + 52 * slot + c] = 1.0
+        self.observer.hit(slot, c)
 
     def _discard(self, p: int, c: int) -> None:
         self._remove_card(p, c)
-        if self.pile:
-            self.cards_vec[TOP + self.pile[-1]] = 0.0
+        self.observer.discarded(p, c, self.pile[-1] if self.pile else None)
         self.pile.append(c)
         self.history.append((p, c))
-        self.cards_vec[TOP + c] = self.cards_vec[PILE + c] = 1.0
-        self.seat_vec[p, S_DISC + c] = 1.0
         if self.hands[p] == 0:
             self._finish(settle.went_out(self.n, p))
         elif not self.stock:
@@ -191,11 +166,9 @@ class TurnSteps:
     def _side_choice(self, p: int, join: bool) -> None:
         self.joined[p] = join
         if join:
-            self.seat_vec[p, S_JOINED] = 1.0
             hand = self.hands[p]
             self.shown[p] = next((c for c in SPADES_HIGH_FIRST if hand >> c & 1), -1)
-            if self.shown[p] >= 0:
-                self.seat_vec[p, S_SPADE + self.shown[p] // 4] = 1.0
+            self.observer.joined(p, self.shown[p])
         nxt = (p + 1) % self.n
         if nxt != self.first:
             self._set_phase(SIDE, nxt)
@@ -206,14 +179,11 @@ class TurnSteps:
 
     def _add_card(self, p: int, c: int) -> None:
         self.hands[p] |= 1 << c
-        self.hand_vec[p, c] = 1.0
-        self.seat_vec[p, S_SIZE] = self.hands[p].bit_count() / HAND_SCALE
+        self.observer.card_in(p, c, self.hands[p].bit_count())
 
     def _remove_card(self, p: int, c: int) -> None:
         self.hands[p] &= ~(1 << c)
-        self.hand_vec[p, c] = 0.0
-        self.seat_vec[p, S_SIZE] = self.hands[p].bit_count() / HAND_SCALE
+        self.observer.card_out(p, c, self.hands[p].bit_count())
 
     def _show_blocked(self, p: int) -> None:
-        self.seat_vec[p, S_BLOCKED] = self.blocked[p] / BLOCK_SCALE
-        self.seat_vec[p, S_BLOCK_FLAG] = float(self.blocked[p] > 0)
+        self.observer.blocked(p, self.blocked[p])

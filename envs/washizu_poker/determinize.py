@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from parlor.envs.engine.trace import Trace
 from parlor.envs.washizu_poker.deck import full_deck
 from parlor.envs.washizu_poker.match import OVER
 from parlor.envs.washizu_poker.state import sort_hand
@@ -72,9 +71,7 @@ def old_stock_draws(state: WashizuState, q: int) -> int:
 
 def determinize(state: WashizuState, p: int, rng: np.random.Generator) -> WashizuState:
     new = state.clone()
-    new.rng = np.random.default_rng(int(rng.integers(2**63)))
-    new.decks = []  # stacked decks (deck order) are unknown to p; later games shuffle from rng
-    new.trace = Trace.resampled()
+    new._resample_bookkeeping(rng)  # stacked decks (deck order) are unknown to p; later games shuffle from rng
     new.ended_game = None  # the previous game's unshown hands are the real ones: a sample keeps none
     if state.phase == OVER:
         return new

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from parlor.envs.engine.cards import BASE, JOKER_BASE, NUM_IDS, RANK, SUIT, format_cards
+from parlor.envs.engine.layout import Layout as Pieces
 
 SLOT = 19
 SEAT = 7
@@ -51,20 +52,16 @@ def card_features(washizu_ids) -> np.ndarray:
     return feat
 
 
-class Layout:
-    """Named slices of the observation for ``num_players`` seats (computed once)."""
+class Layout(Pieces):
+    """The observation of ``num_players`` seats as named pieces (the table above)."""
+
+    __slots__ = ("num_players",)
 
     def __init__(self, num_players: int):
         n = num_players
+        super().__init__([("hand", 5 * SLOT), ("washizu_set", 52), ("visible", (n - 1) * 52), ("left_view", 52),
+                          ("my_discards", 53), ("seats", n * SEAT), ("table", TABLE)])
         self.num_players = n
-        sizes = [("hand", 5 * SLOT), ("washizu_set", 52), ("visible", (n - 1) * 52), ("left_view", 52),
-                 ("my_discards", 53), ("seats", n * SEAT), ("table", TABLE)]
-        self.slices: dict[str, slice] = {}
-        at = 0
-        for name, size in sizes:
-            self.slices[name] = slice(at, at + size)
-            at += size
-        self.size = at
 
 
 def hand_features(feat: np.ndarray, hand) -> np.ndarray:

@@ -119,8 +119,6 @@ class WashizuGame(Serializable):
         # ids as they are (every deck but the extra one, whose copies sort next to their twins)
         ids = self.deck_list
         self.hand_key = None if sorted(ids, key=SORT_KEY.__getitem__) == sorted(ids) else SORT_KEY.__getitem__
-        self.zero_rewards = np.zeros(config.num_players)  # shared by every state: never written to
-        self.zero_rewards.flags.writeable = False
         self._tables: dict[tuple[int, ...], WashizuTables] = {}
         self._orders: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
 

@@ -33,7 +33,7 @@ class MatchSteps:
             # same Fisher-Yates swaps), without the array round trip
             deck = game.deck_list.copy()
             self.rng.shuffle(deck)
-        self.trace.dealt.append(tuple(deck))
+        self._dealt(deck)
         hands: list[list[int]] = [[] for _ in range(n)]
         key = game.hand_key
         for i, p in enumerate(order):
@@ -80,7 +80,7 @@ class MatchSteps:
                 self.stat["eliminated"][p] = 1.0
         if self.game_index + 1 >= self.game.config.num_games or sum(self.alive) <= 1:
             self.phase = OVER
-            self.current_player = None
+            self._end()
             # _sync_seat of every seat and _sync_table at once (nothing to call, nobody's turn)
             self.obs.set_tail(self._seat_values(), self._table_shared(), None)
             self.stat["final_chips"] = [float(s) for s in self.stacks]

@@ -19,7 +19,15 @@ import numpy as np
 
 from parlor.envs.engine.cards import JOKER_BASE
 from parlor.envs.washizu_poker.deck import washizu_mask
-from parlor.envs.washizu_poker.encode import BASE_ID, SEAT, SLOT, TABLE, card_features, discard_features, left_features
+from parlor.envs.washizu_poker.encode import (
+    BASE_ID,
+    SEAT,
+    SLOT,
+    Layout,
+    card_features,
+    discard_features,
+    left_features,
+)
 
 NO_HAND = (-1,) * 5  # an eliminated seat: id -1 is the all-zero row of ``feat_pad``
 DISC_COL = [52 if c >= JOKER_BASE else b for c, b in enumerate(BASE_ID)]  # discard_features' column
@@ -49,16 +57,14 @@ class WashizuTables:
 
 class RowLayout:
     """Offsets and flat cell indices of the observers' rows (``ObsParts.rows``) for ``n`` seats,
-    whatever the Washizu set (``row_layout`` builds each once)."""
+    whatever the Washizu set (``row_layout`` builds each once); a row is ``encode.Layout``."""
 
     def __init__(self, n: int):
         self.n = n
-        self.vis_at = 5 * SLOT + 52  # offsets of the parts
-        self.left_at = self.vis_at + (n - 1) * 52
-        self.disc_at = self.left_at + 52
-        self.seat_at = self.disc_at + 53
-        self.table_at = self.seat_at + n * SEAT
-        self.size = size = self.table_at + TABLE
+        pieces = Layout(n)
+        self.vis_at, self.left_at, self.disc_at, self.seat_at, self.table_at = (  # offsets of the parts
+            pieces.start(name) for name in ("visible", "left_view", "my_discards", "seats", "table"))
+        self.size = size = pieces.size
         # flat index of column 0 of seat s's visible row, per other observer q
         self.vis_flat = [[q * size + self.vis_at + ((s - q) % n - 1) * 52 for q in range(n) if q != s]
                          for s in range(n)]

@@ -5,8 +5,6 @@ A mixin of ``WashizuState``; the match goes on in ``MatchSteps._end_game``.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from parlor.envs.engine.chips import split_evenly
 
 
@@ -40,8 +38,5 @@ class ShowdownSteps:
             self.stat["games_won"][w] += 1.0 / len(winners)
         self._result = (self.game_index, shown or (None,) * n, tuple(sorted(winners)), pot, rest)
         earned = [s - b for s, b in zip(self.stacks, self.chips_before)]
-        if self.rewards is self.game.zero_rewards:
-            self.rewards = np.array(earned, dtype=np.float64)
-        else:
-            self.rewards += earned
+        self._earn_row(earned)
         self._end_game()

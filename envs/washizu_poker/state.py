@@ -24,8 +24,7 @@ import numpy as np
 
 from parlor.envs.engine.cards import BASE, JOKER_BASE
 from parlor.envs.engine.chips import Ledger
-from parlor.envs.engine.game import IllegalActionError
-from parlor.envs.engine.trace import Trace
+from parlor.envs.engine.state import RulesState
 from parlor.envs.washizu_poker.betting import CALL, DROP, RAISE_BASE, BettingSteps, raises_allowed
 from parlor.envs.washizu_poker.deck import HAND_SIZE, choose_washizu, full_deck
 from parlor.envs.washizu_poker.draw import NUM_DISCARDS, DrawSteps
@@ -47,14 +46,11 @@ def sort_hand(cards: list[int]) -> list[int]:
     return sorted(cards, key=SORT_KEY.__getitem__)
 
 
-class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
+class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps, RulesState):
     def __init__(self, game: WashizuGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         cfg = game.config
         n = cfg.num_players
-        self.game = game
-        self.rng = rng
-        self.decks = [tuple(d) for d in (decks or ())]
-        self.trace = Trace.start(rng, self.decks)
+        self._begin(game, rng, decks)
         # a stacked first deck fixes the Washizu set too (drawn from a generator seeded by
         # the deck), so a replayed deck replays the same deal whatever the seed
         self.washizu_ids = choose_washizu(cfg, np.random.default_rng(list(self.decks[0])) if self.decks else rng)
@@ -71,7 +67,6 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
         self.alive = [True] * n
         self.dealer = n - 1  # seat 0 acts first in the first game
         self.game_index = -1
-        self.rewards = game.zero_rewards  # read-only shared zeros until a settlement pays (_settle)
         self._result: tuple | None = None  # GameResult fields of the previous game (see last_result)
         self.ended_game: tuple | None = None  # the previous game's fields as it ended (see ended_view)
         self.stat = {k: [0.0] * n for k in STATS}
@@ -123,8 +118,7 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
             return self.game.bet_masks[raises_allowed(self.level, self.cap_now, self.game.config.max_raise)]
         return self.game.no_mask
 
-    def apply(self, action: int) -> None:
-        a = int(action)
+    def _apply_action(self, a: int) -> None:
         p, phase = self.current_player, self.phase
         if phase == DRAW and 0 <= a < NUM_DISCARDS:
             self._draw(a)
@@ -136,21 +130,9 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
                 and a - RAISE_BASE <= self.cap_now - self.level:
             self._raise(a - RAISE_BASE)
         else:
-            raise IllegalActionError(a, np.flatnonzero(self.legal_mask()), self.game.action_name)
+            raise self._illegal(a)
         if self.current_player != p:  # the "my turn" table feature (a full _sync_table set it already)
             self.obs.move_turn(p, self.current_player)
-        self.trace.actions.append(a)
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_truncated(self) -> bool:
-        return False
-
-    def take_rewards(self) -> np.ndarray:
-        out = self.rewards
-        self.rewards = self.game.zero_rewards
-        return out
 
     # ---------------------------------------------------------------- views
     @property
@@ -212,11 +194,8 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
         return {k: list(v) for k, v in self.stat.items()}
 
     # ---------------------------------------------------------------- copies and checks
-    def clone(self) -> WashizuState:
+    def _copy_rules(self) -> WashizuState:
         new = copy.copy(self)
-        bits = type(self.rng.bit_generator)()
-        bits.state = self.rng.bit_generator.state
-        new.rng = np.random.Generator(bits)
         new.obs = self.obs.copy()
         for name in ("stacks", "contrib", "alive", "bets", "in_hand", "draw_turn", "stock", "pile", "order",
                      "chips_before"):
@@ -224,11 +203,7 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
         for name in ("hands", "discarded", "drawn_cards"):
             setattr(new, name, [list(x) for x in getattr(self, name)])
         new.left_view = set(self.left_view)
-        if self.rewards is not self.game.zero_rewards:
-            new.rewards = self.rewards.copy()
         new.stat = {k: list(v) for k, v in self.stat.items()}
-        new.decks = list(self.decks)
-        new.trace = self.trace.copy()
         return new
 
     def determinize(self, player: int, rng: np.random.Generator) -> WashizuState:

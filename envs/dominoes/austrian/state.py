@@ -10,6 +10,7 @@ import numpy as np
 
 from parlor.envs.dominoes.austrian.view import AustrianView
 from parlor.envs.dominoes.encode import CORE_SIZE
+from parlor.envs.dominoes.observer import DominoObserver
 from parlor.envs.dominoes.state import DominoState
 
 if TYPE_CHECKING:
@@ -24,12 +25,23 @@ HAND_SIZES = {
 TAIL = 6
 
 
+class AustrianObserver(DominoObserver):
+    """Austrian's tail also counts the current turn's draws, which change on ordinary steps."""
+
+    step_sync = True
+
+    def step_tail(self, state: AustrianState) -> None:
+        self.pub[CORE_SIZE] = state.deal.draws / state.game.draw_scale
+
+
 class AustrianState(DominoState):
+    observer_class = AustrianObserver
+
     def __init__(self, game: AustrianGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         super().__init__(game, rng, decks)
         self.cfg = game.config
         self._start(None)
-        self._sync_tail()
+        self.observer.sync_tail(self)
 
     @property
     def draws_this_turn(self) -> int:
@@ -42,11 +54,8 @@ class AustrianState(DominoState):
     def _apply(self, a: int) -> None:
         self._play_tile(a)
 
-    def _sync_tail_step(self) -> None:
-        self.pub[CORE_SIZE] = self.deal.draws / self.game.draw_scale
-
     def _end_deal(self) -> None:
-        self._tail_dirty = True
+        self._tail_changed()
         w = self.deal.winner
         if w is not None:
             rewards = self._earn()

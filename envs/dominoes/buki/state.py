@@ -11,6 +11,7 @@ import numpy as np
 
 from parlor.envs.dominoes.buki.view import BukiView
 from parlor.envs.dominoes.encode import CORE_SIZE
+from parlor.envs.dominoes.observer import DominoObserver
 from parlor.envs.dominoes.state import ACCEPT, BET, TILE, DominoState
 from parlor.envs.engine.chips import Ledger
 
@@ -25,7 +26,31 @@ TURNS, FLAGS = CORE_SIZE + 12, CORE_SIZE + 40
 ONE_HOT5 = np.eye(5, dtype=np.float32)
 
 
+
+class BukiObserver(DominoObserver):
+    """Buki's tail entries that change without a full refill: turn counts, bet flags, a bet."""
+
+    def turn_begun(self, p: int, k: int) -> None:
+        """Seat ``p`` begins its ``k``-th turn (k <= 4): the one-hot moves from k - 1 to k."""
+        i = TURNS + 5 * p + k
+        self.cells[i - 1] = 0.0
+        self.cells[i] = 1.0
+
+    def bet_open(self, may_defer: bool) -> None:
+        self.cells[FLAGS] = 1.0
+        self.cells[FLAGS + 1] = 0.0 if may_defer else 1.0
+
+    def bet_closed(self) -> None:
+        self.cells[FLAGS] = self.cells[FLAGS + 1] = 0.0
+
+    def bet(self, p: int, bet: float, chips: float) -> None:
+        """Only ``p``'s bet and chips changed (as fill_tail writes them, absolute seats)."""
+        self.pub[BETS + p] = bet
+        self.pub[CHIPS + p] = chips
+
 class BukiState(DominoState):
+    observer_class = BukiObserver
+
     def __init__(self, game: BukiGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         super().__init__(game, rng, decks)
         cfg = game.config
@@ -41,7 +66,7 @@ class BukiState(DominoState):
         self.options = (0, 0, False, False)  # bet phase: lowest, highest amount, may defer, needs accept
         self.mark = [(cfg.chips, 1)] * NUM_PLAYERS   # wealth at the last reward, as (num, den)
         self._start(leader=None)
-        self._sync_tail()
+        self.observer.sync_tail(self)
 
     @property
     def chips(self) -> list[Fraction]:
@@ -83,24 +108,20 @@ class BukiState(DominoState):
         deal = self.deal
         p = deal.current
         k = deal.turns[p]
-        if k <= 4:   # move the one-hot from k - 1 to k (two scalar writes); past 4 it stays at 4+
-            cells = self.cells
-            i = TURNS + 5 * p + k
-            cells[i - 1] = 0.0
-            cells[i] = 1.0
+        if k <= 4:   # past 4 turns the count stays at 4+
+            self.observer.turn_begun(p, k)
         options = None if p == self.banker else self._bet_options(p)   # (the banker never bets)
         if options is None:
             self.phase = TILE
         else:
             self.phase = BET
             self.options = options
-            self.cells[FLAGS] = 1.0
-            self.cells[FLAGS + 1] = 0.0 if options[2] else 1.0
+            self.observer.bet_open(options[2])
 
     def _end_bet(self) -> None:
         """BET -> TILE: clear the bet flags."""
         self.phase = TILE
-        self.cells[FLAGS] = self.cells[FLAGS + 1] = 0.0
+        self.observer.bet_closed()
 
     def _fill_mask(self, mask: np.ndarray) -> None:
         g = self.game
@@ -124,7 +145,7 @@ class BukiState(DominoState):
             elif self.options[3]:
                 self.pending_raise, self.raiser = g.bet_amount(a), p
                 self.phase, self.current_player = ACCEPT, self.banker
-                self._tail_dirty = True
+                self._tail_changed()
             else:
                 self._set_bet(p, g.bet_amount(a))
                 self._end_bet()
@@ -134,15 +155,12 @@ class BukiState(DominoState):
                 self._set_bet(p, self.pending_raise)
             self.pending_raise, self.raiser = 0, None
             self.phase, self.current_player = TILE, p
-            self._tail_dirty = True
+            self._tail_changed()
 
     def _set_bet(self, p: int, amount: int) -> None:
         self.ledger.to_pot(p, amount - self.bets[p])
         self.bets[p] = amount
-        # only p's bet and chips change: update those two tail entries (as fill_tail writes
-        # them, absolute seats) instead of refilling the whole tail
-        self.pub[BETS + p] = amount / self.cfg.max_bet
-        self.pub[CHIPS + p] = float(self.ledger.balances[p]) / self.game.total_chips
+        self.observer.bet(p, amount / self.cfg.max_bet, float(self.ledger.balances[p]) / self.game.total_chips)
 
     # ------------------------------------------------------------ settlement
     def _end_deal(self) -> None:
@@ -169,7 +187,7 @@ class BukiState(DominoState):
             self.bets = [0] * NUM_PLAYERS
             self.carried = [False] * NUM_PLAYERS
         self.must_bet_first = [s == w and s != banker for s in range(NUM_PLAYERS)]
-        self._tail_dirty = True
+        self._tail_changed()
         rewards = self._earn()
         for s in range(NUM_PLAYERS):
             # float(wealth - mark) with plain ints: int / int is correctly rounded, as is

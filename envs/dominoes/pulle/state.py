@@ -68,7 +68,7 @@ class PulleState(DominoState):
         self.resets = 0
         self._stake_all()
         self._start(None)
-        self._sync_tail()
+        self.observer.sync_tail(self)
 
     @property
     def pool(self) -> Fraction:
@@ -115,7 +115,7 @@ class PulleState(DominoState):
             self._play_tile(a)
             return
         s = self.current_player
-        self._tail_dirty = True
+        self._tail_changed()
         if a == BUY:
             self._into_pool(s, Fraction(self.cfg.stake, 2))
             self.totals[s] = self.buy_back_value
@@ -124,7 +124,7 @@ class PulleState(DominoState):
 
     def _end_deal(self) -> None:
         deal, cfg = self.deal, self.cfg
-        self._tail_dirty = True
+        self._tail_changed()
         playing = [s for s in range(NUM_PLAYERS) if deal.active[s]]
         for s in playing:
             self.totals[s] += deal.pips[s]
