@@ -118,6 +118,8 @@ def test_a_changed_signature_is_named_with_both_forms() -> None:
 class _OddKuhn(kuhn.KuhnGame):
     """Kuhn poker whose presenter gives one seat note too few."""
 
+    name = "odd_kuhn_test"  # a game's name is its env id
+
 
 class _OddKuhnPresenter(kuhn.KuhnPresenter):
     def seat_notes(self, view):
