@@ -48,7 +48,7 @@ class LocalFirstVecEnv(VecEnv):
             raise
         self.processes = self.remote.processes  # the env processes (for CPU accounting)
         self._action: Any = None
-        self._reset_info: dict[str, Any] = {}
+        self._reset_info: dict[str, Any] = {}  # env 0's last reset info (a copy)
         super().__init__(len(env_fns), self.env.observation_space, self.env.action_space)
 
     # ------------------------------------------------------------ stepping
@@ -56,8 +56,9 @@ class LocalFirstVecEnv(VecEnv):
         self.remote._seeds, self.remote._options = self._seeds[1:], self._options[1:]
         rest = self.remote.reset()
         options = {"options": self._options[0]} if self._options[0] else {}
-        obs, self._reset_info = self.env.reset(seed=self._seeds[0], **options)
-        self.reset_infos = [_copied(self._reset_info), *self.remote.reset_infos]
+        obs, reset_info = self.env.reset(seed=self._seeds[0], **options)
+        self._reset_info = _copied(reset_info)
+        self.reset_infos = [self._reset_info, *self.remote.reset_infos]
         self._reset_seeds()
         self._reset_options()
         return np.concatenate([np.asarray(obs)[None], rest])
@@ -72,10 +73,11 @@ class LocalFirstVecEnv(VecEnv):
         info["TimeLimit.truncated"] = truncated and not terminated
         if done:
             info["terminal_observation"] = obs
-            obs, self._reset_info = self.env.reset()
+            obs, reset_info = self.env.reset()
+            self._reset_info = _copied(reset_info)  # kept until the next reset, as a process keeps it
         info = _copied(info)
         rest_obs, rest_rewards, rest_dones, rest_infos = self.remote.step_wait()
-        self.reset_infos = [_copied(self._reset_info), *self.remote.reset_infos]
+        self.reset_infos = [self._reset_info, *self.remote.reset_infos]
         return (np.concatenate([np.asarray(obs)[None], rest_obs]), np.concatenate([[reward], rest_rewards]),
                 np.concatenate([[done], rest_dones]), [info, *rest_infos])
 
