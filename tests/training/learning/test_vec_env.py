@@ -104,3 +104,30 @@ def test_has_attr_asks_each_env_in_place() -> None:
         assert vec.has_attr("action_masks") and not vec.has_attr("no_such_attribute")  # a method: never pickled
     finally:
         vec.close()
+
+
+def test_a_self_play_run_reaches_every_env_with_its_snapshots(tmp_path: Path, monkeypatch) -> None:
+    """``parlor train`` with ``vec_env: subproc``: the callback's ``env_method("add_snapshot")``
+    loads each snapshot into env 0 here and into the env processes."""
+    from parlor.training.learning.configs import parse_config
+    from parlor.training.learning.train import train, write_run_files
+
+    config = parse_config({"env": "tonk_v0", "options": {"num_players": 2}, "n_envs": 3, "vec_env": "subproc",
+                           "total_steps": 288, "opponents": [{"agent": "heuristic"}, {"agent": "self"}],
+                           "self_play": {"start": 96, "every": 96, "keep": 2}, "checkpoint_every": 288,
+                           "ppo": {"n_steps": 32, "batch_size": 48, "n_epochs": 1, "net_arch": [16]},
+                           "eval": {"every": 288, "deals": 2, "opponents": ["heuristic"], "baselines": ["random"]}})
+    write_run_files(tmp_path, config, "", "pytest")
+    counts: list[list[int]] = []
+    original = LocalFirstVecEnv.env_method
+
+    def spying(self, method_name, *args, **kwargs):
+        out = original(self, method_name, *args, **kwargs)
+        if method_name == "add_snapshot":
+            counts.append(original(self, "num_snapshots"))
+        return out
+
+    monkeypatch.setattr(LocalFirstVecEnv, "env_method", spying)
+    result = train(config, tmp_path, progress_bar=False, log=lambda *_: None)
+    assert result.num_timesteps == 288 and counts and counts[-1][0] >= 1
+    assert all(len(set(c)) == 1 for c in counts)  # every env, the one here included, has the same snapshots
