@@ -11,8 +11,9 @@ masks, not), normalised again, ``torch.multinomial`` on their softmax (what ``Ca
 draws from the global generator), and the log-probability gathered from the masked
 logits -- so the actions, values and log-probabilities are bit-identical and the random
 generator ends in the same state. :class:`ParlorMaskablePPO` is MaskablePPO with its
-``collect_rollouts`` acting through it; everything else (the buffer, callbacks, the
-update) is sb3-contrib's. Policies outside the plain shape (flat Box observation,
+``collect_rollouts`` acting through it and filling the buffer while the envs step (with
+env processes, the learner would otherwise wait idle then); everything else (the buffer,
+callbacks, the update) is sb3-contrib's. Policies outside the plain shape (flat Box observation,
 Discrete action, shared flatten extractor, MLP of Linear and activation layers) act
 through the stock forward pass.
 """
@@ -102,12 +103,15 @@ class ParlorMaskablePPO(MaskablePPO):
     def collect_rollouts(self, env: Any, callback: Any, rollout_buffer: Any, n_rollout_steps: int,
                          use_masking: bool = True) -> bool:
         """sb3-contrib 2.x's ``MaskablePPO.collect_rollouts`` line for line, but acting through
-        :func:`lean_act` when the policy has the plain shape (:func:`lean_plan`)."""
+        :func:`lean_act` when the policy has the plain shape (:func:`lean_plan`), and writing a
+        step into the buffer while the envs step (``step_async``, the buffer's ``add`` with the
+        reward left at 0, ``step_wait``, then the reward: the same entries as ``add`` after the step)."""
         assert self._last_obs is not None, "No previous observation was provided"
         self.policy.set_training_mode(False)
         plan = lean_plan(self.policy)
         n_steps = 0
         action_masks = None
+        no_rewards = np.zeros(env.num_envs, dtype=np.float32)
         rollout_buffer.reset()
         if use_masking and not is_masking_supported(env):
             raise ValueError("Environment does not support action masking. Consider using ActionMasker wrapper")
@@ -122,14 +126,20 @@ class ParlorMaskablePPO(MaskablePPO):
                 else:
                     actions, values, log_probs = lean_act(self.policy, plan, obs_tensor, action_masks)
             actions = actions.cpu().numpy()
-            new_obs, rewards, dones, infos = env.step(actions)
+            env.step_async(actions)
+            # while the env processes step, the buffer takes this step's observation, action, value,
+            # log-probability and mask; its reward is written below, once known
+            discrete = isinstance(self.action_space, spaces.Discrete)
+            rollout_buffer.add(self._last_obs, actions.reshape(-1, 1) if discrete else actions, no_rewards,
+                               self._last_episode_starts, values, log_probs, action_masks=action_masks)
+            new_obs, rewards, dones, infos = env.step_wait()
             self.num_timesteps += env.num_envs
             callback.update_locals(locals())  # the callbacks read these names, as in sb3-contrib
             if not callback.on_step():
                 return False
             self._update_info_buffer(infos, dones)
             n_steps += 1
-            if isinstance(self.action_space, spaces.Discrete):
+            if discrete:
                 actions = actions.reshape(-1, 1)
             for idx, done in enumerate(dones):  # a timeout bootstraps with the value function (SB3 #633)
                 if done and infos[idx].get("terminal_observation") is not None and infos[idx].get(
@@ -138,8 +148,7 @@ class ParlorMaskablePPO(MaskablePPO):
                     with torch.no_grad():
                         terminal_value = self.policy.predict_values(terminal_obs)[0]
                     rewards[idx] += self.gamma * terminal_value
-            rollout_buffer.add(self._last_obs, actions, rewards, self._last_episode_starts, values, log_probs,
-                               action_masks=action_masks)
+            rollout_buffer.rewards[rollout_buffer.pos - 1] = np.array(rewards)  # what add() writes there
             self._last_obs = new_obs
             self._last_episode_starts = dones
         with torch.no_grad():
