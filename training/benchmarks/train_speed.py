@@ -99,26 +99,31 @@ def _env_targets() -> list[tuple[type, str, str]]:
 
 
 # ---------------------------------------------------------------- the trainers
-def sb3_row(config: Any, steps: int, label: str, split: bool = False) -> Row:
-    """MaskablePPO on ``config``'s vector env; ``split``: time the parts (in-process envs only)."""
+def sb3_row(config: Any, steps: int, label: str, split: bool = False, every_env_in_a_process: bool = False,
+            stock_acting: bool = False) -> Row:
+    """parlor's MaskablePPO on ``config``'s vector env (``every_env_in_a_process``: SB3's
+    SubprocVecEnv instead of env 0 here; ``stock_acting``: sb3-contrib's rollout loop and
+    forward pass instead of the lean one); ``split``: time the parts (in-process envs only)."""
     import tempfile
     from pathlib import Path
 
     from sb3_contrib import MaskablePPO
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     from parlor.training.benchmarks.scale import ROLLOUT
+    from parlor.training.learning import rollout
     from parlor.training.learning.train import make_model, make_vec_env, training_torch
 
     training_torch()
-    vec = make_vec_env(config)
+    vec = make_vec_env(config, every_env_in_a_process=every_env_in_a_process)
     try:
         model = make_model(config, vec, Path(tempfile.mkdtemp()))
+        if stock_acting:
+            model.collect_rollouts = MaskablePPO.collect_rollouts.__get__(model)
         model.learn(ROLLOUT)  # warm-up: one rollout and one update
         pids = [p.pid for p in getattr(vec.unwrapped, "processes", [])]
         parts: dict[str, float] = {}
-        targets = [*_env_targets(), (MaskableActorCriticPolicy, "forward", "policy forward"),
-                   (MaskablePPO, "train", "update")] if split else []
+        acting = (type(model.policy), "forward") if stock_acting else (rollout, "lean_act")
+        targets = [*_env_targets(), (*acting, "policy forward"), (MaskablePPO, "train", "update")] if split else []
         cpu0, others0, start = time.process_time(), proc_cpu(pids), time.perf_counter()
         with timed_parts(targets, parts):
             model.learn(steps, reset_num_timesteps=False)

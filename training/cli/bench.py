@@ -13,7 +13,8 @@ learner steps/s of SB3 MaskablePPO next to RLlib PPO, evaluation episodes/s of
 beside the heuristic's (:mod:`parlor.training.benchmarks.ofc_expert`).
 
 ``--train ENV`` measures training throughput instead (:mod:`parlor.training.benchmarks.train_speed`):
-SB3 MaskablePPO with 1 env, 2 in-process envs and ``--procs`` subprocess envs next to RLlib
+SB3 MaskablePPO with 1 env, 2 in-process envs (also with sb3-contrib's own acting) and ``--procs``
+envs (SB3's SubprocVecEnv, and parlor's ``vec_env: subproc``: env 0 in the learner's process) next to RLlib
 PPO with its envs in-process and on ``--procs`` env runners: steps/s, CPU per env step, and
 where an in-process step's CPU goes.
 
@@ -46,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--train", metavar="ENV", help="instead: training steps/s and CPU per env step of SB3 "
                         "(1 env, 2 envs, --procs subprocess envs) and RLlib (in-process, --procs env runners), and "
                         "where a step's CPU goes (needs the train and scale extras)")
-    parser.add_argument("--procs", default="2", help="with --train: comma-separated numbers of env processes, e.g. "
+    parser.add_argument("--procs", default="2", help="with --train: comma-separated numbers of envs stepped "
+                        "in parallel (SB3: in processes; RLlib: env runners), e.g. "
                         "2,16 (default 2)")
     parser.add_argument("--no-rllib", action="store_true", help="with --train: SB3 rows only (no Ray needed)")
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
@@ -140,12 +142,15 @@ def run_train(args: argparse.Namespace) -> int:
     print(f"training: {args.train} {options}: net {list(scale.NET)} relu, {scale.ROLLOUT} env steps per update, "
           f"minibatch {scale.MINIBATCH}, {scale.EPOCHS} epochs, learner vs heuristic, {args.steps:,} steps per row, "
           f"{os.cpu_count()} CPUs, learner on {args.device}")
-    rows = [train_speed.sb3_row(train_speed.sb3_config(sb3, 1, "dummy"), args.steps, "sb3, 1 env in this process",
-                                split=True),
-            train_speed.sb3_row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs in this process",
-                                split=True)]
-    rows += [train_speed.sb3_row(train_speed.sb3_config(sb3, n, "subproc"), args.steps,
-                                 f"sb3, {n} subprocess envs") for n in procs if n > 1]
+    row = train_speed.sb3_row
+    rows = [row(train_speed.sb3_config(sb3, 1, "dummy"), args.steps, "sb3, 1 env in this process", split=True),
+            row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs in this process", split=True),
+            row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs here, sb3-contrib's acting",
+                split=True, stock_acting=True)]
+    for n in (n for n in procs if n > 1):
+        config = train_speed.sb3_config(sb3, n, "subproc")
+        rows += [row(config, args.steps, f"sb3, {n} envs: SB3's SubprocVecEnv", every_env_in_a_process=True),
+                 row(config, args.steps, f"sb3, {n} envs: 1 here + {n - 1} in processes")]
     if not args.no_rllib:
         from parlor.training.evaluation import ray_runner
 

@@ -1,7 +1,9 @@
 """Learning: the single-agent Gymnasium wrapper (the learner in one seat, opponents from a
 pool or frozen snapshots of itself, ``opponents``), strict training configs, the behaviour-cloning warm
 start, the SB3 callback (evaluation, checkpoints, self-play snapshots, learning curve) and
-the MaskablePPO training run. torch and sb3 are imported only where training needs them.
+the MaskablePPO training run (its rollouts act through a lean forward pass with the same
+numbers, :mod:`.rollout`; ``vec_env: subproc`` steps env 0 in the learner's process and
+the others in theirs, :mod:`.vec_env`). torch and sb3 are imported only where training needs them.
 
     from parlor.training.learning import SingleAgentEnv
     env = SingleAgentEnv("ofc_v0", {"variant": "pineapple"}, opponents=[("heuristic", 1.0)])

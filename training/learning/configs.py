@@ -12,7 +12,7 @@ One YAML file describes one experiment::
     shaping_mode: final              # final | potential (paid as the advisor's estimate of it changes)
     action_guard: {foul: 0.0}        # optional: the learner may only take actions the advisor's guard keeps
     n_envs: 2
-    vec_env: subproc                 # subproc | dummy
+    vec_env: subproc                 # subproc (env 0 in the learner's process, the rest in their own) | dummy
     total_steps: 1000000
     seed: 0
     checkpoint_every: 100000

@@ -111,20 +111,24 @@ def env_kwargs(config: TrainConfig, rank: int) -> dict[str, Any]:
     )
 
 
-def make_vec_env(config: TrainConfig):
-    """``n_envs`` learner envs in a Dummy- or SubprocVecEnv under one VecMonitor (so the
-    workers never import sb3 or torch); ``action_masks`` reaches MaskablePPO with each
-    step's results (:mod:`.vec_masks`: no second round trip to the env processes)."""
+def make_vec_env(config: TrainConfig, every_env_in_a_process: bool = False):
+    """``n_envs`` learner envs under one VecMonitor (so the workers never import sb3 or torch):
+    ``vec_env: dummy`` all in this process (DummyVecEnv), ``subproc`` env 0 in this process
+    and the others in processes of their own (:class:`.vec_env.LocalFirstVecEnv`; with
+    ``every_env_in_a_process``, SB3's SubprocVecEnv, for comparison: the same results).
+    ``action_masks`` reaches MaskablePPO with each step's results (:mod:`.vec_masks`: no
+    second round trip to the env processes)."""
     from functools import partial
 
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    from parlor.training.learning.vec_env import LocalFirstVecEnv
     from parlor.training.learning.vec_masks import CachedMasks, masked_env
     from parlor.training.learning.wrapper import SingleAgentEnv
 
     fns: list[Callable[[], Any]] = [partial(masked_env, partial(SingleAgentEnv, **env_kwargs(config, rank))) for rank in range(config.n_envs)]
     if config.vec_env == "subproc" and config.n_envs > 1:
-        return VecMonitor(CachedMasks(SubprocVecEnv(fns)))
+        return VecMonitor(CachedMasks(SubprocVecEnv(fns) if every_env_in_a_process else LocalFirstVecEnv(fns)))
     return VecMonitor(CachedMasks(DummyVecEnv(fns)))
 
 
@@ -140,12 +144,14 @@ def check_device(field: str, device: str) -> None:
 
 
 def make_model(config: TrainConfig, vec_env: Any, run_dir: Path):
-    from sb3_contrib import MaskablePPO
+    """The run's MaskablePPO (:class:`.rollout.ParlorMaskablePPO`: sb3-contrib's, acting through
+    a leaner forward pass with the same results)."""
+    from parlor.training.learning.rollout import ParlorMaskablePPO
 
     p = config.ppo
     check_device("ppo.device", p.device)
     activation = activation_class(p.activation)
-    return MaskablePPO(
+    return ParlorMaskablePPO(
         "MlpPolicy", vec_env, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range, ent_coef=p.ent_coef,
         vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm, seed=config.seed, device=p.device, verbose=0,
