@@ -33,10 +33,11 @@ def _masked(logits: Any, mask: np.ndarray) -> np.ndarray:
     import torch
     from torch.distributions import Categorical
 
-    normalised = Categorical(logits=logits).logits
+    # validate_args only checks (sb3 leaves it on): the values are the same without the checks' cost
+    normalised = Categorical(logits=logits, validate_args=False).logits
     masks = torch.as_tensor(mask[None, :], dtype=torch.bool).reshape(normalised.shape)
     masked = torch.where(masks, normalised, torch.tensor(HUGE_NEG, dtype=normalised.dtype))
-    probs = Categorical(logits=masked).probs[0].numpy().astype(np.float64)
+    probs = Categorical(logits=masked, validate_args=False).probs[0].numpy().astype(np.float64)
     probs[~mask] = 0.0
     return probs / probs.sum()
 
