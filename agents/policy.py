@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from parlor.agents.advisors import advisor_for, check_guard, first_guarded, guarded, solved_action
+from parlor.agents.policy_actor import FileActor, NetworkActor
 from parlor.agents.policy_format import (
     ACTIVATIONS,
     HEADER,
@@ -264,6 +265,12 @@ def _shared(path: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], Any]:
     return _build(path)
 
 
+@functools.lru_cache(maxsize=SHARED_MODELS)
+def _shared_actor(path: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], FileActor]:
+    saved = read_policy_file(path)
+    return saved.header, FileActor(saved.architecture, saved.weights)
+
+
 def load_policy(path: str | Path, game: Game, shared: bool = False) -> Any:
     """The network in the policy file ``path`` (an sb3-contrib MaskableActorCriticPolicy in eval
     mode), checked for ``game`` (of env ``game.name``): :class:`PolicyMismatchError` if it was trained
@@ -271,17 +278,15 @@ def load_policy(path: str | Path, game: Game, shared: bool = False) -> Any:
     hands) or another observation layout; :class:`PolicyFileError` for a
     file that is not a policy of this format. ``shared=True`` returns the process's read-only copy
     (agents: each file is read once); otherwise a fresh copy of its own."""
-    return _load_with_header(path, game, shared)[1]
+    check_signature(read_signature(path), signature(game), path, game.portable_options)  # before any tensor is read
+    return (_shared(*_file_key(path)) if shared else _build(path))[1]
 
 
-def _load_with_header(path: str | Path, game: Game, shared: bool) -> tuple[dict[str, Any], Any]:
-    # before any tensor is read
-    check_signature(read_signature(path), signature(game), path, game.portable_options)
-    if not shared:
-        return _build(path)
+def _file_key(path: str | Path) -> tuple[str, int, int]:
+    """(absolute path, mtime, size): a file's key in the per-process caches (a rewritten file is read again)."""
     key = os.path.abspath(path)
     stat = os.stat(key)
-    return _shared(key, stat.st_mtime_ns, stat.st_size)
+    return key, stat.st_mtime_ns, stat.st_size
 
 
 def load_weights_into(policy: Any, path: str | Path, game: Game) -> dict[str, Any]:
@@ -321,7 +326,8 @@ class PolicyAgent:
 
     def __init__(self, policy: Any, game: Game | None = None, deterministic: bool = True, seed: int | None = None,
                  name: str = "ppo", guard: Mapping[str, float] | None = None):
-        self.policy = getattr(policy, "policy", policy)  # an sb3 model or its policy
+        network = getattr(policy, "policy", policy)  # an sb3 model or its policy, or a file's actor
+        self.actor = network if isinstance(network, FileActor) else NetworkActor(network)
         self.game, self.guard = game, dict(guard or {})
         self.advisor = advisor_for(game) if game is not None else None
         if self.guard:
@@ -336,9 +342,16 @@ class PolicyAgent:
     def from_file(cls, path: str | Path, game: Game, deterministic: bool = True,
                   seed: int | None = None) -> PolicyAgent:
         """The policy saved at ``path`` (checked by :func:`load_policy`) with the guard it carries."""
-        header, policy = _load_with_header(path, game, shared=True)
-        return cls(policy, game, deterministic=deterministic, seed=seed, name=f"ppo:{path}",
+        # its actor alone: the same actions without building the sb3 policy (:mod:`.policy_actor`)
+        check_signature(read_signature(path), signature(game), path, game.portable_options)
+        header, actor = _shared_actor(*_file_key(path))
+        return cls(actor, game, deterministic=deterministic, seed=seed, name=f"ppo:{path}",
                    guard=action_guard(header))
+
+    @property
+    def policy(self) -> Any:
+        """The network (a MaskableActorCriticPolicy; a file's is built on first use)."""
+        return self.actor.network()
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -351,28 +364,12 @@ class PolicyAgent:
         return self._masked_probabilities(observation, mask)
 
     def _logits(self, observation: np.ndarray) -> np.ndarray:
-        """The network's action logits: the forward pass of ``get_distribution`` without
-        building the masked distribution (a third of a guarded decision's network time)."""
-        import torch
-        from stable_baselines3.common.policies import BasePolicy
-
-        # obs_to_tensor's checks and device lookup cost more than the network's three layers
-        obs = torch.from_numpy(np.array(observation, dtype=np.float32)).reshape((1, *self.policy.observation_space.shape))
-        with torch.no_grad():  # a learner trained with ppo.device=cuda is evaluated where it lives
-            features = BasePolicy.extract_features(self.policy, obs.to(self.policy.device), self.policy.pi_features_extractor)
-            return self.policy.action_net(self.policy.mlp_extractor.forward_actor(features))[0].cpu().numpy()
+        return self.actor.logits(observation)
 
     def _masked_probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        import torch
-
         if not mask.any():
             raise ValueError(f"{self.name}: no legal action in the mask")
-        obs, _ = self.policy.obs_to_tensor(np.asarray(observation, dtype=np.float32))
-        with torch.no_grad():
-            dist = self.policy.get_distribution(obs, action_masks=mask[None, :])
-            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
-        probs[~mask] = 0.0
-        return probs / probs.sum()
+        return self.actor.probabilities(observation, mask)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None, sample_world: Any = None) -> int:
         solved = solved_action(self.advisor, view) if view is not None else None

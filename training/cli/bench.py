@@ -21,6 +21,9 @@ where an in-process step's CPU goes.
 Every figure is printed as a ratio to the reference measured in the same run; there are
 no pass/fail verdicts against internal targets.
 
+``--eval-workers 1,2`` times one ``parlor eval`` with a policy at each number of workers, start-up
+included (:mod:`parlor.training.benchmarks.eval_workers`).
+
 ``--ofc-advisors`` measures the OFC feature block, policies, heuristic and search against
 a reference checkout of the code (:mod:`parlor.training.benchmarks.ofc_advisors`).
 """
@@ -64,10 +67,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "16,48,192), beside the heuristic's; game options from --option (default variant=pineapple)")
     parser.add_argument("--hands", type=int, default=20, help="with --ofc-expert: hands per budget")
     parser.add_argument("--reference", metavar="DIR",
-                        help="with --ofc-advisors: a checkout of the code to compare with (e.g. main before a change)")
+                        help="with --ofc-advisors or --eval-workers: a checkout of the code to compare with (e.g. main "
+                        "before a change)")
     parser.add_argument("--workloads", default=",".join(OFC_WORKLOADS),
                         help="with --ofc-advisors: comma-separated workloads")
-    parser.add_argument("--rounds", type=int, default=2, help="with --ofc-advisors: alternating rounds per workload")
+    parser.add_argument("--eval-workers", metavar="COUNTS",
+                        help="only the start of evaluation workers: `parlor eval` (--eval) with each comma-separated "
+                        "number of workers (e.g. 1,2), in fresh processes; --reference, --rounds apply")
+    parser.add_argument("--eval", default=None, metavar="ARGS",
+                        help="with --eval-workers: the parlor eval arguments (default: 400 single-hand OFC games, "
+                        "ofc_pineapple.zip against the heuristic)")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="with --ofc-advisors or --eval-workers: alternating rounds per workload")
     parser.add_argument("--size", type=float, default=1.0,
                         help="with --ofc-advisors: episodes/hands per measurement, relative to the defaults")
 
@@ -175,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
         return run_ofc_advisors(args)
     if args.ofc_expert:
         return run_ofc_expert(args)
+    if args.eval_workers:
+        return run_eval_workers(args)
     if args.reference:
         raise SystemExit("--reference compares the OFC advisors: add --ofc-advisors")
     require(["rlcard"], "the reference env texas_holdem_v4 (PettingZoo classic)")
@@ -195,6 +208,17 @@ def run(args: argparse.Namespace) -> int:
         for r in rows:
             print(f"{r['name']:28s} {r['hands_per_s']:14,.0f}")
         print("\n".join(summary(rows)))
+    return 0
+
+
+def run_eval_workers(args: argparse.Namespace) -> int:
+    from parlor.training.benchmarks.eval_workers import DEFAULT_EVAL, eval_arguments, measure, parse_counts, report
+
+    counts = parse_counts(args.eval_workers)
+    if args.rounds < 1:
+        raise SystemExit(f"--rounds {args.rounds}: at least 1")
+    rounds = measure(eval_arguments(args.eval or DEFAULT_EVAL), counts, args.rounds, args.reference)
+    print("\n".join(report(rounds, counts)))
     return 0
 
 

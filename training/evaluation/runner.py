@@ -25,12 +25,10 @@ pool); ``parlor eval`` (:mod:`parlor.training.cli.eval`) is the command line.
 """
 from __future__ import annotations
 
-import contextlib
 import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -233,9 +231,12 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
         return
     from concurrent.futures import ProcessPoolExecutor
 
+    from parlor.training.evaluation.pool import ctrl_c_ignored, pool_context, preload_torch, terminate_workers
+
+    preload_torch(config)
     pool = ProcessPoolExecutor(config.workers, mp_context=pool_context(), initializer=init_pool_worker,
                                initargs=(config, make_game, task, factories))
-    with _ctrl_c_ignored():  # the workers start ignoring it, even while a spawned one imports
+    with ctrl_c_ignored():  # the workers start ignoring it, even while a spawned one imports
         futures = [pool.submit(task.run, job) for job in jobs]  # (the pool starts its processes here)
     finished = False
     try:
@@ -246,50 +247,8 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
         if not finished:
             # no future is cancelled: the pool's own thread fails every pending one once its
             # workers are gone (cancelling too races with it in Python 3.11: a traceback)
-            _terminate_workers(pool)
+            terminate_workers(pool)
         pool.shutdown(wait=finished)
-
-
-def pool_context() -> Any:
-    """How worker processes start. Fork (fast; workers inherit the game's compiled kernels and
-    need no ``if __name__ == "__main__"`` guard) unless this process loaded torch, whose thread
-    pools do not survive fork: :func:`plan` checks policies without it, so only a caller that
-    loaded torch itself (e.g. after training) gets a forkserver instead, which imports torch
-    once and forks each worker from there, rather than spawned workers importing it each."""
-    import multiprocessing as mp
-
-    methods = mp.get_all_start_methods()
-    if "torch" not in sys.modules and "fork" in methods:
-        return mp.get_context("fork")
-    if "forkserver" not in methods:
-        return mp.get_context("spawn")
-    ctx = mp.get_context("forkserver")
-    # the modules a worker needs, imported once by the server (a server already running keeps its own list)
-    ctx.set_forkserver_preload([m for m in ("torch", "sb3_contrib.common.maskable.policies", "parlor.agents.policy",
-                                            __name__) if m in sys.modules])
-    return ctx
-
-
-@contextlib.contextmanager
-def _ctrl_c_ignored() -> Iterator[None]:
-    """SIGINT ignored in this process meanwhile (processes started now inherit that)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread handles signals
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _terminate_workers(pool: Any) -> None:
-    stop = getattr(pool, "terminate_workers", None)  # Python 3.14
-    if stop is not None:
-        stop()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
 
 
 # ---------------------------------------------------------------- the evaluation
