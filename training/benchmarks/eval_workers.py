@@ -26,7 +26,9 @@ from dataclasses import dataclass
 
 DEFAULT_EVAL = ("--game-from agents/pretrained/ofc_pineapple.zip "
                 "--agents ppo:agents/pretrained/ofc_pineapple.zip,heuristic --games 400")
-CLI = "import sys; from parlor.training.cli import main; sys.exit(main(['eval', *sys.argv[1:]]))"
+# the entry point moved from parlor.training.cli to parlor.cli; a reference tree may predate the move
+CLI = ("import sys\ntry:\n    from parlor.cli import main\nexcept ImportError:\n    from parlor.training.cli import main\n"
+       "sys.exit(main(['eval', *sys.argv[1:]]))")
 
 
 @dataclass(frozen=True)

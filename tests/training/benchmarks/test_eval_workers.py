@@ -36,7 +36,7 @@ def test_the_table_pairs_each_count_with_the_first_of_its_round_and_flags_other_
 
 
 def test_the_bench_runs_this_code_and_a_reference_tree(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-c", "import sys; from parlor.training.cli import main; sys.exit(main())",
+    out = subprocess.run([sys.executable, "-c", "import sys; from parlor.cli import main; sys.exit(main())",
                           "bench", "--eval-workers", "1,2", "--rounds", "1", "--reference", str(ROOT),
                           "--eval", "tonk_v0 --agents heuristic,random --games 4"],
                          capture_output=True, text=True, cwd=ROOT, timeout=300, check=True).stdout
