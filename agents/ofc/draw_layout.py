@@ -50,9 +50,8 @@ class DrawLayout:
         forms: dict[tuple[int, int], int] = {}   # (part, form) -> its place among a draw's grids
         picks: list[list[int]] = [[], [], []]    # per row, per plan: the grid it reads
         for i, dest in enumerate(self.plans):
-            ids = tuple(parts.setdefault((r, tuple(j for j, d in enumerate(dest) if d == r)), len(parts))
-                        for r in range(3))
-            left = tuple(room[r] - dest.count(r) for r in range(3))
+            ids = (_part_id(parts, 0, dest), _part_id(parts, 1, dest), _part_id(parts, 2, dest))  # row order
+            left = (room[0] - dest.count(0), room[1] - dest.count(1), room[2] - dest.count(2))
             members, plan_parts = groups.setdefault(left, ([], []))
             members.append(i)
             plan_parts.append(ids)
@@ -79,7 +78,7 @@ class DrawLayout:
         same number of cards for every draw): over card ranks where the suits cannot
         matter, the other boards over the unseen cards."""
         counts, added, fits, taken = _drawn(draws, rests, caches)
-        if added is None:   # a joker unseen: every board over the cards
+        if counts is None or added is None:   # (both None together) a joker unseen: every board over the cards
             return self._by_group(rows, draws, rests, caches, [range(len(self.plans))] * len(draws))
         pool = grid_pool()
         pool.make_room(2 * len(self.parts) * len(draws))
@@ -149,6 +148,12 @@ class DrawLayout:
 def _plan_parts(dest: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The (row, card positions) a plan fills, per row."""
     return tuple((r, tuple(j for j, d in enumerate(dest) if d == r)) for r in range(3))
+
+
+def _part_id(parts: dict[tuple[int, tuple[int, ...]], int], row: int, dest: Sequence[int]) -> int:
+    """The number of the part of ``row`` a plan (``dest``) fills: the (row, card positions)
+    pair, numbered in order of first appearance in ``parts``."""
+    return parts.setdefault((row, tuple(j for j, d in enumerate(dest) if d == row)), len(parts))
 
 
 def _drawn(draws: Sequence[Sequence[int]], rests: Sequence[np.ndarray],

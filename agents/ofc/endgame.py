@@ -88,9 +88,9 @@ def foul_after_two(rows: Rows, unseen: np.ndarray, cache: RankCache | None = Non
     counts = cached_counts(unseen, cache)
     tables = [rank_table(r, tuple(sorted(rows[r]))) for r in range(3)]
     if counts is not None and all(t is not None for t in tables):
-        return class_risks(tuple(room), [tables], [counts], n)[0]
+        return class_risks(room, [tables], [counts], n)[0]
     tables = [row_table(tuple(rows[r]), r, unseen, cache) for r in range(3)]
-    return layout_risks(tuple(room), [tables], n)[0]
+    return layout_risks(room, [tables], n)[0]
 
 
 def _drawn_cards(unseen: np.ndarray, draws: np.ndarray, caches: list[RankCache],
@@ -171,7 +171,7 @@ def foul_after_six(rows: Rows, unseen: np.ndarray, draws: np.ndarray, next_draws
         lambda board, rest, cache, best: foul_after_four(board, rest, next_draws, cache, bound=best)))
 
 
-def _room_with(rows: Rows, free: int, judge: str) -> list[int]:
+def _room_with(rows: Rows, free: int, judge: str) -> tuple[int, int, int]:
     """The rows' free slots (:func:`room_of`), checked to total ``free``."""
     room = room_of(rows)
     if sum(room) != free:
@@ -248,7 +248,7 @@ class EndgameJudge:
         self._ranks: RankCache = {}              # row ranks against the unseen cards
         self._draws = np.empty((0, 3), dtype=np.int64)
         self._draw_ranks: list[RankCache] = []   # row ranks against the unseen cards left by each draw
-        self._midgame: tuple | None = None       # 6-free-slot draws and their rank caches, made on demand
+        self._midgame: tuple[np.ndarray, np.ndarray, list[list[RankCache]]] | None = None       # 6-free-slot draws and their rank caches, made on demand
         self._capped: dict[tuple, tuple[float, float]] = {}  # 6-free-slot board -> (estimate, cap it had)
 
     def risk(self, rows: Rows, unseen: Sequence[int], key: int, cap: float = 1.0) -> float | None:
@@ -343,7 +343,10 @@ def first_action_risk(view: OFCView, key: int, judge: EndgameJudge, action: int,
     for dest in turn_candidates(view):
         if dest[0] != action:
             continue
-        lowest = min(lowest, judge.risk(place(board, view.pending, dest), unseen, key, cap))
+        risk = judge.risk(place(board, view.pending, dest), unseen, key, cap)
+        if risk is None:  # the judge rates boards of six free slots or fewer
+            raise ValueError(f"first_action_risk: a plan of action {action} leaves more than six free slots")
+        lowest = min(lowest, risk)
         if lowest <= within:
             break
     return lowest

@@ -33,6 +33,8 @@ seeded at each call), so a call is a pure function of its arguments.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numba
 import numpy as np
 
@@ -296,7 +298,7 @@ def _candidate_values(dests, pending, own_keys, own_counts, sk, sd, worlds, fl_b
     return values / num_worlds
 
 
-def candidate_values(dests: np.ndarray, pending: np.ndarray, own_keys: np.ndarray, own_counts: np.ndarray,
+def candidate_values(dests: np.ndarray, pending: Sequence[int] | np.ndarray, own_keys: np.ndarray, own_counts: np.ndarray,
                      schedule: np.ndarray, worlds: np.ndarray, fl_boards: np.ndarray, opp_keys: np.ndarray,
                      opp_counts: np.ndarray, opp_schedule: np.ndarray, opp_turns: np.ndarray, opp_start: np.ndarray,
                      own_start: int, discards: int, fills: int, fl_value: float, foul_cost: float, row_weight: float,

@@ -157,9 +157,10 @@ class GridPool:
             # the row and its ranks, read off the key: no joker here (its suits would
             # matter), and the rank keys of at most five cards sum below the suit bits
             ranks = key & RANKS_OF_KEY
-            at = self.by_ranks.get(ranks)
-            if at is None:
-                at = self.by_ranks[ranks] = self._add(dense_ranks(_build(row, tuple(cards))))
+            known = self.by_ranks.get(ranks)
+            if known is None:
+                known = self.by_ranks[ranks] = self._add(dense_ranks(_build(row, tuple(cards))))
+            at = known
         self.ids[key] = at
         return at
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from parlor.envs.buffalo_bill.categories import MAX_VALUE
 from parlor.envs.buffalo_bill.encode import _VALUE, ObservationLayout
+from parlor.envs.engine.layout import float_cells
 
 _VALUES = _VALUE.tolist()  # float32 line values / MAX_VALUE as exact Python floats, for item writes
 
@@ -32,7 +33,7 @@ class BuffaloBillObserver:
     def _bind(self) -> None:
         layout, n = self.layout, self.n
         self.seat_rows = self.buffer[layout.rows_at:layout.turn_at].reshape(n, layout.seat_size)  # a view
-        self.cells = memoryview(self.buffer)
+        self.cells = float_cells(self.buffer)
 
     # memoryviews do not pickle: rebuild the views instead
     def __getstate__(self) -> dict[str, Any]:

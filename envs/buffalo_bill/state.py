@@ -122,7 +122,7 @@ class BuffaloBillState(RulesState):
 
     def _apply_action(self, action: int) -> None:
         p = self.current_player
-        if not 0 <= action < self.game.num_actions:
+        if p is None or not 0 <= action < self.game.num_actions:
             raise self._illegal(action)
         if action < NUM_EXCHANGES:
             self._exchange(p, action)

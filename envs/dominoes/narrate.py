@@ -66,7 +66,7 @@ def explain(presenter: Any, view: DominoView) -> str:
     head = f"deal {r.deal_index + 1}/{view.num_deals}: "
     if r.result == "win" and r.winner is not None:
         how = f"P{r.winner} went out (played the last tile)"
-    elif r.result == "blocked" and r.winner is not None:
+    elif r.result == "blocked" and r.winner is not None and r.pips is not None:  # a blocked deal counts pips
         how = f"the line blocked (nobody could play): P{r.winner} has the fewest pips, {r.pips[r.winner]}"
     else:
         how = "the line blocked with the fewest pips tied: a draw"

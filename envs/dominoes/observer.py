@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from parlor.envs.dominoes import encode as _encode
+from parlor.envs.engine.layout import float_cells
 
 _VIEWS = ("pub", "priv_flat", "priv", "cells")
 
@@ -35,7 +36,7 @@ class DominoObserver:
         self.pub = buf[:self.size]
         self.priv_flat = buf[self.size:]
         self.priv = self.priv_flat.reshape(self.n, _encode.PRIVATE)
-        self.cells = memoryview(buf)
+        self.cells = float_cells(buf)
 
     # memoryviews do not pickle (and views would come back as copies): rebind them instead
     def __getstate__(self) -> dict[str, Any]:

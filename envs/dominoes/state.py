@@ -18,7 +18,7 @@ import numpy as np
 from parlor.envs.dominoes.determinize import resample_hidden
 from parlor.envs.dominoes.line import N_TILES, PLAY_ACTIONS, Deal
 from parlor.envs.dominoes.observer import DominoObserver
-from parlor.envs.dominoes.view import DealResult
+from parlor.envs.dominoes.view import DealResult, DominoView
 from parlor.envs.engine.state import RulesState
 
 if TYPE_CHECKING:
@@ -137,6 +137,8 @@ class DominoState(RulesState, ABC):
 
     def _record_deal(self, deal: Deal, paid: np.ndarray) -> None:
         """Keep how ``deal`` ended for the views (``DealResult``) once it is settled."""
+        if deal.result is None:  # set when the deal ends (win, blocked or draw)
+            raise RuntimeError("a deal still in play cannot be recorded as ended")
         counted = deal.result != "win" or self.counts_pips_every_deal
         self.last_deal = DealResult(self.deal_index - (deal is not self.deal), deal.result, deal.winner,
                                     tuple(deal.pips) if counted else None, tuple(float(x) for x in paid),
@@ -152,6 +154,10 @@ class DominoState(RulesState, ABC):
     @abstractmethod
     def _end_deal(self) -> None:
         """Score and settle a finished deal, then deal again or finish."""
+
+    @abstractmethod
+    def view(self, player: int) -> DominoView:
+        """What ``player`` knows now: the game's own view dataclass."""
 
     def _finish(self, truncated: bool = False) -> None:
         self._end(truncated)

@@ -67,7 +67,7 @@ def check_seed(value: Any, field: str = "seed", *, none: bool = False) -> int | 
     is a float or a string."""
     if value is None and none:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= value <= MAX_SEED:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= MAX_SEED:
         also = " (or null: no seed)" if none else ""
         raise ConfigError(f"{field}={shown(value)} is not a seed; allowed values: an integer 0..2**64-1{also}")
     return int(value)

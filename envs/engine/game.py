@@ -10,7 +10,7 @@ of a game: they live with the agents (``agents/advisors.py``). Framework-free.
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -26,7 +26,7 @@ class IllegalActionError(ValueError):
     user can see at once what went wrong.
     """
 
-    def __init__(self, action: int | None, legal: Sequence[int], describe: Callable[[int], str] | None = None):
+    def __init__(self, action: int | None, legal: Iterable[int], describe: Callable[[int], str] | None = None):
         self.action = None if action is None else int(action)  # None: no action from the seat to act
         self.legal = [int(a) for a in legal]
         name = (lambda a: str(a)) if describe is None else (lambda a: f"{a} ({describe(a)})")

@@ -9,6 +9,11 @@ read the same declaration. Pure Python, no numpy: a layout is built once per gam
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the layout itself stays pure Python; only float_cells takes an array
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 class Layout:
@@ -78,3 +83,17 @@ class Layout:
         """A markdown table of the pieces (offsets and sizes), for docs and docstrings."""
         rows = [f"| `[{self.start(n)}:{self.end(n)}]` | {n} |" for n in self._starts]
         return "\n".join(["| slice | piece |", "|---|---|", *rows])
+
+
+def float_cells(array: NDArray[np.float32]) -> memoryview[float]:
+    """A flat memoryview of a C-contiguous float32 ``array`` for single-entry writes.
+
+    Observers write single entries through a memoryview (half the cost of numpy item
+    assignment). ``memoryview(array)`` types as ``memoryview[int]``, which rejects float
+    writes; ``cast("f")`` gives the same view typed ``memoryview[float]``. It goes through
+    bytes because a memoryview cannot cast between two non-byte formats.
+    """
+    if array.dtype.char != "f" or not array.flags.c_contiguous:
+        raise ValueError(f"float_cells needs a C-contiguous float32 array, got {array.dtype} "
+                         f"(c_contiguous={array.flags.c_contiguous})")
+    return array.data.cast("B").cast("f")

@@ -25,7 +25,7 @@ decks)`` first in ``__init__``; implement ``_apply_action(a)`` (``a`` a plain ``
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
@@ -54,7 +54,7 @@ def copy_rng(rng: np.random.Generator) -> np.random.Generator:
     return np.random.Generator(bits)
 
 
-def action_id(action: Any, legal: Sequence[int] | np.ndarray, describe: Any = None) -> int:
+def action_id(action: Any, legal: Iterable[int], describe: Any = None) -> int:
     """``action`` as a plain int: a Python or numpy integer (not a bool); anything else is
     refused with the one illegal-action message."""
     if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
@@ -65,7 +65,10 @@ def action_id(action: Any, legal: Sequence[int] | np.ndarray, describe: Any = No
 class RulesState:
     """The base of every game's State: see the module docstring for what it owns."""
 
-    __slots__ = ()  # subclasses with __slots__ list SLOTS; the others keep a __dict__
+    # Empty: a subclass with __slots__ lists SLOTS, the others keep a __dict__. Built by a
+    # call, not a literal: mypy takes a literal as the complete slot list and would refuse
+    # writes of the attributes declared below, which live in the subclass.
+    __slots__: tuple[str, ...] = tuple()
 
     game: Any
     rng: np.random.Generator

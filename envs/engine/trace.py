@@ -77,7 +77,7 @@ class Trace:
 
     @classmethod
     def start(cls, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None) -> Trace:
-        return cls(rng.bit_generator.state, tuple(tuple(d) for d in decks or ()), [], [])
+        return cls(dict(rng.bit_generator.state), tuple(tuple(d) for d in decks or ()), [], [])
 
     @classmethod
     def resampled(cls) -> Trace:
@@ -141,9 +141,9 @@ def _checked_rng_state(value: Any, model: Any, where: str, path: tuple[str, ...]
         return np.array(value, dtype=model.dtype)
     if isinstance(model, str):
         return model  # the bit generator's name, checked above
-    limit = _RNG_INT_LIMITS.get(path)
-    if limit is None or not _is_int(value) or not 0 <= value < limit:
-        raise ConfigError(f"{where}: {field}={shown(value)} must be an integer in 0..{(limit or 1) - 1}")
+    bound = _RNG_INT_LIMITS.get(path)
+    if bound is None or not _is_int(value) or not 0 <= value < bound:
+        raise ConfigError(f"{where}: {field}={shown(value)} must be an integer in 0..{(bound or 1) - 1}")
     return value
 
 

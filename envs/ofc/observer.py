@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from parlor.envs.engine.layout import float_cells
 from parlor.envs.ofc import encode as enc
 
 NEXT_CARD, PENDING, DISCARDS = enc.NEXT_CARD, enc.PENDING, enc.DISCARDS
@@ -43,7 +44,7 @@ class OFCObserver:
         for header in headers:
             o = header.copy()
             obs.append(o)
-            mv.append(memoryview(o))
+            mv.append(float_cells(o))
         self.obs, self.mv = obs, mv
         self.rank_left = [[4] * 13 for _ in headers]
         self.suit_left = [[13] * 4 for _ in headers]
@@ -158,7 +159,7 @@ class OFCObserver:
         new.layout, new.num_hands, new.unseen_at, new.counts_at, new.watchers = (
             self.layout, self.num_hands, self.unseen_at, self.counts_at, self.watchers)
         new.obs = [o.copy() for o in self.obs]
-        new.mv = [memoryview(o) for o in new.obs]
+        new.mv = [float_cells(o) for o in new.obs]
         new.rank_left = [list(x) for x in self.rank_left]
         new.suit_left = [list(x) for x in self.suit_left]
         return new
@@ -170,4 +171,4 @@ class OFCObserver:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
-        self.mv = [memoryview(o) for o in self.obs]
+        self.mv = [float_cells(o) for o in self.obs]

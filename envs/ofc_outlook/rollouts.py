@@ -146,9 +146,9 @@ def assignments(pending: Sequence[int], room: list[int], discards: int):
     yield from rec(0, list(room), discards, [])
 
 
-def room_of(rows: Sequence[Sequence[int]]) -> list[int]:
+def room_of(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
     """Free slots per row (top, middle, bottom)."""
-    return [ROW_SIZES[r] - len(rows[r]) for r in range(3)]
+    return ROW_SIZES[0] - len(rows[0]), ROW_SIZES[1] - len(rows[1]), ROW_SIZES[2] - len(rows[2])
 
 
 class TurnPlans:
@@ -201,7 +201,7 @@ def turn_plans(room: tuple[int, int, int], n: int, discards: int) -> TurnPlans:
 
 
 def plans_of(view: OFCView) -> TurnPlans:
-    return turn_plans(tuple(room_of(view.own_rows)), len(view.pending), view.discards_owed)
+    return turn_plans(room_of(view.own_rows), len(view.pending), view.discards_owed)
 
 
 def turn_candidates(view: OFCView) -> list[list[int]]:
@@ -214,7 +214,7 @@ def _plans_for(view: OFCView, cands: list[list[int]]) -> TurnPlans:
     plans = plans_of(view)
     if len(cands) == len(plans.dests) and all(tuple(c) == d for c, d in zip(cands, plans.dests)):
         return plans
-    return TurnPlans(tuple(room_of(view.own_rows)), len(view.pending), view.discards_owed, cands)
+    return TurnPlans(room_of(view.own_rows), len(view.pending), view.discards_owed, cands)
 
 
 def evaluate_turn(view: OFCView, cands: list[list[int]], rng: np.random.Generator,

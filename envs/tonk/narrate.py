@@ -64,13 +64,16 @@ def _how(reason: str, who: int | None, winners: tuple[int, ...], counts: tuple[i
         return f"P{who} tonked out (emptied the hand before discarding): {w} is paid 2 by each"
     if reason == "out":
         return f"P{who} went out (discarded the last card): paid 1 by each"
-    if reason == "drop_won":
-        return f"P{who} dropped with the lowest count, {counts[who]}: paid 1 by each"
-    if reason == "drop_caught":
-        return (f"P{who} dropped with {counts[who]} and was caught: {w} has the lowest count, "
-                f"{min(counts)}; the dropper pays each lower count, the others pay {w}")
-    if reason == "drop_tie":
-        return f"P{who} dropped with {counts[who]} and tied {w}: the dropper pays {w} 2, the others pay 1"
+    if reason in ("drop_won", "drop_caught", "drop_tie"):
+        if who is None:
+            raise ValueError(f"a {reason!r} end names the seat that dropped; got who=None")
+        dropped = counts[who]
+        if reason == "drop_won":
+            return f"P{who} dropped with the lowest count, {dropped}: paid 1 by each"
+        if reason == "drop_caught":
+            return (f"P{who} dropped with {dropped} and was caught: {w} has the lowest count, "
+                    f"{min(counts)}; the dropper pays each lower count, the others pay {w}")
+        return f"P{who} dropped with {dropped} and tied {w}: the dropper pays {w} 2, the others pay 1"
     if reason == "stock_out":
         return f"the stock ran out: {w} has the lowest count, {min(counts)}, and is paid 1 by each"
     if reason == "draw_stock_out":

@@ -115,8 +115,9 @@ def _seat(view: TonkView, s: int, x: float, y: float, w: float, note: str) -> st
 def _spread_layout(view: TonkView, scale: float) -> list[tuple[float, float, TableSpread]] | None:
     """(x, y) of each spread flowed in rows over the table, or None when they do not fit."""
     step = svg.CARD_W * scale + 2
-    x, y, row_h = SPREAD_X, 0.0, svg.CARD_H * scale + 20
-    places = []
+    x: float = SPREAD_X  # moves by fractional card widths
+    y, row_h = 0.0, svg.CARD_H * scale + 20
+    places: list[tuple[float, float, TableSpread]] = []
     for sp in view.spreads:
         w = max(len(sp.cards) * step, 70)
         if x + w > WIDTH - 10:
