@@ -268,6 +268,7 @@ def _shared(path: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], Any]:
 @functools.lru_cache(maxsize=SHARED_MODELS)
 def _shared_actor(path: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], FileActor]:
     saved = read_policy_file(path)
+    assert saved.weights is not None  # read with its weights
     return saved.header, FileActor(saved.architecture, saved.weights)
 
 

@@ -63,7 +63,7 @@ def lean_plan(policy: Any) -> tuple[list[Any], list[Any]] | None:
              and type(policy.features_extractor) is FlattenExtractor
              and type(policy.action_dist) is MaskableCategoricalDistribution
              and type(policy.action_net) is nn.Linear and type(policy.value_net) is nn.Linear and extractor is not None)
-    if not plain:
+    if not plain or extractor is None:
         return None
     pi, vf = _layers(extractor.policy_net), _layers(extractor.value_net)
     return None if pi is None or vf is None else (pi, vf)
@@ -124,6 +124,7 @@ class ParlorMaskablePPO(MaskablePPO):
                 if plan is None:
                     actions, values, log_probs = self.policy(obs_tensor, action_masks=action_masks)
                 else:
+                    assert isinstance(obs_tensor, torch.Tensor)  # a plan exists only for a Box observation
                     actions, values, log_probs = lean_act(self.policy, plan, obs_tensor, action_masks)
             actions = actions.cpu().numpy()
             env.step_async(actions)

@@ -109,8 +109,11 @@ class LocalFirstVecEnv(VecEnv):
                           lambda idx: self.remote.get_attr(attr_name, idx))
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        self._each(indices, lambda: setattr(self.env, attr_name, value),
-                   lambda idx: [self.remote.set_attr(attr_name, value, idx)] * len(idx))
+        def remote(idx: list[int]) -> list[None]:
+            self.remote.set_attr(attr_name, value, idx)
+            return [None] * len(idx)
+
+        self._each(indices, lambda: setattr(self.env, attr_name, value), remote)
 
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
         return self._each(indices, lambda: self.env.get_wrapper_attr(method_name)(*method_args, **method_kwargs),
@@ -120,5 +123,5 @@ class LocalFirstVecEnv(VecEnv):
         return self._each(indices, lambda: is_wrapped(self.env, wrapper_class),
                           lambda idx: self.remote.env_is_wrapped(wrapper_class, idx))
 
-    def get_images(self) -> list[np.ndarray | None]:
+    def get_images(self) -> list[Any]:  # env 0's frame (whatever its render gives), then the processes' frames
         return [self.env.render() if self.render_mode == "rgb_array" else None, *self.remote.get_images()]
