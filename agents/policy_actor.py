@@ -35,7 +35,8 @@ def _masked(logits: Any, mask: np.ndarray) -> np.ndarray:
 
     # validate_args only checks (sb3 leaves it on): the values are the same without the checks' cost
     normalised = Categorical(logits=logits, validate_args=False).logits
-    masks = torch.as_tensor(mask[None, :], dtype=torch.bool).reshape(normalised.shape)
+    # a copy: a caller's mask may be read-only (a guard's), which torch warns about on every first use
+    masks = torch.as_tensor(np.array(mask[None, :], dtype=bool)).reshape(normalised.shape)
     masked = torch.where(masks, normalised, torch.tensor(HUGE_NEG, dtype=normalised.dtype))
     probs = Categorical(logits=masked, validate_args=False).probs[0].numpy().astype(np.float64)
     probs[~mask] = 0.0
