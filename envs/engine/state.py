@@ -25,6 +25,7 @@ decks)`` first in ``__init__``; implement ``_apply_action(a)`` (``a`` a plain ``
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
@@ -62,7 +63,7 @@ def action_id(action: Any, legal: Iterable[int], describe: Any = None) -> int:
     raise IllegalActionError(None if action is None else -1, legal, describe)
 
 
-class RulesState:
+class RulesState(ABC):
     """The base of every game's State: see the module docstring for what it owns."""
 
     # Empty: a subclass with __slots__ lists SLOTS, the others keep a __dict__. Built by a
@@ -104,18 +105,19 @@ class RulesState:
         self._apply_action(action)
         self.trace.actions.append(action)
 
+    @abstractmethod
     def _apply_action(self, action: int) -> None:
         """The rules: play ``action`` (a plain int) for ``current_player``, or raise
         ``self._illegal(action)``."""
-        raise NotImplementedError(f"{type(self).__name__} must implement _apply_action")
 
     def _illegal(self, action: int) -> IllegalActionError:
         """The error for an illegal ``action`` (the rules raise it): one message for every game."""
         legal = np.flatnonzero(self.legal_mask()) if self.current_player is not None else ()
         return IllegalActionError(action, legal, self.game.action_name)
 
+    @abstractmethod
     def legal_mask(self) -> np.ndarray:
-        raise NotImplementedError(f"{type(self).__name__} must implement legal_mask")
+        """bool[num_actions]: which action ids ``current_player`` may play."""
 
     # ------------------------------------------------------------ rewards and the end
     def _earn(self) -> np.ndarray:
@@ -159,10 +161,10 @@ class RulesState:
             new._rewards = self._rewards.copy()
         return new
 
+    @abstractmethod
     def _copy_rules(self) -> Any:
         """A copy whose mutable rule fields (and observation buffers) are its own; ``clone``
         copies the plumbing."""
-        raise NotImplementedError(f"{type(self).__name__} must implement _copy_rules")
 
     def _resample_bookkeeping(self, rng: np.random.Generator, decks: Sequence[tuple[int, ...]] = ()) -> None:
         """In a determinized copy: a generator seeded from ``rng`` for what comes later, the

@@ -140,3 +140,12 @@ def test_every_game_state_is_a_rules_state_and_refuses_a_float_id(env: str) -> N
         state.apply(float(legal))
     state.apply(np.int64(legal))
     assert state.trace.actions == [legal]
+
+
+def test_a_state_without_its_rules_cannot_be_built() -> None:
+    class NoRules(RulesState):
+        def legal_mask(self) -> np.ndarray:
+            return np.ones(2, bool)
+
+    with pytest.raises(TypeError, match="_apply_action"):
+        NoRules()
