@@ -115,8 +115,9 @@ def natural_prize(count: int, natural: str, low_natural: str, texas: bool, at_de
     return 0
 
 
-def side_pot(joined: Sequence[bool], shown: Sequence[int]) -> Outcome:
-    """Joiners each put 1 stake; the highest spade shown takes the pot.
+def side_pot(joined: Sequence[bool | None], shown: Sequence[int]) -> Outcome:
+    """Joiners each put 1 stake; the highest spade shown takes the pot (``joined[p]`` None:
+    ``p`` was not asked, which counts as passing).
 
     Decision: a lone joiner or no spade among the joiners returns the pot (nothing paid).
     """

@@ -13,7 +13,6 @@ import copy
 import numpy as np
 
 from parlor.envs.engine.melds import SPREADS, cards_of, mask_count
-from parlor.envs.engine.state import RulesState
 from parlor.envs.tonk import settle
 from parlor.envs.tonk.determinize import determinize_state
 from parlor.envs.tonk.encode import (
@@ -36,7 +35,7 @@ from parlor.envs.tonk.view import DISCARD, LAY, OVER, SIDE, START, HandResult, T
 STAT_KEYS = ("drop", "caught", "tonk", "out", "won")
 
 
-class TonkState(TurnSteps, RulesState):
+class TonkState(TurnSteps):
     """An episode of ``num_hands`` Tonk hands (the Game/State protocol of ``envs.engine.game``)."""
 
     def __init__(self, game, rng: np.random.Generator, decks=None):
@@ -70,8 +69,8 @@ class TonkState(TurnSteps, RulesState):
                 m |= 1 << c
             hands[(first + i) % n] = m
         pos = n * hs
-        self.pile: list[int] = []
-        self.history: list[tuple[int, int]] = []
+        self.pile = []
+        self.history = []
         top = None
         if cfg.start_discard:
             top = deck[pos]
@@ -79,31 +78,31 @@ class TonkState(TurnSteps, RulesState):
             self.history.append((-1, top))
             pos += 1
         self.stock = deck[pos:][::-1]  # pop() takes the next card of the deck
-        # table slots: owner, kind, key (rank or suit), run span, cards, cards that may hit it
-        self.slot_owner: list[int] = []
-        self.slot_kind: list[str] = []
-        self.slot_key: list[int] = []
-        self.slot_lo: list[int] = []
-        self.slot_hi: list[int] = []
-        self.slot_mask: list[int] = []
-        self.slot_accept: list[int] = []
-        self.slot_live: list[bool] = []
+        # table slots (declared in TurnSteps): one entry per spread laid
+        self.slot_owner = []
+        self.slot_kind = []
+        self.slot_key = []
+        self.slot_lo = []
+        self.slot_hi = []
+        self.slot_mask = []
+        self.slot_accept = []
+        self.slot_live = []
         self.out_of_play = 0
         self.blocked = [0] * n
-        self.taken: list[list[int]] = [[] for _ in range(n)]
+        self.taken = [[] for _ in range(n)]
         self.turn = 0
         self.first_turn_done = [False] * n
-        self.joined: list[bool | None] = [None] * n
+        self.joined = [None] * n
         self.shown = [-1] * n
         self.hand_net = [0] * n
         self.cards_after_draw = 0
         self.dealt_counts = [mask_count(h) for h in hands]
         self.observer.new_hand(fresh, deck, first, hs, top, self.stakes, self.dealer, len(self.stock),
                                self.hand_index / cfg.num_hands)
-        self.current_player: int | None = None  # with phase OVER: no flag set in the zeroed buffer
+        self.current_player = None  # with phase OVER: no flag set in the zeroed buffer
         self.phase = OVER
         self._lay_ids = NO_LAYS
-        self._hit_ids: list[int] = []
+        self._hit_ids = []
         prize_of = self.game.deal_prizes  # natural_prize per dealt count, tabulated by the game
         prizes = [prize_of[c] for c in self.dealt_counts]
         self.pending_natural = settle.naturals(n, prizes) if any(prizes) else None
@@ -139,6 +138,7 @@ class TonkState(TurnSteps, RulesState):
         self._pay(net)
         who = self.current_player
         if reason.startswith("drop"):
+            assert who is not None, "a drop is a move of the seat to act"
             self._stats["drop"][who] += 1
             if reason != "drop_won":
                 self._stats["caught"][who] += 1
@@ -182,6 +182,8 @@ class TonkState(TurnSteps, RulesState):
 
     def legal_mask(self) -> np.ndarray:
         phase, p = self.phase, self.current_player
+        if p is None:  # no one to act (phase OVER): nothing is legal
+            return np.zeros(NUM_ACTIONS, dtype=bool)
         if phase == START:
             if self.pending_natural is not None:
                 return _NATURAL_MASK.copy()
@@ -203,6 +205,7 @@ class TonkState(TurnSteps, RulesState):
 
     def _apply_action(self, a: int) -> None:
         phase, p = self.phase, self.current_player
+        assert p is not None  # apply() refuses every action while no one is to act
         if phase == START:
             self._apply_start(p, a)
         elif phase == LAY:

@@ -1,13 +1,17 @@
 """Tonk turn steps (docs/rules.md §5.4, §5.5, §5.10): draw or take, lay, hit, discard, side pot.
 
-A mixin of ``TonkState``: each step changes the hands, the table and the
+The base of ``TonkState``: each step changes the hands, the table and the
 observation buffers together, then hands over to the next step or settles.
 """
 from __future__ import annotations
 
+from abc import abstractmethod
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from parlor.envs.engine.melds import RUN, SET, SPREADS, accepts, cards_of, extend_run, mask_count, spreads_in
+from parlor.envs.engine.melds import RUN, SET, SPREADS, Spread, accepts, cards_of, extend_run, mask_count, spreads_in
+from parlor.envs.engine.state import RulesState
 from parlor.envs.tonk import settle
 from parlor.envs.tonk.encode import (
     DECLARE_49,
@@ -21,6 +25,10 @@ from parlor.envs.tonk.encode import (
     TAKE_DISCARD,
 )
 from parlor.envs.tonk.view import DISCARD, LAY, SIDE
+
+if TYPE_CHECKING:  # game.py imports state.py, which imports this module
+    from parlor.envs.tonk.game import TonkConfig
+    from parlor.envs.tonk.observer import TonkObserver
 
 SPADES_HIGH_FIRST = [r * 4 + 3 for r in range(12, -1, -1)]
 _NIBBLES = sum(1 << (4 * r) for r in range(13))  # bit 0 of each rank's 4 cards (card = 4 rank + suit)
@@ -39,8 +47,59 @@ def _may_hold_spread(hand: int) -> bool:
     return bool((b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1)))  # three or four of a rank
 
 
-class TurnSteps:
-    """The steps of a turn; ``TonkState`` supplies the fields and ``_finish``/``_begin_turn``."""
+class TurnSteps(RulesState):
+    """The steps of a turn. ``TonkState`` sets the fields declared here (per hand in its
+    ``_start_hand``) and supplies the abstract methods below: phases, turns and settling."""
+
+    cfg: TonkConfig
+    n: int
+    observer: TonkObserver  # told every change a seat can see
+    first: int  # the seat that plays first this hand (and is asked first for the side pot)
+    # cards: hands and the out-of-play cards as bit masks; stock and pile as lists (pop() deals)
+    hands: list[int]
+    stock: list[int]
+    pile: list[int]
+    out_of_play: int
+    history: list[tuple[int, int]]  # (seat, card) of each discard; seat -1: the card turned up
+    taken: list[list[int]]  # per seat, the cards it took from the pile
+    # table slots: owner, kind, key (rank or suit), run span, cards, cards that may hit it
+    slot_owner: list[int]
+    slot_kind: list[str]
+    slot_key: list[int]
+    slot_lo: list[int]
+    slot_hi: list[int]
+    slot_mask: list[int]
+    slot_accept: list[int]
+    slot_live: list[bool]
+    # per seat
+    blocked: list[int]  # turns left before it may drop
+    first_turn_done: list[bool]
+    joined: list[bool | None]  # side pot: None not asked (yet)
+    shown: list[int]  # the spade shown for the side pot, -1 none
+    cards_after_draw: int  # the mover's hand size after the draw (tonk_needs_six)
+    pending_natural: settle.Outcome | None  # a natural dealt, waiting for its holder to declare it
+    _lay_ids: np.ndarray  # spread ids the mover may lay now
+    _hit_ids: list[int]  # hit action ids open to the mover now
+
+    @abstractmethod
+    def _set_phase(self, phase: int, player: int | None) -> None:
+        """Move to ``phase`` with ``player`` to act."""
+
+    @abstractmethod
+    def _begin_turn(self, player: int) -> None:
+        """Start ``player``'s turn (or end the hand at the turn cap)."""
+
+    @abstractmethod
+    def _finish(self, outcome: settle.Outcome, truncated: bool = False) -> None:
+        """Settle the hand with ``outcome``, then deal the next hand or end the episode."""
+
+    @abstractmethod
+    def _pay(self, net: list[int]) -> None:
+        """Pay ``net`` stakes per seat."""
+
+    @abstractmethod
+    def can_declare(self, p: int) -> bool:
+        """Whether ``p`` may declare a natural now."""
 
     def _apply_start(self, p: int, a: int) -> None:
         if self.pending_natural is not None:
@@ -114,7 +173,7 @@ class TurnSteps:
         else:
             self._refresh_lay(p)
 
-    def _lay(self, p: int, sp) -> None:
+    def _lay(self, p: int, sp: Spread) -> None:
         slot = len(self.slot_owner)
         self.slot_owner.append(p)
         self.slot_kind.append(sp.kind)

@@ -178,6 +178,21 @@ def test_illegal_action_names_the_legal_ones():
         s.apply(NUM_ACTIONS)
 
 
+
+@pytest.mark.parametrize("num_hands", [1, 2])
+def test_nothing_is_legal_once_no_one_is_to_act(num_hands):
+    """After the episode (one hand) or in the snapshot of a hand that ended (two): no seat to
+    act, an all-False mask, and every id refused."""
+    game, s = new([MID, HIGH, "5c 5d 5h 9s Ts"], start="2h", num_hands=num_hands)
+    s.apply(DROP)
+    assert s.stats()["drop"] == [1.0, 0.0, 0.0]
+    over = s if num_hands == 1 else s.ended_hand
+    assert over.current_player is None and over.legal_mask().tolist() == [False] * NUM_ACTIONS
+    for a in (DROP, DRAW_STOCK, END_LAYING):
+        with pytest.raises(IllegalActionError, match="legal actions: none"):
+            over.apply(a)
+
+
 @pytest.mark.parametrize("options, field", [
     ({"num_players": 6}, "num_players"), ({"hand_size": 6}, "hand_size"), ({"natural": "51"}, "natural"),
     ({"low_natural": "x"}, "low_natural"), ({"stake": 0}, "stake"), ({"max_turns": 0}, "max_turns"),
