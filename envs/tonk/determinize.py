@@ -6,13 +6,18 @@ still holds it. Everything else in the other hands and the stock is unknown.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from parlor.envs.engine.melds import cards_of, mask_count
 from parlor.envs.tonk.view import LAY
 
+if TYPE_CHECKING:  # state.py imports this module
+    from parlor.envs.tonk.state import TonkState
 
-def known_cards(state, seat: int) -> int:
+
+def known_cards(state: TonkState, seat: int) -> int:
     """Cards of ``seat``'s hand that every other seat can name (public history)."""
     pinned = 0
     for c in state.taken[seat]:
@@ -22,7 +27,7 @@ def known_cards(state, seat: int) -> int:
     return pinned & state.hands[seat]
 
 
-def determinize_state(state, player: int, rng: np.random.Generator):
+def determinize_state(state: TonkState, player: int, rng: np.random.Generator) -> TonkState:
     """A copy in which the other hands' unknown cards and the stock are redealt at random.
 
     The unknown cards are pooled in sorted order and shuffled with ``rng``, so the

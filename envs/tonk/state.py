@@ -9,6 +9,8 @@ Settlement amounts come from ``envs.tonk.settle``.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,13 +34,16 @@ from parlor.envs.tonk.observer import TonkObserver
 from parlor.envs.tonk.turns import NO_LAYS, TurnSteps
 from parlor.envs.tonk.view import DISCARD, LAY, OVER, SIDE, START, HandResult, TonkView, build_view
 
+if TYPE_CHECKING:  # game.py imports this module
+    from parlor.envs.tonk.game import TonkGame
+
 STAT_KEYS = ("drop", "caught", "tonk", "out", "won")
 
 
 class TonkState(TurnSteps):
     """An episode of ``num_hands`` Tonk hands (the Game/State protocol of ``envs.engine.game``)."""
 
-    def __init__(self, game, rng: np.random.Generator, decks=None):
+    def __init__(self, game: TonkGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None):
         cfg = game.config
         self._begin(game, rng, decks)
         self.cfg, self.n = cfg, cfg.num_players
@@ -222,7 +227,7 @@ class TonkState(TurnSteps):
             raise self._illegal(a)
 
     # ------------------------------------------------------------ views, copies, checks
-    def view(self, player: int):
+    def view(self, player: int) -> TonkView:
         return build_view(self, player)
 
     def _snapshot(self) -> TonkState:

@@ -27,7 +27,7 @@ from parlor.envs.tonk.encode import (
 from parlor.envs.tonk.view import DISCARD, LAY, SIDE
 
 if TYPE_CHECKING:  # game.py imports state.py, which imports this module
-    from parlor.envs.tonk.game import TonkConfig
+    from parlor.envs.tonk.game import TonkConfig, TonkGame
     from parlor.envs.tonk.observer import TonkObserver
 
 SPADES_HIGH_FIRST = [r * 4 + 3 for r in range(12, -1, -1)]
@@ -51,6 +51,7 @@ class TurnSteps(RulesState):
     """The steps of a turn. ``TonkState`` sets the fields declared here (per hand in its
     ``_start_hand``) and supplies the abstract methods below: phases, turns and settling."""
 
+    game: TonkGame
     cfg: TonkConfig
     n: int
     observer: TonkObserver  # told every change a seat can see

@@ -7,8 +7,12 @@ future deals) never enters it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from parlor.envs.engine.melds import cards_of
+
+if TYPE_CHECKING:  # state.py imports this module
+    from parlor.envs.tonk.state import TonkState
 
 PHASES = ("side_pot", "start", "lay", "discard", "over")
 SIDE, START, LAY, DISCARD, OVER = range(5)
@@ -66,7 +70,7 @@ class TonkView:
         return self.discard_pile[-1] if self.discard_pile else None
 
 
-def build_view(state, player: int) -> TonkView:
+def build_view(state: TonkState, player: int) -> TonkView:
     n = state.n
     spreads = tuple(
         TableSpread(slot, state.slot_owner[slot], state.slot_kind[slot], tuple(cards_of(state.slot_mask[slot])))
