@@ -1,7 +1,8 @@
 """The draw of Washizu draw poker (docs/rules.md §3.5): discard, draw, reshuffle.
 
-A mixin of ``WashizuState`` over ``WashizuFields``: each step changes the hands, stock, pile and the observation
-cache together, then hands over to the betting round (or the showdown).
+A mixin of ``WashizuState`` over ``WashizuFields``: each step changes the hands, stock,
+pile and the observation cache together, then hands over to the betting round (or the
+showdown).
 """
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The match of Washizu draw poker (docs/rules.md §3.4, §3.8): phases, ante and deal, and
 what follows a game's settlement (elimination, the match's end, the dealer moving on).
 
-A mixin of ``WashizuState`` over ``WashizuFields`` (the fields and the steps of the other mixins).
+A mixin of ``WashizuState`` over ``WashizuFields`` (the fields, and the steps of the other
+mixins).
 """
 from __future__ import annotations
 
