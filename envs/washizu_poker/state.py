@@ -72,7 +72,7 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
         self._start_game()
 
     # ---------------------------------------------------------------- observation cache
-    def _seat_row(self, p: int) -> tuple:
+    def _seat_row(self, p: int) -> tuple[float, ...]:
         """Seat ``p``'s ``enc.seat_row`` from the state."""
         d = len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1
         return seat_row(self.alive[p], self.in_hand[p], d, self.stacks[p], self.bets[p], p == self.dealer,
