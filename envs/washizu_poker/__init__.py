@@ -1,8 +1,10 @@
 """Draw poker with Washizu (transparent) cards and jokers (docs/rules.md §3), one job per module:
 
 - ``game``: the config (``WashizuConfig``), the Game (``WashizuGame``) and ``make_game``;
-- ``state``: the State (fields, the engine protocol, views, copies, checks) built from
-  the rule modules' steps;
+- ``state``: the State (the engine protocol, views, copies, checks) built from the rule
+  modules' steps;
+- ``fields``: the fields of a match and the steps the rule modules call across, declared
+  once (the base of those modules' mixins);
 - ``view``: the View (what one seat knows);
 - ``encode``: the observation layout, ``encode_view`` and action ids <-> words;
 - ``observation_cache``: the incremental observation cache the state keeps for the fast

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from parlor.envs.engine.table import next_active
+from parlor.envs.washizu_poker.fields import WashizuFields
 
 DROP, CALL, RAISE_BASE = 32, 33, 33  # raise by k is action RAISE_BASE + k (k = 1..max_raise)
 
@@ -33,8 +34,8 @@ def betting_start(stacks: Sequence[int], in_hand: Sequence[bool]) -> int | None:
     return low if low > 0 else None
 
 
-class BettingSteps:
-    """The betting round's steps (drop, call, raise); ``WashizuState`` supplies the fields."""
+class BettingSteps(WashizuFields):
+    """The betting round's steps (drop, call, raise)."""
 
     def cap(self) -> int:
         return level_cap(self.stacks, self.bets, self.in_hand)
@@ -46,8 +47,7 @@ class BettingSteps:
         self.contrib[p] += amount
         self.pot += amount
 
-    def _drop(self) -> None:
-        p = self.current_player
+    def _drop(self, p: int) -> None:
         self.in_hand[p] = False
         self.n_in -= 1
         self.to_act -= 1
@@ -58,8 +58,7 @@ class BettingSteps:
             self.obs.set_table_entry(2, self.cap_now / self.obs.total)
         self._next_bettor(p)
 
-    def _call(self) -> None:
-        p = self.current_player
+    def _call(self, p: int) -> None:
         self._pay(p, self.level - self.bets[p])
         self.bets[p] = self.level
         self.to_act -= 1
@@ -69,8 +68,7 @@ class BettingSteps:
                       (self.level - self.bets[p]) / total)
         self._next_bettor(p)
 
-    def _raise(self, k: int) -> None:
-        p = self.current_player
+    def _raise(self, p: int, k: int) -> None:
         self.level += k
         self._pay(p, self.level - self.bets[p])
         self.bets[p] = self.level
@@ -89,5 +87,5 @@ class BettingSteps:
         elif self.to_act == 0:
             self._showdown()
         else:
-            self.current_player = next_active(p, self.in_hand)
+            self._pass_turn(next_active(p, self.in_hand))
 

@@ -48,7 +48,8 @@ if TYPE_CHECKING:
 
 def _take(perm: list[int], count: int, allowed: Callable[[int], bool]) -> list[int]:
     """Remove and return the first ``count`` cards of ``perm`` satisfying ``allowed``."""
-    out, keep = [], []
+    out: list[int] = []
+    keep: list[int] = []
     for c in perm:
         if len(out) < count and allowed(c):
             out.append(c)
@@ -117,13 +118,13 @@ def determinize(state: WashizuState, p: int, rng: np.random.Generator) -> Washiz
     # (d) the ordinary discards of the seats that drew before the reshuffle: the new stock's
     # ordinary cards (the stock now and every card drawn from it), less p's own discards
     if s >= 0:
-        slots = [(q, i) for q in others if drew[q] and state.draw_turn[q] < s
-                 for i, c in enumerate(state.discarded[q]) if not is_w[c]]
+        places = [(q, i) for q in others if drew[q] and state.draw_turn[q] < s
+                  for i, c in enumerate(state.discarded[q]) if not is_w[c]]
         came_back = [c for q in others for c in new_part[q]] + state.drawn_cards[p][split[p]:]
         refill = sorted(c for c in perm + came_back if not is_w[c] and c not in lost)
-        if len(refill) != len(slots):
+        if len(refill) != len(places):
             raise AssertionError("determinize: the new stock does not match the discards before the reshuffle")
-        for (q, i), j in zip(slots, rng.permutation(len(slots))):
+        for (q, i), j in zip(places, rng.permutation(len(places))):
             new_disc[q][i] = refill[j]
     new.discarded = [new_disc[q] for q in range(n)]
     # (e) drawn-card records of the other seats: known Washizu draws stay; ordinary draws from

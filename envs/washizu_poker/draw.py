@@ -1,11 +1,13 @@
 """The draw of Washizu draw poker (docs/rules.md §3.5): discard, draw, reshuffle.
 
-A mixin of ``WashizuState``: each step changes the hands, stock, pile and the observation
-cache together, then hands over to the betting round (or the showdown).
+A mixin of ``WashizuState`` over ``WashizuFields``: each step changes the hands, stock,
+pile and the observation cache together, then hands over to the betting round (or the
+showdown).
 """
 from __future__ import annotations
 
 from parlor.envs.washizu_poker import betting
+from parlor.envs.washizu_poker.fields import WashizuFields
 from parlor.envs.washizu_poker.match import BET
 
 NUM_DISCARDS = 32  # action ids 0..31: bit i set = discard hand position i
@@ -13,23 +15,23 @@ DISCARDED = [tuple(i for i in range(5) if a >> i & 1) for a in range(NUM_DISCARD
 KEPT = [tuple(i for i in range(5) if not a >> i & 1) for a in range(NUM_DISCARDS)]
 
 
-class DrawSteps:
-    """The draw, seat by seat; ``WashizuState`` supplies the fields."""
+class DrawSteps(WashizuFields):
+    """The draw, seat by seat."""
 
-    def _draw(self, action: int) -> None:
-        p = self.current_player
+    def _draw(self, p: int, action: int) -> None:
+        """Seat ``p`` discards the hand positions of ``action`` (none: stands pat) and draws."""
         out = self._exchange(p, action) if action else []
         self.discarded[p] = out
         self.draw_turn[p] = self.turn
         self.obs.set_drawn(p, len(out))  # _sync_seat, only the entries that changed
         self.turn += 1
         if self.turn < len(self.order):
-            self.current_player = self.order[self.turn]
+            self._pass_turn(self.order[self.turn])
         elif (cap := betting.betting_start(self.stacks, self.in_hand)) is not None:  # (nobody has bet yet)
             self.phase = BET
             self.to_act = self.n_in
             self.cap_now = cap
-            self.current_player = self.order[0]
+            self._pass_turn(self.order[0])
             # _sync_table, the entries that change: the cap, the phase flags, and the amount to
             # call, level - bet = level for everybody (nobody has bet yet)
             total = self.obs.total

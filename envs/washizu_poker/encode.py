@@ -19,10 +19,13 @@ The incremental cache the state keeps for the fast ``observe`` is in
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 import numpy as np
 
 from parlor.envs.engine.cards import BASE, JOKER_BASE, NUM_IDS, RANK, SUIT, format_cards
 from parlor.envs.engine.layout import Layout as Pieces
+from parlor.envs.washizu_poker.view import WashizuView
 
 SLOT = 19
 SEAT = 7
@@ -46,7 +49,7 @@ BASE_FEATURES = base_card_features()
 BASE_ID = BASE.tolist()  # python ints: faster than numpy scalars in loops
 
 
-def card_features(washizu_ids) -> np.ndarray:
+def card_features(washizu_ids: Iterable[int]) -> np.ndarray:
     feat = BASE_FEATURES.copy()
     feat[list(washizu_ids), 18] = 1.0
     return feat
@@ -64,28 +67,28 @@ class Layout(Pieces):
         self.num_players = n
 
 
-def hand_features(feat: np.ndarray, hand) -> np.ndarray:
+def hand_features(feat: np.ndarray, hand: Sequence[int]) -> np.ndarray:
     out = np.zeros(5 * SLOT, dtype=np.float32)
     if len(hand):
         out[: SLOT * len(hand)] = feat[list(hand)].ravel()
     return out
 
 
-def left_features(left_view) -> np.ndarray:
+def left_features(left_view: Iterable[int]) -> np.ndarray:
     out = np.zeros(52, dtype=np.float32)
     for c in left_view:
         out[BASE_ID[c]] = 1.0
     return out
 
 
-def discard_features(discards) -> np.ndarray:
+def discard_features(discards: Iterable[int]) -> np.ndarray:
     out = np.zeros(53, dtype=np.float32)
     for c in discards:
         out[52 if c >= JOKER_BASE else BASE_ID[c]] += 0.5
     return out
 
 
-def seat_row(alive: bool, in_hand: bool, drawn: int, stack: int, bet: int, dealer: bool, total: float) -> tuple:
+def seat_row(alive: bool, in_hand: bool, drawn: int, stack: int, bet: int, dealer: bool, total: float) -> tuple[float, ...]:
     return (float(alive), float(in_hand), float(drawn >= 0), max(drawn, 0) / 5.0, stack / total, bet / total,
             float(dealer))
 
@@ -103,7 +106,7 @@ def assemble(hand: np.ndarray, wset: np.ndarray, vis_rows: np.ndarray, left: np.
                            np.array(table, dtype=np.float32)))
 
 
-def encode_view(view) -> np.ndarray:
+def encode_view(view: WashizuView) -> np.ndarray:
     n = view.num_players
     p = view.player
     total = float(view.total_chips)
@@ -138,7 +141,7 @@ def action_name(action: int, max_raise: int) -> str:
     raise ValueError(f"action {a} out of range 0..{33 + max_raise}")
 
 
-def discard_action(hand, cards) -> int:
+def discard_action(hand: Sequence[int], cards: Iterable[int]) -> int:
     """The action id that discards ``cards`` (ids) from ``hand`` (canonical order)."""
     want = list(cards)
     a = 0

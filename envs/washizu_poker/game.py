@@ -30,6 +30,7 @@ from parlor.envs.washizu_poker.draw import NUM_DISCARDS
 from parlor.envs.washizu_poker.observation_cache import WashizuTables
 from parlor.envs.washizu_poker.presenter import WashizuPresenter
 from parlor.envs.washizu_poker.state import SORT_KEY, WashizuState
+from parlor.envs.washizu_poker.view import WashizuView
 
 WASHIZU_MODES = ("none", "suit", "random13", "extra_deck")
 
@@ -150,7 +151,7 @@ class WashizuGame(Serializable):
             tables = self._tables[washizu_ids] = WashizuTables(washizu_ids)
         return tables
 
-    def encode(self, view) -> np.ndarray:
+    def encode(self, view: WashizuView) -> np.ndarray:
         return enc.encode_view(view)
 
     def observe(self, state: WashizuState, player: int) -> np.ndarray:

@@ -1,19 +1,21 @@
 """The match of Washizu draw poker (docs/rules.md §3.4, §3.8): phases, ante and deal, and
 what follows a game's settlement (elimination, the match's end, the dealer moving on).
 
-A mixin of ``WashizuState`` (which supplies the fields and the observation helpers).
+A mixin of ``WashizuState`` over ``WashizuFields`` (the fields, and the steps of the other
+mixins).
 """
 from __future__ import annotations
 
 from parlor.envs.engine.table import next_active
 from parlor.envs.washizu_poker.deck import HAND_SIZE
+from parlor.envs.washizu_poker.fields import WashizuFields
 
 DRAW, BET, OVER = 0, 1, 2
 PHASE_NAMES = ("draw", "bet", "over")
 
 
-class MatchSteps:
-    """Starting a game and ending one; ``WashizuState`` supplies the fields."""
+class MatchSteps(WashizuFields):
+    """Starting a game and ending one."""
 
     def _start_game(self) -> None:
         game = self.game
@@ -41,22 +43,22 @@ class MatchSteps:
         at = HAND_SIZE * len(order)
         self.hands = hands
         self.stock = deck[at:][::-1]  # top of the stock = last element
-        self.pile: list[int] = []
+        self.pile = []
         self.in_hand = alive[:]
         self.n_in = len(order)
         self.bets = [0] * n
         self.level = 1
         self.to_act = 0
-        self.discarded: list[list[int]] = [[] for _ in range(n)]
-        self.drawn_cards: list[list[int]] = [[] for _ in range(n)]
+        self.discarded = [[] for _ in range(n)]
+        self.drawn_cards = [[] for _ in range(n)]
         self.draw_turn = [-1] * n
         self.reshuffle_turn = -1  # draw turn at which the stock ran out (-1: not this game)
         self.reshuffle_taken = 0  # cards the reshuffling player drew before the reshuffle
-        self.left_view: set[int] = set()
+        self.left_view = set()
         self.cap_now = 0  # level cap during the betting round (changes only when someone drops)
         self.phase = DRAW
         self.turn = 0
-        self.current_player: int | None = order[0]
+        self.current_player = order[0]
         self._deal_obs()
 
     def _deal_obs(self) -> None:

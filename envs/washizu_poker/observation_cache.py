@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import copy
 from array import array
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 import numpy as np
 
 from parlor.envs.engine.cards import JOKER_BASE
+from parlor.envs.engine.layout import float_cells
 from parlor.envs.washizu_poker.deck import washizu_mask
 from parlor.envs.washizu_poker.encode import (
     BASE_ID,
@@ -36,7 +38,7 @@ DISC_COL = [52 if c >= JOKER_BASE else b for c, b in enumerate(BASE_ID)]  # disc
 class WashizuTables:
     """Per Washizu set (cached by the game): card features and visibility rows."""
 
-    def __init__(self, washizu_ids):
+    def __init__(self, washizu_ids: Sequence[int]):
         self.is_w = washizu_mask(washizu_ids).tolist()
         self.wbase = [BASE_ID[c] if w else -1 for c, w in enumerate(self.is_w)]  # visible-row column, -1: ordinary
         self.feat = card_features(washizu_ids)  # per card id features, Washizu flag included
@@ -107,7 +109,7 @@ class ObsParts:
 
     def _bind(self) -> None:
         self.row_list = list(self.rows)  # row views: no numpy indexing per observation
-        self.cells = memoryview(self.rows.reshape(-1))  # (a view: rows is contiguous)
+        self.cells = float_cells(self.rows)  # (a flat view: rows is contiguous)
         # the hand features of every row as (n, 5 positions, 19) and of each row: ``take`` writes
         # straight into them
         self.hand_block = self.rows[:, : 5 * SLOT].reshape(self.n, 5, SLOT)
@@ -158,11 +160,11 @@ class ObsParts:
         source = np.frombuffer(array("f", seat_values + shared + [0.0, 1.0]), dtype=np.float32)
         source.take(self.layout.tail_gather[self.n if turn is None else turn], out=self.tail, mode="wrap")
 
-    def set_hand(self, p: int, hand) -> None:
+    def set_hand(self, p: int, hand: Sequence[int]) -> None:
         """Seat ``p``'s new hand; ``move_washizu`` updates what the others see of it."""
         self.t.feat_pad.take(hand, axis=0, out=self.hand_rows[p], mode="wrap")
 
-    def move_washizu(self, p: int, gone, came) -> None:
+    def move_washizu(self, p: int, gone: Sequence[int], came: Sequence[int]) -> None:
         """Washizu cards ``gone`` left seat ``p``'s hand into the left view and ``came`` entered
         it (back in view): the visible rows and the left view (as ``set_left`` of the new left
         view writes them). A Washizu base id occurs at most once per deck, so a column holds one
@@ -177,20 +179,20 @@ class ObsParts:
                 for at in left:
                     cells[at + w] = 1.0 - in_view
 
-    def set_left(self, left_view) -> None:
+    def set_left(self, left_view: Iterable[int]) -> None:
         self.rows[:, self.left_at: self.disc_at] = left_features(left_view)
 
-    def set_discards(self, p: int, discards) -> None:
+    def set_discards(self, p: int, discards: Iterable[int]) -> None:
         self.rows[p, self.disc_at: self.disc_at + 53] = discard_features(discards)
 
-    def add_discards(self, p: int, discards) -> None:
+    def add_discards(self, p: int, discards: Iterable[int]) -> None:
         """Seat ``p``'s discards at its draw (its part is still zero: one draw per game);
         written in place, cheaper than a new ``discard_features`` row."""
         cells, at = self.cells, p * self.size + self.disc_at
         for c in discards:
             cells[at + DISC_COL[c]] += 0.5
 
-    def set_seat(self, p: int, row: tuple) -> None:
+    def set_seat(self, p: int, row: Sequence[float]) -> None:
         """Seat ``p``'s ``seat_row``, in every observer's row."""
         cells, src = self.cells, memoryview(array("f", row))
         for at in self.layout.seat_flat[p]:

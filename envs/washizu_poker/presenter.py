@@ -1,5 +1,6 @@
 """The Washizu poker presenter: text and picture of a view (``render.py``), moves and
-showdowns in words (``narrate.py``), and each seat's standing in the match."""
+showdowns in words (``narrate.py``), and each seat's standing in the match, which the text
+and the picture both print."""
 from __future__ import annotations
 
 from parlor.envs.engine.presenter import Presenter
@@ -9,7 +10,7 @@ from parlor.envs.washizu_poker.view import WashizuView
 
 class WashizuPresenter(Presenter):
     def render(self, view: WashizuView) -> str:
-        return render.render(view, self.action_name, jokers=self.game.config.jokers > 0)
+        return render.render(view, self.seat_notes(view), self.action_name, jokers=self.game.config.jokers > 0)
 
     def render_svg(self, view: WashizuView) -> str:
         return render.render_svg(view, self.seat_notes(view))
@@ -24,6 +25,5 @@ class WashizuPresenter(Presenter):
         return narrate.explain(view, self.game.rank5)  # the evaluator the showdown uses (one or two decks)
 
     def seat_notes(self, view: WashizuView) -> list[str]:
-        """In the match or out, in the game or dropped, the bet and the cards drawn. (The text
-        prints these as the columns of its table.)"""
+        """In the match or out, in the game or dropped, the bet and the cards drawn."""
         return [render.seat_note(view, s) for s in range(view.num_players)]

@@ -1,13 +1,15 @@
 """Text and picture of a Washizu poker View (suit symbols; Washizu cards in brackets; a
-legend). The picture prints each seat's note as the presenter (``presenter.py``) words it."""
+legend). Both print each seat's note as the presenter (``presenter.py``) words it
+(``seat_note``)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from parlor.envs.engine import svg
 from parlor.envs.engine.cards import format_card
 from parlor.envs.engine.words import noun
 from parlor.envs.washizu_poker.deck import HAND_SIZE
+from parlor.envs.washizu_poker.view import WashizuView
 
 
 def card_text(c: int, washizu: frozenset[int] | set[int]) -> str:
@@ -25,7 +27,9 @@ def legend(jokers: bool, copies: bool) -> str:
     return "legend: " + "; ".join(parts)
 
 
-def render(view, action_name: Callable[[int], str], jokers: bool) -> str:
+def render(view: WashizuView, notes: Sequence[str], action_name: Callable[[int], str], jokers: bool) -> str:
+    """The table as ``view.player`` sees it, a line per seat: chips, the seat's note
+    (``notes``: the presenter's seat notes, printed as they are) and the cards, in columns."""
     w = set(view.washizu)
     lines = [
         f"Washizu draw poker - game {view.game_number + 1}/{view.num_games}, {view.phase} phase, "
@@ -34,19 +38,17 @@ def render(view, action_name: Callable[[int], str], jokers: bool) -> str:
         f"pot {view.pot}  level {view.level}"
         + (f"  cap {view.cap}  to call {view.to_call}" if view.phase == "bet" else ""),
     ]
+    labels = [f"seat {s}{' (you)' if s == view.player else ''}:" for s in range(view.num_players)]
+    label_w, note_w = max(map(len, labels)), max(map(len, notes))
     for s in range(view.num_players):
-        status = "out" if not view.alive[s] else ("in" if view.in_hand[s] else "dropped")
-        drew = "-" if view.drawn[s] < 0 else str(view.drawn[s])
         if s == view.player:
             cards = " ".join(card_text(c, w) for c in view.hand)
         else:
-            shown = [card_text(c, w) for c in view.visible[s]]
-            hidden = (5 - len(shown)) if view.alive[s] and view.phase != "over" else 0
-            cards = " ".join(shown + ["??"] * hidden)
-        who = " (you)" if s == view.player else ""
+            seen = [card_text(c, w) for c in view.visible[s]]
+            hidden = (HAND_SIZE - len(seen)) if view.alive[s] and view.phase != "over" else 0
+            cards = " ".join(seen + ["??"] * hidden)
         turn = " <- to act" if s == view.current_player else ""
-        lines.append(f"seat {s}{who}: {status:7s} chips {view.stacks[s]:3d} bet {view.bets[s]:2d} "
-                     f"drew {drew}  {cards}{turn}")
+        lines.append(f"{labels[s]:{label_w}s} chips {view.stacks[s]:3d}  {notes[s]:{note_w}s}  {cards}{turn}".rstrip())
     if view.left_view:
         lines.append("Washizu cards discarded: " + " ".join(card_text(c, w) for c in view.left_view))
     if view.my_discards:
@@ -75,14 +77,14 @@ def picture_size(num_players: int) -> tuple[int, int]:
     return WIDTH, 52 + rows * (PANEL_H + 8) + 156 + 34
 
 
-def seat_note(view, s: int) -> str:
+def seat_note(view: WashizuView, s: int) -> str:
     """``"in, bet 4, drew 2"``: in the match or out, in the game or dropped, the bet, the draw."""
     status = "out of the match" if not view.alive[s] else ("in" if view.in_hand[s] else "dropped")
     drew = "" if view.drawn[s] < 0 else f", drew {view.drawn[s]}"
     return f"{status}, bet {view.bets[s]}{drew}"
 
 
-def _seat(view, s: int, x: float, y: float, w: float, note: str) -> str:
+def _seat(view: WashizuView, s: int, x: float, y: float, w: float, note: str) -> str:
     w_ids = set(view.washizu)
     out = [svg.seat_panel(x, y, w, PANEL_H, f"P{s}", acting=s == view.current_player, you=s == view.player,
                           note=note, faded=not view.alive[s])]
@@ -101,13 +103,13 @@ def _seat(view, s: int, x: float, y: float, w: float, note: str) -> str:
     return "".join(out)
 
 
-def _small_cards(x: float, y: float, label: str, cards, washizu) -> tuple[str, float]:
+def _small_cards(x: float, y: float, label: str, cards: Sequence[int], washizu: Iterable[int]) -> tuple[str, float]:
     """A labelled row of small cards; returns it and the x after it."""
     out = svg.text(x, y + 12, label, size=12) + svg.card_row(x, y + 18, cards, washizu=washizu, scale=SMALL, gap=2)
     return out, x + max(len(label) * 7.0, svg.row_width(len(cards), scale=SMALL, gap=2)) + 24
 
 
-def render_svg(view, notes: Sequence[str]) -> str:
+def render_svg(view: WashizuView, notes: Sequence[str]) -> str:
     """The table as ``view.player`` sees it: own hand face up (with discard positions),
     the Washizu cards every seat sees, the rest face down, stacks, bets, the pot and the
     last game's showdown; the seat to act framed in gold."""
@@ -129,7 +131,7 @@ def render_svg(view, notes: Sequence[str]) -> str:
     bet = f"level {view.level}, cap {view.cap}, P{view.player} to call {view.to_call}" if view.phase == "bet" \
         else f"level {view.level}"
     body.append(svg.text(14, y + 64, bet, size=12, fill="#e4efe7"))
-    x = 300
+    x: float = 300
     if view.left_view:
         part, x = _small_cards(x, y, "Washizu discards", view.left_view, w_ids)
         body.append(part)

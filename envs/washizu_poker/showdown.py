@@ -1,15 +1,16 @@
 """Showdown and settlement of a Washizu poker game (docs/rules.md §3.7): the best hand
 takes the pot, tied best hands split it and the remainder leaves play.
 
-A mixin of ``WashizuState``; the match goes on in ``MatchSteps._end_game``.
+A mixin of ``WashizuState`` over ``WashizuFields``; the match goes on in ``MatchSteps._end_game``.
 """
 from __future__ import annotations
 
 from parlor.envs.engine.chips import split_evenly
+from parlor.envs.washizu_poker.fields import WashizuFields
 
 
-class ShowdownSteps:
-    """Showdown and paying the pot; ``WashizuState`` supplies the fields."""
+class ShowdownSteps(WashizuFields):
+    """Showdown and paying the pot."""
 
     def _showdown(self) -> None:
         hands, in_hand = self.hands, self.in_hand
@@ -25,7 +26,7 @@ class ShowdownSteps:
         self._settle(winners, shown)
 
 
-    def _settle(self, winners: tuple[int, ...], shown: tuple | None) -> None:
+    def _settle(self, winners: tuple[int, ...], shown: tuple[tuple[int, ...] | None, ...] | None) -> None:
         n = self.game.num_players
         pot = self.pot
         share, rest = split_evenly(pot, len(winners))  # tied best hands split; the remainder leaves play

@@ -7,10 +7,10 @@ one draw in turn order, one betting round, showdown or a last player standing,
 elimination at 0 chips, dealer rotation. Chips are ints (``State.ledger`` shows them
 as an ``engine.chips.Ledger``).
 
-``WashizuState`` holds the fields, the engine protocol (masks, ``apply``, views, copies,
-checks) and the observation cache's upkeep; the rule steps are mixins named after their
-rule: ``match`` (phases, ante and deal, elimination and the match's end), ``draw``,
-``betting`` and ``showdown``.
+``WashizuState`` sets the fields (declared in ``fields.py``) and holds the engine protocol
+(masks, ``_apply_action``, views, copies, checks) and the observation cache's rebuilds; the
+rule steps are mixins named after their rule: ``match`` (phases, ante and deal, elimination
+and the match's end), ``draw``, ``betting`` and ``showdown``.
 """
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ import numpy as np
 
 from parlor.envs.engine.cards import BASE, JOKER_BASE
 from parlor.envs.engine.chips import Ledger
-from parlor.envs.engine.state import RulesState
 from parlor.envs.washizu_poker.betting import CALL, DROP, RAISE_BASE, BettingSteps, raises_allowed
 from parlor.envs.washizu_poker.deck import HAND_SIZE, choose_washizu, full_deck
 from parlor.envs.washizu_poker.draw import NUM_DISCARDS, DrawSteps
@@ -46,7 +45,7 @@ def sort_hand(cards: list[int]) -> list[int]:
     return sorted(cards, key=SORT_KEY.__getitem__)
 
 
-class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps, RulesState):
+class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
     def __init__(self, game: WashizuGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         cfg = game.config
         n = cfg.num_players
@@ -67,13 +66,13 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps, RulesStat
         self.alive = [True] * n
         self.dealer = n - 1  # seat 0 acts first in the first game
         self.game_index = -1
-        self._result: tuple | None = None  # GameResult fields of the previous game (see last_result)
-        self.ended_game: tuple | None = None  # the previous game's fields as it ended (see ended_view)
+        self._result = None  # GameResult fields of the previous game (see last_result)
+        self.ended_game = None  # the previous game's fields as it ended (see ended_view)
         self.stat = {k: [0.0] * n for k in STATS}
         self._start_game()
 
     # ---------------------------------------------------------------- observation cache
-    def _seat_row(self, p: int) -> tuple:
+    def _seat_row(self, p: int) -> tuple[float, ...]:
         """Seat ``p``'s ``enc.seat_row`` from the state."""
         d = len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1
         return seat_row(self.alive[p], self.in_hand[p], d, self.stacks[p], self.bets[p], p == self.dealer,
@@ -95,7 +94,7 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps, RulesStat
 
     def _sync_table(self) -> None:
         """Every observer's ``enc.table_features`` from the state (steps that change only a few
-        of them write those alone: ``_call``, ``_raise``, ``_drop``, ``_draw``, ``apply``)."""
+        of them write those alone: ``_call``, ``_raise``, ``_drop``, ``_draw``, ``_pass_turn``)."""
         total, phase, level = self.obs.total, self.phase, self.level
         to_call = [(level - b) / total if phase == BET else 0.0 for b in self.bets]
         self.obs.set_table(self._table_shared(), to_call, self.current_player)
@@ -120,19 +119,19 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps, RulesStat
 
     def _apply_action(self, a: int) -> None:
         p, phase = self.current_player, self.phase
+        if p is None:  # (RulesState.apply refuses every action once the match is over)
+            raise self._illegal(a)
         if phase == DRAW and 0 <= a < NUM_DISCARDS:
-            self._draw(a)
+            self._draw(p, a)
         elif phase == BET and a == CALL:
-            self._call()
+            self._call(p)
         elif phase == BET and a == DROP:
-            self._drop()
+            self._drop(p)
         elif phase == BET and RAISE_BASE < a <= RAISE_BASE + self.game.config.max_raise \
                 and a - RAISE_BASE <= self.cap_now - self.level:
-            self._raise(a - RAISE_BASE)
+            self._raise(p, a - RAISE_BASE)
         else:
             raise self._illegal(a)
-        if self.current_player != p:  # the "my turn" table feature (a full _sync_table set it already)
-            self.obs.move_turn(p, self.current_player)
 
     # ---------------------------------------------------------------- views
     @property

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
+
 from parlor.agents.human import HumanAgent
 from parlor.envs.engine.presenter import presenter_for
-from tests.washizu_poker.helpers import CALL, DROP, PAT, discard, play, rigged
+from parlor.envs.washizu_poker.game import make_game
+from tests.washizu_poker.helpers import CALL, DROP, PAT, discard, play, raise_by, rigged
 
 SPADES = {"num_players": 2, "washizu": "suit", "washizu_cards": "s", "jokers": 2, "num_games": 1}
 
@@ -40,7 +43,39 @@ def test_the_legend_explains_washizu_brackets_and_jokers() -> None:
     game, state = rigged("As Kd 7c 7h 2s", "3c 4d 8h 9c Jd", **SPADES)
     text = presenter_for(game).render(state.view(0))
     assert "legend: [K♣] = a Washizu card (transparent: every seat sees it); Xx, Xy = jokers (wild)" in text
-    assert "seat 0 (you): in      chips  14 bet  0 drew -  [2♠] 7♣ 7♥ K♦ [A♠]" in text  # cards, no positions
+    assert "seat 0 (you): chips  14  in, bet 0  [2♠] 7♣ 7♥ K♦ [A♠]" in text  # cards, no positions
+
+
+
+def _seat_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("seat ")]
+
+
+def test_the_text_table_prints_each_seat_note_as_the_picture_does() -> None:
+    """The presenter's seat notes (in or dropped or out of the match, the bet, the draw) are
+    the text table's column, word for word, on the seat's own line, as in the picture."""
+    game = make_game(num_players=3, washizu="none", jokers=0)
+    presenter = presenter_for(game)
+    state = game.new_state(np.random.default_rng(5))
+    play(state, 3, PAT, 1, raise_by(1), DROP)  # seat 0 draws 2, seat 2 draws 1; seat 0 raises, seat 1 drops
+    view = state.view(2)
+    notes = presenter.seat_notes(view)
+    assert notes == ["in, bet 2, drew 2", "dropped, bet 0, drew 0", "in, bet 0, drew 1"]
+    lines = _seat_lines(presenter.render(view))
+    assert [line.split(":")[0] for line in lines] == ["seat 0", "seat 1", "seat 2 (you)"]
+    assert all(f"  {note}  " in line for note, line in zip(notes, lines))
+    picture = presenter.render_svg(view)
+    assert all(f">{note}</text>" in picture for note in notes)
+    # one chip each: the ante leaves nothing to bet, the showdown ends the match for two seats
+    game = make_game(num_players=3, washizu="none", jokers=0, starting_chips=1)
+    state = game.new_state(np.random.default_rng(5))
+    play(state, 3, PAT, 1)
+    view = state.view(0)
+    notes = presenter_for(game).seat_notes(view)
+    assert state.is_terminal() and notes[1:] == ["out of the match, bet 0, drew 0", "out of the match, bet 0, drew 1"]
+    lines = _seat_lines(presenter_for(game).render(view))
+    assert lines[1].endswith("chips   0  out of the match, bet 0, drew 0")  # no cards: nothing after the note
+    assert all(note in line for note, line in zip(notes, lines))
 
 
 def test_the_showdown_names_every_hand_and_why_the_winner_won() -> None:
