@@ -37,12 +37,12 @@ class DominoState(RulesState, ABC):
     # after a won deal too; otherwise only a blocked deal counts them
     counts_pips_every_deal = False
     observer_class = DominoObserver  # a game with tail events of its own subclasses it
+    deal: Deal  # the deal in play, from the first _new_deal on (every game's __init__ deals)
 
     def __init__(self, game: DominoGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         self._begin(game, rng, decks)
         self.n = game.num_players
         self.deal_index = -1
-        self.deal: Deal = None  # type: ignore[assignment]
         self.phase = TILE
         self.current_player: int | None = None
         self._mask: np.ndarray | None = None
