@@ -28,6 +28,7 @@ import numpy as np
 
 from parlor.agents.base import SeededAgent, legal_actions
 from parlor.envs.dominoes.buki.features import next_active_seat, tile_score
+from parlor.envs.dominoes.buki.game import BukiGame
 from parlor.envs.dominoes.game import DominoGame
 from parlor.envs.dominoes.line import PASS, PLAY_ACTIONS, TILES
 
@@ -67,6 +68,12 @@ class DominoesHeuristic(SeededAgent):
         self.game = game
         super().__init__(seed)
 
+    def _buki(self) -> BukiGame:
+        """The game, when it is Buki's: the bet and accept phases are Buki's only."""
+        if not isinstance(self.game, BukiGame):
+            raise TypeError(f"a bet or accept phase in {self.game.name}: only buki_v0 has them")
+        return self.game
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any,
             sample_world: Callable[[np.random.Generator], Any] | None = None) -> int:
         legal = legal_actions(action_mask)
@@ -89,7 +96,7 @@ class DominoesHeuristic(SeededAgent):
 
     # ------------------------------------------------------------ Buki
     def choose_bet(self, view: Any, legal: np.ndarray) -> int:
-        g = self.game
+        g = self._buki()
         amounts = [int(a) for a in legal if a < g.LATER]
         can_wait = bool((legal == g.LATER).any())
         p = win_chance(view, view.player)
@@ -103,7 +110,8 @@ class DominoesHeuristic(SeededAgent):
 
     def choose_accept(self, view: Any) -> int:
         p = win_chance(view, view.raiser)
-        return self.game.REFUSE if p > BREAK_EVEN else self.game.ACCEPT
+        g = self._buki()
+        return g.REFUSE if p > BREAK_EVEN else g.ACCEPT
 
     # ------------------------------------------------------------ Pulle
     def choose_buy_back(self, view: Any) -> int:
@@ -119,7 +127,7 @@ class _FixedBettor(DominoesHeuristic):
     use_max = False
 
     def choose_bet(self, view: Any, legal: np.ndarray) -> int:
-        g = self.game
+        g = self._buki()
         amounts = [int(a) for a in legal if a < g.LATER]
         if view.bets[view.player] > 0:
             return amounts[-1] if self.use_max else g.LATER
@@ -135,7 +143,7 @@ class DeadlineBettor(DominoesHeuristic):
     def choose_bet(self, view: Any, legal: np.ndarray) -> int:
         from parlor.envs.dominoes.buki.features import win_estimate
 
-        g = self.game
+        g = self._buki()
         amounts = [int(a) for a in legal if a < g.LATER]
         if view.bets[view.player] > 0:  # a carried bet: raise to the maximum at the 3rd turn if ahead
             ahead = view.turns[view.player] >= 3 and win_estimate(view) > BREAK_EVEN

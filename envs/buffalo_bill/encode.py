@@ -6,9 +6,9 @@ Actions (``Discrete(31 + L)`` for a sheet of L lines):
   set in ``a + 1`` (bit 0 = position 0); drawn cards fill those positions in order;
 * ``31..31+L-1``  score sheet line ``a - 31`` (sheet order).
 
-The observation is laid out by :class:`ObservationLayout` (named slices; seats
-are relative to the observer: row 0 is the observer, row 1 the next seat
-clockwise, ...). Every entry lies in [0, 1].
+The observation is laid out by :class:`ObservationLayout` (named pieces of
+``envs/engine/layout.py``; seats are relative to the observer: row 0 is the
+observer, row 1 the next seat clockwise, ...). Every entry lies in [0, 1].
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from parlor.envs.buffalo_bill.categories import MAX_VALUE
+from parlor.envs.engine.layout import Layout as Pieces
 
 HAND_SIZE = 5
 NUM_EXCHANGES = (1 << HAND_SIZE) - 1  # 31 non-empty subsets of the 5 positions
@@ -53,35 +54,38 @@ def action_name(action: int, lines: Sequence[str]) -> str:
     raise ValueError(f"action {action} out of range 0..{FIRST_SCORE + len(lines) - 1}")
 
 
-class ObservationLayout:
-    """Named slices of the observation vector for ``num_players`` and ``num_lines``.
+def seat_pieces(num_lines: int) -> Pieces:
+    """One seat's row of the observation (and of the state's buffer), as named pieces."""
+    lines = num_lines
+    return Pieces([
+        ("hand", NUM_CARD_IDS),      # the seat's hand (multi-hot card ids; empty once scored)
+        ("used", lines),             # line written
+        ("written", lines),          # value written / MAX_VALUE
+        ("line_values", lines),      # value the current hand would score on each line / MAX_VALUE
+        ("total", 1),                # sheet total / (MAX_VALUE * L)
+        ("chips", 1),                # chips left / starting chips
+        ("exchanges", 1),            # exchanges this round / (starting chips + 1); follows chips
+        ("scored", 1),               # has scored this round
+    ])
 
-    Seat rows (``seats``: [n, seat_size], relative seats) are built by
-    :meth:`seat_row`; the state keeps its rows up to date so that observing is a
-    gather plus a few one-hots.
+
+class ObservationLayout(Pieces):
+    """The observation vector for ``num_players`` and ``num_lines`` as named pieces (the
+    table of envs/buffalo_bill_v0.py), a seat row's pieces (``seat``) and the flat buffer a
+    state keeps up to date (``buffer``), with the offsets the hot paths read.
+
+    Seat rows (``seats``: [n, seat_size], relative seats) are laid out by ``seat``; the state
+    keeps its rows up to date so that observing is a gather plus a few one-hots.
     """
-
-    SEAT_FIELDS = ("hand", "used", "written", "line_values", "total", "chips", "exchanges", "scored")
 
     def __init__(self, num_players: int, num_lines: int, deck_size: int, chips: int):
         n, lines = num_players, num_lines
         self.num_players, self.num_lines = n, lines
         self.deck_size, self.chips = deck_size, chips
-        seat_sizes = [
-            ("hand", NUM_CARD_IDS),      # the seat's hand (multi-hot card ids; empty once scored)
-            ("used", lines),             # line written
-            ("written", lines),          # value written / MAX_VALUE
-            ("line_values", lines),      # value the current hand would score on each line / MAX_VALUE
-            ("total", 1),                # sheet total / (MAX_VALUE * L)
-            ("chips", 1),                # chips left / starting chips
-            ("exchanges", 1),            # exchanges this round / (starting chips + 1)
-            ("scored", 1),               # has scored this round
-        ]
-        self.seat_slices = _slices(seat_sizes)
-        self.seat_size = sum(size for _, size in seat_sizes)
-        self._values_slice = self.seat_slices["line_values"]
-        self._chips_at = self.seat_slices["chips"].start  # exchanges follow chips
-        sizes = [
+        self.seat = seat_pieces(lines)
+        self.seat_slices = self.seat.slices
+        self.seat_size = self.seat.size
+        super().__init__([
             ("round", lines),                           # one-hot round number (all 0 once over)
             ("stock", 1),                               # stock size / deck size
             ("discards", NUM_CARD_IDS),                 # discard pile (multi-hot card ids)
@@ -89,29 +93,33 @@ class ObservationLayout:
             ("to_act", n),                              # the seat to act (one-hot, relative)
             ("first", n),                               # the seat that acted first this round
             ("seats", n * self.seat_size),              # [n, seat_size] seat rows, relative seats
-        ]
-        self.slices = _slices(sizes)
-        self.size = sum(size for _, size in sizes)
-        s = self.slices
-        self._discards_at, self._hand_at, self._stock_at = s["discards"].start, s["hand"].start, s["stock"].start
-        self._to_act_at, self._first_at, self._seats = s["to_act"].start, s["first"].start, s["seats"]
+        ])
+        self._values_slice = self.seat["line_values"]
+        self._chips_at = self.seat.start("chips")  # exchanges follow chips
+        self._discards_at, self._hand_at, self._stock_at = self.start("discards"), self.start("hand"), self.start("stock")
+        self._to_act_at, self._first_at, self._seats = self.start("to_act"), self.start("first"), self["seats"]
         self.rel = [[(seat - p) % n for seat in range(n)] for p in range(n)]
         self._init_state_buffer()
 
     def _init_state_buffer(self) -> None:
-        """Offsets of the flat float32 buffer a state keeps up to date:
-        [public | n own-hand blocks | n seat rows | to_act | first], the last two one-hot
-        by absolute seat; public = round one-hot, stock, discards (the observation's first
-        slices). The observation of ``p`` is one gather: ``buffer.take(obs_index[p])``."""
-        n, s = self.num_players, self.seat_slices
-        self.public_size = self.slices["hand"].start
-        self.hand_block = HAND_SIZE * NUM_CARD_IDS
-        self.rows_at = self.public_size + n * self.hand_block  # seat row 0 starts here
-        self.turn_at = self.rows_at + n * self.seat_size  # to_act[n], then first[n]
-        self.buffer_size = self.turn_at + 2 * n
+        """Offsets of the flat float32 buffer a state keeps up to date (``buffer``): the
+        observation's public pieces (round one-hot, stock, discards), every seat's own hand
+        by position, the seat rows, then to_act and first one-hot by absolute seat. The
+        observation of ``p`` is one gather: ``buffer.take(obs_index[p])``."""
+        n = self.num_players
+        self.hand_block = self.width("hand")
+        self.buffer = Pieces([
+            ("round", self.width("round")), ("stock", 1), ("discards", self.width("discards")),
+            ("hands", n * self.hand_block), ("rows", n * self.seat_size), ("to_act", n), ("first", n),
+        ])
+        self.public_size = self.buffer.start("hands")  # the public pieces sit as in the observation
+        self.rows_at = self.buffer.start("rows")  # seat row 0 starts here
+        self.turn_at = self.buffer.start("to_act")  # to_act[n], then first[n]
+        self.buffer_size = self.buffer.size
         self.obs_index = [self._obs_index(p) for p in range(n)]
-        self.row_used, self.row_written = s["used"].start, s["written"].start
-        self.row_total, self.row_scored = s["total"].start, s["scored"].start
+        seat = self.seat
+        self.row_used, self.row_written = seat.start("used"), seat.start("written")
+        self.row_total, self.row_scored = seat.start("total"), seat.start("scored")
         self.row_values = self._values_slice.start
         # per seat: own-hand position bases, seat row start, its line values and chips entries
         self.seat_geometry = []
@@ -182,14 +190,6 @@ class ObservationLayout:
 _VALUE = np.arange(MAX_VALUE + 1, dtype=np.float32) / MAX_VALUE
 _WRITTEN = np.append(_VALUE, np.float32(0.0))
 _USED = np.append(np.ones(MAX_VALUE + 1, dtype=np.float32), np.float32(0.0))
-
-
-def _slices(sizes: list[tuple[str, int]]) -> dict[str, slice]:
-    out, at = {}, 0
-    for name, size in sizes:
-        out[name] = slice(at, at + size)
-        at += size
-    return out
 
 
 def encode_view(layout: ObservationLayout, view) -> np.ndarray:

@@ -46,6 +46,7 @@ import numpy as np
 
 from parlor.envs.buffalo_bill.categories import MAX_VALUE
 from parlor.envs.buffalo_bill.encode import EXCHANGE_POSITIONS, HAND_SIZE, NUM_EXCHANGES
+from parlor.envs.engine.layout import Layout as Pieces
 
 SAMPLES = 256  # 64 draws left the block's choice ~5 points a game below this (noise, measured vs Monte Carlo(48))
 FEATURES_VERSION = 2  # bump when the block changes (part of a trained policy's signature)
@@ -88,20 +89,17 @@ def line_pars(game, hands: int = 400, samples: int = 24, seed: int = 12345) -> n
     return _PAR_CACHE[key]
 
 
-class FeatureLayout:
-    """Named slices of the feature block (relative to its start) and its size."""
+class FeatureLayout(Pieces):
+    """The feature block as named pieces (``slices`` relative to its start, ``size``)."""
+
+    __slots__ = ()
 
     def __init__(self, num_lines: int):
-        sizes = [
+        super().__init__([
             ("ex_gain", NUM_EXCHANGES), ("ex_best", NUM_EXCHANGES), ("ex_improve", NUM_EXCHANGES),
             ("open", num_lines), ("now", num_lines), ("now_gain", num_lines), ("potential", num_lines),
             ("scalars", NUM_SCALARS), ("ex_pref", NUM_EXCHANGES), ("line_pref", num_lines),
-        ]
-        self.slices, at = {}, 0
-        for name, size in sizes:
-            self.slices[name] = slice(at, at + size)
-            at += size
-        self.size = at
+        ])
 
 
 class FeatureBlock:

@@ -10,7 +10,7 @@ from parlor.envs.engine.presenter import Presenter
 
 class BuffaloBillPresenter(Presenter):
     def render(self, view: BuffaloBillView) -> str:
-        return render.render_view(view)
+        return render.render_view(view, self.seat_notes(view))
 
     def render_svg(self, view: BuffaloBillView) -> str:
         return render.render_svg(view, self.seat_notes(view))
@@ -26,5 +26,5 @@ class BuffaloBillPresenter(Presenter):
         return narrate.explain(view, self.game.reward)
 
     def seat_notes(self, view: BuffaloBillView) -> list[str]:
-        """Exchanges made this round (the text prints them as a column of its table)."""
+        """Exchanges made this round (text and picture print them as they are)."""
         return [f"exchanges this round {view.exchanges[s]}" for s in range(view.num_players)]

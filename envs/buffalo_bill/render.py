@@ -1,5 +1,5 @@
 """Buffalo Bill: ansi text of a View (hands with suit symbols, the score sheets) and its
-picture, which prints each seat's note as the presenter (``presenter.py``) words it."""
+picture; both print each seat's note as the presenter (``presenter.py``) words it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -9,7 +9,9 @@ from parlor.envs.engine.cards import format_cards
 from parlor.envs.engine.words import count
 
 
-def render_view(view) -> str:
+def render_view(view, notes: Sequence[str]) -> str:
+    """The table as text: a header, a line per seat (hand, chips, its note, total) and the
+    score sheets, with what the viewing seat's hand would score on each open line."""
     n = view.num_players
     head = (
         f"Buffalo Bill - round {min(view.round + 1, view.num_rounds)}/{view.num_rounds}"
@@ -26,7 +28,7 @@ def render_view(view) -> str:
         else:
             hand = "-"
         out.append(
-            f"seat {seat}{me}: {hand} | chips {view.chips[seat]} | exchanges {view.exchanges[seat]} | total {view.totals[seat]}"
+            f"seat {seat}{me}: {hand} | chips {view.chips[seat]} | {notes[seat]} | total {view.totals[seat]}"
         )
     width = max(len(name) for name in view.lines)
     out.append(" " * (width + 2) + "".join(f"seat {s:<4d}" for s in range(n)) + "  your hand")

@@ -7,8 +7,9 @@ presenter (``presenter.py`` beside it) shows its views.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
@@ -22,23 +23,25 @@ if TYPE_CHECKING:
     from parlor.envs.dominoes.state import DominoState
 
 DECK = tuple(range(N_TILES))  # the tile ids every deal is dealt from
+S = TypeVar("S", bound="DominoState")  # the game's State
+V = TypeVar("V", bound=DominoView)  # the game's View
 
 
-class DominoGame(Serializable):
+class DominoGame(Serializable, Generic[S, V]):
     """Shared Game behaviour; subclasses set ``name``, ``config``, sizes, ``state_class`` and
-    ``max_deals``."""
+    ``max_deals``, and name their State and View types (``DominoGame[BukiState, BukiView]``)."""
 
     name: str
     num_players: int
     num_actions: int
     observation_shape: tuple[int, ...]
     observation_bounds = (0.0, 1.0)
-    observation_version = None  # the env's _vN versions the observation (Buki's feature block included)
+    observation_version: int | None = None  # the env's _vN versions the observation (Buki's feature block included)
     stat_ratios: Mapping[str, tuple[str, str]] = {}  # no rates of State.stats() entries
     portable_options: tuple[str, ...] = ()  # a policy fits only the options it was trained with
     max_deals: int | None
     state_class: ClassVar[type]
-    tail_size: ClassVar[int]
+    tail_size: int  # a class default; Buki's grows per config with its feature block
     tail_blocks: ClassVar[list[tuple[int, int]]]  # (offset in the tail, width) of per-seat blocks
 
     def __init__(self, config: Any, num_players: int, num_actions: int):
@@ -55,8 +58,12 @@ class DominoGame(Serializable):
         # offsets in ``buf`` of each seat's private block, and of every other seat's
         self.priv_rows = [size + _encode.PRIVATE * q for q in range(num_players)]
         self.other_rows = [[r for q, r in enumerate(self.priv_rows) if q != p] for p in range(num_players)]
+        # ``observe(state, player)`` equals ``encode(state.view(player))``: the fast path gathers
+        # from the observer's buffer. A partial, not a method, saves a Python frame per call; a
+        # game that appends to it (Buki's feature block) sets its own.
+        self.observe: Callable[[S, int], np.ndarray] = partial(_encode.observe, self)
 
-    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None):
+    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> S:
         return self.state_class(self, rng, check_decks(decks, DECK, name=TILES.format_tile, unit="tiles"))
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
@@ -67,12 +74,8 @@ class DominoGame(Serializable):
         """A random order of all 36 tiles, as ``new_state`` accepts in ``decks``."""
         return tuple(rng.permutation(N_TILES).tolist())
 
-    def encode(self, view: DominoView) -> np.ndarray:
+    def encode(self, view: V) -> np.ndarray:
         return _encode.encode(self, view)
-
-    def observe(self, state: DominoState, player: int) -> np.ndarray:
-        """Fast path: equals ``encode(state.view(player))``."""
-        return _encode.observe(self, state, player)
 
     def action_name(self, action: int) -> str:
         return _encode.action_name(self, action)

@@ -201,11 +201,6 @@ class Deal:
         best = int(dealt[np.argmax(HEAVINESS[dealt])])
         return int(np.flatnonzero(self.hands[:, best])[0])
 
-    @property
-    def on_line(self) -> np.ndarray:
-        """bool[36]: the tiles on the line."""
-        return self.played.any(axis=0)
-
     def hand(self, seat: int) -> list[int]:
         return np.flatnonzero(self.hands[seat]).tolist()
 
@@ -320,7 +315,11 @@ class Deal:
 
     def next_leader(self) -> int:
         """Who leads the next deal: the winner, after a draw the player of the last tile."""
-        return self.winner if self.winner is not None else int(self.last_player)  # type: ignore[arg-type]
+        if self.winner is not None:
+            return self.winner
+        if self.last_player is None:  # never at a deal's end: its leader plays the first tile
+            raise RuntimeError("no tile was played this deal: no one to lead the next")
+        return int(self.last_player)
 
     # ------------------------------------------------------------ copies
     # pickle and deepcopy bring a numpy view back as a copy of its own: rebind rows to hand72

@@ -1,12 +1,13 @@
 """The domino observer: the buffer every observation of Buki, Pulle and Austrian is gathered from.
 
 The State (``envs/dominoes/state.py`` and each game's subclass) plays the rules and tells
-its observer what happened (a deal starts, a tile is played, a seat passes or draws,
-hidden tiles are redealt, the game's tail changed); the observer writes ``pub`` (the public
-observation, absolute seats) and every seat's private block (``priv``) with the helpers of
-``encode``, so ``Game.observe`` is one gather. ``encode(view)`` is the reference; the
-harness asserts the two agree. A game with its own tail events (Buki's bets, Austrian's
-draws) subclasses :class:`DominoObserver` next to its State.
+its observer what happened (a deal starts, a tile is played, a seat passes or draws, a
+deal ends, hidden tiles are redealt, and each game's own events); the observer writes
+``pub`` (the public observation, absolute seats) and every seat's private block (``priv``)
+with the helpers of ``encode``, so ``Game.observe`` is one gather. ``encode(view)`` is the
+reference; the harness asserts the two agree. A game with its own tail events (Buki's bets and raises,
+Pulle's buy-backs, Austrian's draws) subclasses :class:`DominoObserver` next to its State:
+the observer, not the rules, knows which events change the tail and what it writes for them.
 """
 from __future__ import annotations
 
@@ -68,6 +69,10 @@ class DominoObserver:
     def redealt(self, state: Any) -> None:
         """Hidden tiles were redealt (``determinize``): every private block anew."""
         _encode.sync_private(self, state)
+
+    def deal_ended(self) -> None:
+        """The deal is over: its settlement changes the tail (chips, totals, deals won)."""
+        self.tail_dirty = True
 
     step_sync = False  # whether the game's observer has a cheap per-step tail sync (step_tail)
 

@@ -22,6 +22,8 @@ from parlor.envs.dominoes.view import DealResult, DominoView
 from parlor.envs.engine.state import RulesState
 
 if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self from Python 3.11
+
     from parlor.envs.dominoes.game import DominoGame
 
 TILE, BET, ACCEPT, BUY_BACK, OVER = "tile", "bet", "accept", "buy_back", "over"
@@ -35,12 +37,12 @@ class DominoState(RulesState, ABC):
     # after a won deal too; otherwise only a blocked deal counts them
     counts_pips_every_deal = False
     observer_class = DominoObserver  # a game with tail events of its own subclasses it
+    deal: Deal  # the deal in play, from the first _new_deal on (every game's __init__ deals)
 
     def __init__(self, game: DominoGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         self._begin(game, rng, decks)
         self.n = game.num_players
         self.deal_index = -1
-        self.deal: Deal = None  # type: ignore[assignment]
         self.phase = TILE
         self.current_player: int | None = None
         self._mask: np.ndarray | None = None
@@ -103,10 +105,6 @@ class DominoState(RulesState, ABC):
         if obs.tail_dirty or obs.step_sync:   # sync_tail, without a call on most steps
             obs.sync_tail(self)
 
-    def _tail_changed(self) -> None:
-        """An event changed the game's tail of the observation: the observer refills it."""
-        self.observer.tail_dirty = True
-
     @abstractmethod
     def _apply(self, action: int) -> None:
         """Play a legal ``action`` outside the tile phase (the game decides what its ids mean);
@@ -129,6 +127,7 @@ class DominoState(RulesState, ABC):
                 self.deals_drawn += 1
             earned = self._rewards.copy()
             self.ended_deal = deal  # never changed again: _end_deal deals a new Deal or finishes
+            self.observer.deal_ended()
             self._end_deal()
             self._record_deal(deal, self._rewards - earned)
         else:
@@ -173,7 +172,7 @@ class DominoState(RulesState, ABC):
         self._copy_extra(new)
         return new
 
-    def _copy_extra(self, new: DominoState) -> None:
+    def _copy_extra(self, new: Self) -> None:
         """Hook: copy the subclass's mutable fields into ``new``."""
 
     def determinize(self, player: int, rng: np.random.Generator) -> DominoState:
@@ -233,7 +232,7 @@ class DominoState(RulesState, ABC):
         self._show_ended(shown)
         return shown.view(player)
 
-    def _show_ended(self, shown: DominoState) -> None:
+    def _show_ended(self, shown: Self) -> None:
         """Hook: put back on ``shown`` (a shallow copy) what the settlement of the finished deal
         cleared and its view shows (Buki: the bets it settled)."""
 

@@ -272,6 +272,19 @@ def test_render_shows_suit_symbols_and_sheet():
     assert "A♠ K♦ Q♥ J♣ 9♠" in text and "high card" in text
 
 
+def test_text_prints_each_seats_note_on_its_line_as_the_picture_does():
+    game, state = start("", num_players=2)
+    state.apply(exchange_action([0, 1]))
+    presenter = presenter_for(game)
+    view = state.view(1)
+    notes = presenter.seat_notes(view)
+    assert notes == ["exchanges this round 1", "exchanges this round 0"]
+    lines = presenter.render(view).splitlines()
+    for seat, note in enumerate(notes):
+        line = next(x for x in lines if x.startswith(f"seat {seat}"))
+        assert f"| {note} |" in line
+
+
 def test_stats_report_final_total_and_chips_left():
     game, state = start("", num_players=2, chips=3, sheet=["high card"])
     state.apply(exchange_action([0]))

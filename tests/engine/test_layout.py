@@ -57,3 +57,19 @@ def test_tonk_state_keeps_no_observation_buffer_its_observer_does() -> None:
         for p in range(game.num_players):
             assert np.array_equal(game.observe(state, p), game.encode(state.view(p)))
         state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_buffalo_bills_observation_seat_row_buffer_and_features_are_named_pieces(n: int) -> None:
+    game = envs.make_game("buffalo_bill_v0", num_players=n, features=True)
+    lay = game.layout
+    assert isinstance(lay, Layout) and isinstance(lay.seat, Layout) and isinstance(lay.buffer, Layout)
+    assert list(lay) == ["round", "stock", "discards", "hand", "to_act", "first", "seats"]
+    assert lay.size + game.features.layout.size == game.observation_shape[0] and lay.width("seats") == n * lay.seat.size
+    assert isinstance(game.features.layout, Layout) and game.feature_offset == lay.size
+    # the state's buffer: the observation's public pieces in place, then every seat's own hand,
+    # the seat rows and the turn one-hots; its observer keeps exactly that many floats
+    assert [lay.buffer[name] for name in ("round", "stock", "discards")] == [lay[name] for name in ("round", "stock", "discards")]
+    assert lay.buffer.width("hands") == n * lay.width("hand") and lay.buffer.width("rows") == lay.width("seats")
+    state = game.new_state(np.random.default_rng(0))
+    assert state.observer.buffer.size == lay.buffer.size

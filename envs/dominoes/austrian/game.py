@@ -11,6 +11,7 @@ import numpy as np
 
 from parlor.envs.dominoes.austrian.presenter import AustrianPresenter
 from parlor.envs.dominoes.austrian.state import HAND_SIZES, MODES, TAIL, AustrianState
+from parlor.envs.dominoes.austrian.view import AustrianView
 from parlor.envs.dominoes.game import DominoGame
 from parlor.envs.dominoes.line import N_TILES
 from parlor.envs.engine.config import MAX_DEALS, build, check_choice, check_int
@@ -40,7 +41,7 @@ class AustrianConfig:
         check_int("num_deals", self.num_deals, 1, MAX_DEALS)
 
 
-class AustrianGame(DominoGame):
+class AustrianGame(DominoGame[AustrianState, AustrianView]):
     name = "austrian_dominoes_v0"
     state_class = AustrianState
     tail_size = TAIL
@@ -50,6 +51,7 @@ class AustrianGame(DominoGame):
         super().__init__(config, config.num_players, 73)
         self.max_deals = config.num_deals
         n, h = config.num_players, config.hand_size
+        assert h is not None  # AustrianConfig.__post_init__ sets the table's default
         self.hand_capacity = N_TILES - (n - 1) * h if config.mode == "draw" else h
         self.draw_scale = config.max_draws or max(1, N_TILES - n * h)
 

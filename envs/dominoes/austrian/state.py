@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 MODES = ("block", "draw")
 # tiles per player: default first, alternatives after (docs/rules.md §4c.1; draw 4p = 6 is a Decision)
-HAND_SIZES = {
+HAND_SIZES: dict[str, dict[int, tuple[int, ...]]] = {
     "block": {2: (11, 12), 3: (8, 9), 4: (7, 8)},
     "draw": {2: (8, 9), 3: (7,), 4: (6,)},
 }
@@ -36,6 +36,7 @@ class AustrianObserver(DominoObserver):
 
 class AustrianState(DominoState):
     observer_class = AustrianObserver
+    game: AustrianGame
 
     def __init__(self, game: AustrianGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         super().__init__(game, rng, decks)
@@ -55,7 +56,6 @@ class AustrianState(DominoState):
         self._play_tile(a)
 
     def _end_deal(self) -> None:
-        self._tail_changed()
         w = self.deal.winner
         if w is not None:
             rewards = self._earn()

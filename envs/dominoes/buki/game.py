@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -44,18 +43,18 @@ class BukiConfig:
         check_int("banker", self.banker, 0, NUM_PLAYERS - 1)
         check_int("chips", self.chips, 1, MAX_CHIPS)
         check_int("min_bet", self.min_bet, 1, MAX_STAKE)
-        if self.max_bet is None:
-            object.__setattr__(self, "max_bet", 3 * self.min_bet)
-        check_int("max_bet", self.max_bet, self.min_bet, MAX_STAKE)
+        max_bet = 3 * self.min_bet if self.max_bet is None else self.max_bet
+        object.__setattr__(self, "max_bet", max_bet)
+        check_int("max_bet", max_bet, self.min_bet, MAX_STAKE)
         check_choice("hand_size", self.hand_size, (6, 7))
         check_bool("raise_before_4th", self.raise_before_4th)
         check_int("num_deals", self.num_deals, 1, MAX_DEALS)
         check_bool("features", self.features)
-        need = math.ceil(chips_needed(self.min_bet, self.max_bet, self.num_deals))
+        need = math.ceil(chips_needed(self.min_bet, max_bet, self.num_deals))
         if self.chips < need:
             raise ConfigError(
                 f"chips={self.chips} cannot cover the worst run of num_deals={self.num_deals} deals at bets "
-                f"{self.min_bet}..{self.max_bet} (docs/rules.md §4a.7); allowed values: chips >= {need} "
+                f"{self.min_bet}..{max_bet} (docs/rules.md §4a.7); allowed values: chips >= {need} "
                 f"(or a lower max_bet, or fewer num_deals)")
 
 
@@ -70,14 +69,16 @@ def chips_needed(min_bet: int, max_bet: int, num_deals: int) -> Fraction:
     return num_deals * max(banker_worst, Fraction(max_bet))
 
 
-class BukiGame(DominoGame):
+class BukiGame(DominoGame[BukiState, BukiView]):
     name = "buki_v0"
     state_class = BukiState
     tail_size = TAIL
     tail_blocks = [(0, 1), (4, 1), (8, 1), (12, 5), (32, 1), (36, 1), (44, 1)]
 
     def __init__(self, config: BukiConfig):
-        self.n_bets = config.max_bet - config.min_bet + 1
+        max_bet = config.max_bet
+        assert max_bet is not None  # BukiConfig.__post_init__ sets the default (3 x min_bet)
+        self.n_bets = max_bet - config.min_bet + 1
         self.LATER = FIRST_GAME_ACTION + self.n_bets
         self.ACCEPT, self.REFUSE = self.LATER + 1, self.LATER + 2
         # the optional feature block sits after the tail (zero in ``pub``, filled per observer)
@@ -86,9 +87,9 @@ class BukiGame(DominoGame):
         self.total_chips = NUM_PLAYERS * config.chips
         self.max_deals = config.num_deals
         # payout[bet]: the banker's exact 2.5x, an int for even bets (no Fraction product per deal)
-        self.payout = [exact(PAYOUT * b) for b in range(config.max_bet + 1)]
-        if not config.features:  # no feature block: observe straight from the fast path (2 frames less)
-            self.observe = partial(_encode.observe, self)
+        self.payout = [exact(PAYOUT * b) for b in range(max_bet + 1)]
+        if config.features:  # else observe stays the base's fast path
+            self.observe = self._observe_features
 
     def encode(self, view: BukiView) -> np.ndarray:
         out = super().encode(view)
@@ -96,11 +97,11 @@ class BukiGame(DominoGame):
             buki_features.fill_features(out[CORE_SIZE + TAIL:], view, _legal_plays(view))
         return out
 
-    def observe(self, state: BukiState, player: int) -> np.ndarray:
-        out = super().observe(state, player)
-        if self.config.features:
-            view = state.view(player)
-            buki_features.fill_features(out[CORE_SIZE + TAIL:], view, _legal_plays(view))
+    def _observe_features(self, state: BukiState, player: int) -> np.ndarray:
+        """``observe`` with the feature block: the fast path, then the block from the view."""
+        out = _encode.observe(self, state, player)
+        view = state.view(player)
+        buki_features.fill_features(out[CORE_SIZE + TAIL:], view, _legal_plays(view))
         return out
 
     def bet_id(self, amount: int) -> int:

@@ -28,10 +28,14 @@ ONE_HOT5 = np.eye(5, dtype=np.float32)
 
 
 class BukiObserver(DominoObserver):
-    """Buki's tail entries that change without a full refill: turn counts, bet flags, a bet."""
+    """Buki's tail entries that change without a full refill (turn counts, bet flags, a bet),
+    and the events that change the rest (a raise offered to the banker, his answer)."""
 
     def turn_begun(self, p: int, k: int) -> None:
-        """Seat ``p`` begins its ``k``-th turn (k <= 4): the one-hot moves from k - 1 to k."""
+        """Seat ``p`` begins its ``k``-th turn: the one-hot moves from k - 1 to k (past 4
+        turns it stays at 4+)."""
+        if k > 4:
+            return
         i = TURNS + 5 * p + k
         self.cells[i - 1] = 0.0
         self.cells[i] = 1.0
@@ -43,13 +47,24 @@ class BukiObserver(DominoObserver):
     def bet_closed(self) -> None:
         self.cells[FLAGS] = self.cells[FLAGS + 1] = 0.0
 
-    def bet(self, p: int, bet: float, chips: float) -> None:
+    def bet_placed(self, state: BukiState, p: int) -> None:
         """Only ``p``'s bet and chips changed (as fill_tail writes them, absolute seats)."""
-        self.pub[BETS + p] = bet
-        self.pub[CHIPS + p] = chips
+        self.pub[BETS + p] = state.bets[p] / state.cfg.max_bet
+        self.pub[CHIPS + p] = float(state.ledger.balances[p]) / state.game.total_chips
+
+    def raise_offered(self) -> None:
+        """A raise awaits the banker's answer: the phase, the raise and the raiser change."""
+        self.tail_dirty = True
+
+    def raise_answered(self) -> None:
+        """The banker answered a raise (the bet may have changed): back to the tile phase."""
+        self.tail_dirty = True
+
 
 class BukiState(DominoState):
     observer_class = BukiObserver
+    observer: BukiObserver
+    game: BukiGame
 
     def __init__(self, game: BukiGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         super().__init__(game, rng, decks)
@@ -69,7 +84,7 @@ class BukiState(DominoState):
         self.observer.sync_tail(self)
 
     @property
-    def chips(self) -> list[Fraction]:
+    def chips(self) -> list[int | Fraction]:
         return self.ledger.balances
 
     @property
@@ -102,14 +117,12 @@ class BukiState(DominoState):
         return None
 
     def _begin_turn(self) -> None:
-        # The tail's flow entries are written here and in _apply, where they change (a full
-        # fill after an event rewrites them all): turn counts only grow, one per turn begun,
-        # and the bet flags are set only in the BET phase (zero whenever the phase is TILE).
+        # The observer moves the tail's flow entries where they change (a full fill after an
+        # event rewrites them all): turn counts only grow, one per turn begun, and the bet
+        # flags are set only in the BET phase (zero whenever the phase is TILE).
         deal = self.deal
         p = deal.current
-        k = deal.turns[p]
-        if k <= 4:   # past 4 turns the count stays at 4+
-            self.observer.turn_begun(p, k)
+        self.observer.turn_begun(p, deal.turns[p])
         options = None if p == self.banker else self._bet_options(p)   # (the banker never bets)
         if options is None:
             self.phase = TILE
@@ -139,28 +152,29 @@ class BukiState(DominoState):
         if self.phase == TILE:
             self._play_tile(a)
         elif self.phase == BET:
-            p = self.current_player
+            p = self.deal.current  # the bettor: the seat whose turn begins
             if a == g.LATER:
                 self._end_bet()
             elif self.options[3]:
                 self.pending_raise, self.raiser = g.bet_amount(a), p
                 self.phase, self.current_player = ACCEPT, self.banker
-                self._tail_changed()
+                self.observer.raise_offered()
             else:
                 self._set_bet(p, g.bet_amount(a))
                 self._end_bet()
         else:
-            p = self.raiser
+            raiser = self.raiser
+            assert raiser is not None  # the ACCEPT phase answers a raiser's raise
             if a == g.ACCEPT:
-                self._set_bet(p, self.pending_raise)
+                self._set_bet(raiser, self.pending_raise)
             self.pending_raise, self.raiser = 0, None
-            self.phase, self.current_player = TILE, p
-            self._tail_changed()
+            self.phase, self.current_player = TILE, raiser
+            self.observer.raise_answered()
 
     def _set_bet(self, p: int, amount: int) -> None:
         self.ledger.to_pot(p, amount - self.bets[p])
         self.bets[p] = amount
-        self.observer.bet(p, amount / self.cfg.max_bet, float(self.ledger.balances[p]) / self.game.total_chips)
+        self.observer.bet_placed(self, p)
 
     # ------------------------------------------------------------ settlement
     def _end_deal(self) -> None:
@@ -187,7 +201,6 @@ class BukiState(DominoState):
             self.bets = [0] * NUM_PLAYERS
             self.carried = [False] * NUM_PLAYERS
         self.must_bet_first = [s == w and s != banker for s in range(NUM_PLAYERS)]
-        self._tail_changed()
         rewards = self._earn()
         for s in range(NUM_PLAYERS):
             # float(wealth - mark) with plain ints: int / int is correctly rounded, as is
@@ -211,8 +224,8 @@ class BukiState(DominoState):
     def _num_deals(self) -> int:
         return self.cfg.num_deals
 
-    def _show_ended(self, shown: DominoState) -> None:
-        shown.bets = list(self.settled_bets)  # type: ignore[attr-defined]
+    def _show_ended(self, shown: BukiState) -> None:
+        shown.bets = list(self.settled_bets)
 
     def _copy_extra(self, new: BukiState) -> None:
         new.ledger = self.ledger.copy()

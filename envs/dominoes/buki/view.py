@@ -10,7 +10,7 @@ from parlor.envs.dominoes.view import DominoView
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BukiView(DominoView):
     banker: int
-    chips: tuple[Fraction, ...]        # balances, bets on the table excluded
+    chips: tuple[int | Fraction, ...]        # balances, bets on the table excluded
     bets: tuple[int, ...]              # bet on the table per seat (0: none yet)
     carried: tuple[bool, ...]          # bet carried over from a drawn deal
     must_bet_first: tuple[bool, ...]   # previous winner: bet due before his 1st turn

@@ -20,6 +20,7 @@ from parlor.envs.dominoes.pulle.state import (
     TOTAL_SCALE,
     PulleState,
 )
+from parlor.envs.dominoes.pulle.view import PulleView
 from parlor.envs.dominoes.state import BUY_BACK
 from parlor.envs.engine.config import MAX_CHIPS, MAX_DEALS, MAX_STAKE, build, check_bool, check_int, check_number
 from parlor.envs.engine.presenter import register
@@ -41,7 +42,7 @@ class PulleConfig:
         check_int("max_deals", self.max_deals, 1, MAX_DEALS)
 
 
-class PulleGame(DominoGame):
+class PulleGame(DominoGame[PulleState, PulleView]):
     name = "pulle_v0"
     state_class = PulleState
     tail_size = TAIL

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from parlor.envs.dominoes.line import FIRST_GAME_ACTION
+from parlor.envs.dominoes.observer import DominoObserver
 from parlor.envs.dominoes.pulle.view import PulleView
 from parlor.envs.dominoes.state import BUY_BACK, TILE, DominoState
 from parlor.envs.engine.chips import Ledger
@@ -35,7 +36,7 @@ class DebtLedger(Ledger):
     """Decision: Pulle balances may go below zero (a player owes; settled after the session).
     Conservation is still exact."""
 
-    def _debit(self, player: int, amount: Fraction) -> None:
+    def _debit(self, player: int, amount: int | Fraction) -> None:
         if amount < 0:
             raise ValueError(f"negative amount {amount}")
         self.balances[player] -= amount
@@ -51,8 +52,19 @@ class DebtLedger(Ledger):
         assert self.pot >= 0 and self.removed >= 0
 
 
+class PulleObserver(DominoObserver):
+    """Pulle's tail changes on one event of its own besides a deal's end: a buy-back answered
+    (the total may drop, the pool grow, the next seat be asked)."""
+
+    def buy_back_answered(self) -> None:
+        self.tail_dirty = True
+
+
 class PulleState(DominoState):
     counts_pips_every_deal = True  # every deal's pips go onto the running totals
+    observer_class = PulleObserver
+    observer: PulleObserver
+    game: PulleGame
 
     def __init__(self, game: PulleGame, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None):
         super().__init__(game, rng, decks)
@@ -71,11 +83,11 @@ class PulleState(DominoState):
         self.observer.sync_tail(self)
 
     @property
-    def pool(self) -> Fraction:
+    def pool(self) -> int | Fraction:
         return self.ledger.pot
 
     @property
-    def chips(self) -> list[Fraction]:
+    def chips(self) -> list[int | Fraction]:
         return self.ledger.balances
 
     def _stake_all(self) -> None:
@@ -114,17 +126,17 @@ class PulleState(DominoState):
         if self.phase == TILE:
             self._play_tile(a)
             return
-        s = self.current_player
-        self._tail_changed()
+        s, value = self.current_player, self.buy_back_value
+        assert s is not None and value is not None  # the BUY_BACK phase asks a seat with a value
+        self.observer.buy_back_answered()
         if a == BUY:
             self._into_pool(s, Fraction(self.cfg.stake, 2))
-            self.totals[s] = self.buy_back_value
+            self.totals[s] = value
             self.buy_backs[s] += 1
         self._next_buy_back()
 
     def _end_deal(self) -> None:
         deal, cfg = self.deal, self.cfg
-        self._tail_changed()
         playing = [s for s in range(NUM_PLAYERS) if deal.active[s]]
         for s in playing:
             self.totals[s] += deal.pips[s]

@@ -11,7 +11,7 @@ from parlor.envs.dominoes.view import DominoView
 class PulleView(DominoView):
     totals: tuple[int, ...]
     out: tuple[bool, ...]
-    pool: Fraction
-    chips: tuple[Fraction, ...]
+    pool: int | Fraction
+    chips: tuple[int | Fraction, ...]
     stake: int
     buy_back_value: int | None   # the total a buy-back would give the player asked now
