@@ -31,7 +31,7 @@ from parlor.envs.ofc.scoring import (
     score_hand,
 )
 from parlor.envs.ofc.stats import EpisodeTally, episode_stats
-from parlor.envs.ofc.view import OFCView, Showdown
+from parlor.envs.ofc.view import Board, OFCView, Showdown
 
 DISCARD = enc.ACTION_DISCARD
 
@@ -51,6 +51,13 @@ ALLOWED = tuple(frozenset(int(a) for a in np.flatnonzero(m)) for m in MASKS)  # 
 # OFCState.free[p]: bit r set while row r has room (the row bits of the mask key)
 ALL_ROWS_FREE = 7
 ROW_FULL_CLEAR = (~1, ~2, ~4)
+EMPTY_BOARD: Board = ((), (), ())  # how a face-down Fantasyland board shows
+
+
+def frozen_board(board: list[list[int]]) -> Board:
+    """A seat's rows (top, middle, bottom) as the immutable Board a view holds."""
+    top, middle, bottom = board
+    return tuple(top), tuple(middle), tuple(bottom)
 
 
 class OFCState(RulesState):
@@ -83,7 +90,9 @@ class OFCState(RulesState):
     # ------------------------------------------------------------ dealing
     def _start_hand(self) -> None:
         h = self.hand_index
-        deck = self.decks[h] if h < len(self.decks) else self.rng.permutation(52).tolist()
+        # a list for a stacked deck (a tuple) too: the stock and the pending cards sliced from it
+        # are lists, which determinize redeals in place
+        deck: list[int] = list(self.decks[h]) if h < len(self.decks) else self.rng.permutation(52).tolist()
         self.stock, self.stock_pos = deck, 0
         self._dealt(deck)
         fl_next = self.fl_next
@@ -93,8 +102,8 @@ class OFCState(RulesState):
         self.last_turn = len(plan) - 1
         self.free = [ALL_ROWS_FREE] * len(headers)
         self.fl_dealt = list(fl_dealt)
-        self.rows = [[[], [], []] for _ in headers]
-        self.discards = [[] for _ in headers]
+        self.rows: list[list[list[int]]] = [[[], [], []] for _ in headers]
+        self.discards: list[list[int]] = [[] for _ in headers]
         self.obs = self.observer.start_hand(headers, h)  # the observer's vectors (features.py reads them)
         self._begin_turn(0)
 
@@ -122,6 +131,7 @@ class OFCState(RulesState):
         if action not in ALLOWED[self.key]:
             raise self._illegal(action)
         p = self.current_player
+        assert p is not None  # apply() plays no action once the episode is over
         pending, i = self.pending, self.pend_pos
         c = pending[i]
         i += 1
@@ -168,7 +178,7 @@ class OFCState(RulesState):
                 fl_next[p] = fl_entry_cards(res, self.fl_cards)
         self.tally.showdown(results, points, in_fl, fl_next)
         self.last_points = points
-        self.showdown = Showdown(self.hand_index, tuple(tuple(tuple(r) for r in board) for board in self.rows))
+        self.showdown = Showdown(self.hand_index, tuple(frozen_board(board) for board in self.rows))
         self.hands_done += 1
         if self.hand_index + 1 == self.num_hands:
             self._end()
@@ -201,7 +211,7 @@ class OFCState(RulesState):
     def view(self, player: int) -> OFCView:
         n = self.n
         hidden = tuple(self.in_fl[q] and q != player and not self.terminal for q in range(n))
-        rows = tuple(((), (), ()) if hidden[q] else tuple(tuple(r) for r in self.rows[q]) for q in range(n))
+        rows = tuple(EMPTY_BOARD if hidden[q] else frozen_board(self.rows[q]) for q in range(n))
         mine = player == self.current_player
         return OFCView(
             player=player, num_players=n, variant=self.variant, hand_index=self.hand_index,
