@@ -31,7 +31,7 @@ from parlor.envs.ofc.scoring import (
     score_hand,
 )
 from parlor.envs.ofc.stats import EpisodeTally, episode_stats
-from parlor.envs.ofc.view import Board, OFCView, Showdown
+from parlor.envs.ofc.view import EMPTY_BOARD, OFCView, Showdown, frozen_board
 
 DISCARD = enc.ACTION_DISCARD
 
@@ -51,13 +51,6 @@ ALLOWED = tuple(frozenset(int(a) for a in np.flatnonzero(m)) for m in MASKS)  # 
 # OFCState.free[p]: bit r set while row r has room (the row bits of the mask key)
 ALL_ROWS_FREE = 7
 ROW_FULL_CLEAR = (~1, ~2, ~4)
-EMPTY_BOARD: Board = ((), (), ())  # how a face-down Fantasyland board shows
-
-
-def frozen_board(board: list[list[int]]) -> Board:
-    """A seat's rows (top, middle, bottom) as the immutable Board a view holds."""
-    top, middle, bottom = board
-    return tuple(top), tuple(middle), tuple(bottom)
 
 
 class OFCState(RulesState):
