@@ -25,7 +25,7 @@ from pettingzoo import AECEnv
 
 from parlor.envs.engine import svg
 from parlor.envs.engine.config import check_choice, check_number, check_seed
-from parlor.envs.engine.game import ConfigError, Game, IllegalActionError, shown
+from parlor.envs.engine.game import ConfigError, Game, IllegalActionError, State, shown
 from parlor.envs.engine.presenter import presenter_for, svg_renderer
 from parlor.envs.order_enforcing import OrderEnforcing
 
@@ -108,8 +108,9 @@ class TableEnv(AECEnv):
         self._action_spaces = {a: action_space(game) for a in self.possible_agents}
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
         self._rng: np.random.Generator | None = None
-        self.state = None  # the game's State; None until the first reset
+        self.state: State | None = None  # the game's State; None until the first reset
         self._obs_cache: dict[int, np.ndarray] = {}
+        self._mask_cache: np.ndarray | None = None
         self._acting: int | None = None  # the seat to act; None once the episode is over
         self._last_actor = 0
         self._seed: int | None = None  # the seed of this episode's generator (None: unknown)
@@ -138,48 +139,50 @@ class TableEnv(AECEnv):
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         self._seed = seed
-        self.state = self.game.new_state(self._rng, decks)
+        state = self.state = self.game.new_state(self._rng, decks)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self._obs_cache: dict[int, np.ndarray] = {}
-        self._mask_cache: np.ndarray | None = None
+        self._obs_cache = {}
+        self._mask_cache = None
         self._rewards_pending = True
         self._returns = [0.0] * len(self.possible_agents)
-        self._collect_rewards()
-        self._after_transition()
+        self._collect_rewards(state)
+        self._after_transition(state)
 
     def step(self, action: int | None) -> None:
         player = self._acting
         if player is None:  # the episode is over: every agent takes its dead step
-            self._require_reset("step")
+            self._started("step")  # ResetNeeded before the first reset
             self._was_dead_step(action)
             return
+        state = self.state
+        assert state is not None  # a seat is to act: reset() made the episode
         agent = self.agent_selection
         if type(action) is not int:
             action = action_id(action)  # TypeError unless an integer; None stays None
         self._cumulative_rewards[agent] = 0.0
         self._last_actor = player
-        if not self.illegal.play(self.game, self.state, action):
-            self._end_with_penalty(agent)
+        if not self.illegal.play(self.game, state, action):
+            self._end_with_penalty(state, agent)
             return
         self._obs_cache.clear()
         self._mask_cache = None
-        paid = self._collect_rewards()
-        self._after_transition()
+        paid = self._collect_rewards(state)
+        self._after_transition(state)
         if paid:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _collect_rewards(self) -> bool:
+    def _collect_rewards(self, state: State) -> bool:
         """Copy the rewards earned by the last transition; False when all are zero
         (most steps), so that the bookkeeping below can be skipped."""
-        earned = self.state.take_rewards().tolist()  # a list: ndarray.any() costs microseconds
+        earned = state.take_rewards().tolist()  # a list: ndarray.any() costs microseconds
         if not any(earned):
             if self._rewards_pending:
                 for a in self.possible_agents:
@@ -193,33 +196,33 @@ class TableEnv(AECEnv):
         self._rewards_pending = True
         return True
 
-    def _after_transition(self) -> None:
-        state = self.state
+    def _after_transition(self, state: State) -> None:
         if state.is_terminal() or state.is_truncated():
             flags = self.truncations if (state.is_truncated() and not state.is_terminal()) else self.terminations
             for a in self.agents:
                 flags[a] = True
             self._acting = None
             self.agent_selection = self.possible_agents[self._last_actor]
-            self._final_infos()
+            self._final_infos(state)
         else:
-            self._acting = state.current_player
-            self.agent_selection = self.possible_agents[self._acting]
+            self._acting = player = state.current_player
+            assert player is not None  # a live state has a seat to act (State.current_player)
+            self.agent_selection = self.possible_agents[player]
 
-    def _end_with_penalty(self, offender: str) -> None:
+    def _end_with_penalty(self, state: State, offender: str) -> None:
         for a in self.agents:
             self.rewards[a] = 0.0
             self.terminations[a] = True
         self._acting = None
         self.rewards[offender] = self.illegal.reward
         self._returns[self.agent_name_mapping[offender]] += self.illegal.reward
-        self._final_infos()
+        self._final_infos(state)
         self.infos[offender]["illegal_action"] = True
         self._accumulate_rewards()
 
-    def _final_infos(self) -> None:
+    def _final_infos(self, state: State) -> None:
         """Every agent's info at the end: its seat's final statistics and episode reward."""
-        stats = self.state.stats()
+        stats = state.stats()
         for p, a in enumerate(self.possible_agents):
             self.infos[a] = {"stats": {k: float(v[p]) for k, v in stats.items()},
                              "episode_reward": float(self._returns[p])}
@@ -245,8 +248,7 @@ class TableEnv(AECEnv):
         player = self.agent_name_mapping[agent]
         obs = self._obs_cache.get(player)
         if obs is None:
-            self._require_reset("observe")
-            obs = self._obs_cache[player] = self.game.observe(self.state, player)
+            obs = self._obs_cache[player] = self.game.observe(self._started("observe"), player)
         return {"observation": obs, "action_mask": self._mask(player)}
 
     def _mask(self, player: int) -> np.ndarray:
@@ -254,6 +256,7 @@ class TableEnv(AECEnv):
             return self._zero_mask
         mask = self._mask_cache
         if mask is None:
+            assert self.state is not None  # a seat is to act: reset() made the episode
             mask = self._mask_cache = self.state.legal_mask().astype(np.int8)
         return mask
 
@@ -263,12 +266,13 @@ class TableEnv(AECEnv):
 
     def view(self, agent: str) -> Any:
         """The game's View of ``agent``: readable form of its observation."""
-        self._require_reset("view")
-        return self.state.view(self.agent_name_mapping[agent])
+        return self._started("view").view(self.agent_name_mapping[agent])
 
-    def _require_reset(self, method: str) -> None:
+    def _started(self, method: str) -> State:
+        """The episode's State; ``ResetNeeded`` naming ``method`` before the first reset."""
         if self.state is None:
             raise ResetNeeded(f"{self.metadata['name']}: {method}() before reset(); call reset() first")
+        return self.state
 
     # ------------------------------------------------------------ rendering
     def render(self) -> str | np.ndarray | None:
@@ -278,13 +282,13 @@ class TableEnv(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn(f"render() called without render_mode; use one of {', '.join(RENDER_MODES)}")
             return None
-        self._require_reset("render")
-        player = self.state.current_player
+        state = self._started("render")
+        player = state.current_player
         if player is None:
             player = self._last_actor
         if self._draw is not None:
-            return svg.rasterize(self._draw(self.state.view(player)))
-        text = presenter_for(self.game).render(self.state.view(player))
+            return svg.rasterize(self._draw(state.view(player)))
+        text = presenter_for(self.game).render(state.view(player))
         if self.render_mode == "human":
             print(text)
             return None
@@ -329,7 +333,9 @@ def stacked_decks(game: Game, options: Mapping[str, Any] | None) -> list[tuple[i
 
 
 def _parse_deck(game: Game, where: str, deck: Any) -> tuple[int, ...]:
-    if not isinstance(deck, (str, list, tuple, np.ndarray)):
+    if isinstance(deck, np.ndarray) and deck.ndim == 1:
+        deck = list(deck)  # its ids, as the deck parsers read a 1-D array
+    if not isinstance(deck, (str, list, tuple)):
         raise ConfigError(f"{where}={shown(deck)} must be a deck: text such as 'As Kd ...' or a list of "
                           f"cards (tiles) or ids")
     try:

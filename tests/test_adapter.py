@@ -6,6 +6,7 @@ import pytest
 from gymnasium.error import ResetNeeded
 
 from parlor import envs
+from parlor.envs import ofc_v0
 from parlor.envs.engine.game import ConfigError, IllegalActionError
 from tests.harness.cases import KUHN_ENV, KUHN_RAW_ENV
 
@@ -67,11 +68,23 @@ def test_pettingzoo_api_test_reset_probe_is_accepted_without_a_warning(recwarn) 
     ({"decks": "K J Q"}, r"options\['decks'\]='K J Q' must be a list of decks"),
     ({"decks": ["K J Q", None]}, r"options\['decks'\]\[1\]=None must be a deck"),
     ({"deck": "K J"}, r"options\['deck'\]: .*exactly once"),
+    ({"deck": np.zeros((1, 3), dtype=np.int64)}, r"options\['deck'\]=array\(.*\) must be a deck"),
+    ({"deck": np.array(2)}, r"options\['deck'\]=array\(2\) must be a deck"),
 ])
 def test_bad_reset_options_raise_config_error_naming_the_option(options, message: str) -> None:
     env = KUHN_RAW_ENV()
     with pytest.raises(ConfigError, match=message):
         env.reset(seed=0, options=options)
+
+
+def test_a_deck_given_as_a_numpy_array_of_ids_deals_as_the_same_list() -> None:
+    ids = [int(c) for c in np.random.default_rng(3).permutation(52)]
+    observed = []
+    for deck in (ids, np.array(ids, dtype=np.int64)):
+        env = ofc_v0.raw_env()
+        env.reset(seed=0, options={"deck": deck})
+        observed.append(env.observe("player_0")["observation"])
+    assert np.array_equal(*observed) and observed[0].any()
 
 
 @pytest.mark.parametrize("action, kind", [

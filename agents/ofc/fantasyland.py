@@ -305,11 +305,11 @@ def solve(cards: Sequence[int], fl_stay: str = "trips_fh_quads", stay_value: flo
     hand, solver, found = _search(cards, fl_stay, stay_value, placed, discarded, prune)
     t = solver.t
     b, m, top = solver.strongest_fouled() if found is None else found[1]
-    rows = tuple(tuple(hand[i] for i in subset) for subset in (t.c3[top], t.c5[m], t.c5[b]))
-    used = set(rows[0] + rows[1] + rows[2])
-    result = evaluate_board(*rows)   # what the showdown will say of it
+    top_row, middle_row, bottom_row = (tuple(hand[i] for i in subset) for subset in (t.c3[top], t.c5[m], t.c5[b]))
+    used = set(top_row + middle_row + bottom_row)
+    result = evaluate_board(top_row, middle_row, bottom_row)   # what the showdown will say of it
     stays = fl_stays(result, fl_stay)
-    return FantasylandBoard(*rows, discards=tuple(c for c in hand if c not in used), royalty=result.royalty,
+    return FantasylandBoard(top_row, middle_row, bottom_row, discards=tuple(c for c in hand if c not in used), royalty=result.royalty,
                             stays=stays, fouled=result.fouled, value=float(result.royalty + stay_value * stays))
 
 
@@ -320,12 +320,18 @@ def bottoms_visited(cards: Sequence[int], fl_stay: str = "trips_fh_quads",
     return solver.visited, len(solver.r5)
 
 
-def _search(cards, fl_stay, stay_value, placed, discarded, prune) -> tuple[list[int], _Hand, tuple | None]:
+def _search(cards: Sequence[int], fl_stay: str, stay_value: float, placed: Sequence[Sequence[int]],
+            discarded: Sequence[int], prune: bool) -> tuple[list[int], _Hand, tuple | None]:
     """The hand ascending, its searched arrays, and :meth:`_Hand.solve`'s answer."""
-    placed = tuple(tuple(row) for row in placed)
-    hand = _check_hand(cards, placed, discarded, fl_stay, stay_value)
+    rows = tuple(tuple(row) for row in placed)
+    hand = _check_hand(cards, rows, discarded, fl_stay, stay_value)
     position = {c: i for i, c in enumerate(hand)}
-    fixed = tuple(sum(1 << position[c] for c in group) for group in (*placed, discarded))
+
+    def bits(group: Sequence[int]) -> int:  # the group's cards as bits of their hand positions
+        return sum(1 << position[c] for c in group)
+
+    top, middle, bottom = rows  # _check_hand made sure there are 3
+    fixed = (bits(top), bits(middle), bits(bottom), bits(discarded))
     solver = _Hand(np.array(hand, dtype=np.int64), fl_stay, float(stay_value), fixed, prune)
     return hand, solver, solver.solve()
 

@@ -89,7 +89,7 @@ def outlook_guard(observation: np.ndarray, mask: np.ndarray, guard: Mapping[str,
     return mask & ~risky
 
 
-def planned_foul(block: Sequence[float]) -> float | None:
+def planned_foul(block: np.ndarray) -> float | None:
     """The foul rate of the planner's choice (the available action of highest value) in
     an :func:`envs.ofc_outlook.features.outlook` block, or None when the block is empty (no pending card, or a
     Fantasyland turn)."""
@@ -101,7 +101,7 @@ def planned_foul(block: Sequence[float]) -> float | None:
     return None if best is None else float(best[1])
 
 
-def in_opening(block: Sequence[float]) -> bool:
+def in_opening(block: np.ndarray) -> bool:
     """Whether the feature block (from its start) belongs to a seat still placing its
     first five cards (the opening turn: more than ``OPENING_FREE`` free slots)."""
     return round(float(block[_features.FREE_SLOTS]) * 13) > OPENING_FREE
@@ -109,13 +109,15 @@ def in_opening(block: Sequence[float]) -> bool:
 
 def endgame_guard(mask: np.ndarray, tolerance: float, view: OFCView | None, judge: EndgameJudge) -> np.ndarray:
     """The ``endgame_foul`` guard."""
-    risks = action_risks(needs_view("endgame_foul", view), _features.turn_key(view), judge)
+    view = needs_view("endgame_foul", view)
+    risks = action_risks(view, _features.turn_key(view), judge)
     return drop_above(mask, risks, lambda lowest: lowest + tolerance)
 
 
 def midgame_guard(mask: np.ndarray, cap: float, view: OFCView | None, judge: EndgameJudge) -> np.ndarray:
     """The ``midgame_foul`` guard."""
-    key = _features.turn_key(needs_view("midgame_foul", view))
+    view = needs_view("midgame_foul", view)
+    key = _features.turn_key(view)
     risks = midgame_action_risks(view, key, cap, judge)
     if risks is None:
         return mask
@@ -163,7 +165,7 @@ def first_kept(observation: np.ndarray, mask: np.ndarray, guard: Mapping[str, fl
     if not candidates:
         raise ValueError("first_kept: no action of the order is legal")
     left = None if view is None or not guard.keys() & set(BOARD_GUARDS) else free_after_turn(view)
-    if left is None or (left > MAX_FREE and left != MIDGAME_FREE):
+    if view is None or left is None or (left > MAX_FREE and left != MIDGAME_FREE):
         return _first_of(guarded_mask(observation, mask, guard, view, num_players, judge), candidates)
     key = _features.turn_key(view)
     if "endgame_foul" in guard and left <= MAX_FREE:

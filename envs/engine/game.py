@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -127,33 +127,64 @@ class State(Protocol):
         reward shaping may pay them (``State.stats()`` in the env docstrings)."""
 
 
+# The State type a Game makes and reads. A game's ``observe`` and ``serialize_state`` take its
+# own State (e.g. ``OFCState``) and ``new_state`` returns it: a Game is generic in that type
+# (invariant, as it goes in and comes out), so ``OFCGame`` is a ``Game[OFCState]``; callers
+# that serve every game write ``Game`` (``Game[Any]``).
+StateT = TypeVar("StateT", bound=State)
+
+
 @runtime_checkable
-class Game(Protocol):
+class Game(Protocol[StateT]):
     """A game with fixed options: builds states and encodes views. Its presenter
-    (``engine/presenter.py``, registered by the game's module) shows them."""
+    (``engine/presenter.py``, registered by the game's module) shows them.
+
+    The data members are read-only properties: callers read them, and a game may set them as
+    plain attributes of a narrower type (``observation_shape = (493,)``, ``max_deals = 1``)."""
 
     name: str  # the env id (e.g. "ofc_v0"): agents, advisors, records and policy files know it by this
-    config: Any  # frozen dataclass, validated in __post_init__
-    num_players: int
-    num_actions: int
-    observation_shape: tuple[int, ...]
-    observation_bounds: tuple[float, float]  # every entry of encode() lies inside
-    # the version of an optional observation block (e.g. OFC's ``features=True``), part of a
-    # trained policy's signature; None when the env's ``_vN`` says it all
-    observation_version: int | None
-    # the most deals (hands, games, rounds: what one stacked deck plays) an episode has,
-    # so the most decks ``new_state`` can use; None when the episode has no bound
-    max_deals: int | None
-    # rates evaluation reports besides the per-seat means of ``State.stats()``: name ->
-    # (numerator, denominator), both ``State.stats()`` entries, each rate the ratio of their
-    # sums over every episode an agent played (e.g. OFC's points per Fantasyland hand); {} for none
-    stat_ratios: Mapping[str, tuple[str, str]]
-    # options a trained policy may be loaded across (``agents.policy.load_policy``): they change
-    # neither the observation layout nor what the actions mean, only the course of an episode
-    # (e.g. OFC's num_hands); () for none
-    portable_options: tuple[str, ...]
 
-    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> State:
+    @property
+    def config(self) -> Any:
+        """Frozen dataclass, validated in __post_init__."""
+
+    @property
+    def num_players(self) -> int: ...
+
+    @property
+    def num_actions(self) -> int: ...
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]: ...
+
+    @property
+    def observation_bounds(self) -> tuple[float, float]:
+        """Every entry of encode() lies inside."""
+
+    @property
+    def observation_version(self) -> int | None:
+        """The version of an optional observation block (e.g. OFC's ``features=True``), part of
+        a trained policy's signature; None when the env's ``_vN`` says it all."""
+
+    @property
+    def max_deals(self) -> int | None:
+        """The most deals (hands, games, rounds: what one stacked deck plays) an episode has,
+        so the most decks ``new_state`` can use; None when the episode has no bound."""
+
+    @property
+    def stat_ratios(self) -> Mapping[str, tuple[str, str]]:
+        """Rates evaluation reports besides the per-seat means of ``State.stats()``: name ->
+        (numerator, denominator), both ``State.stats()`` entries, each rate the ratio of their
+        sums over every episode an agent played (e.g. OFC's points per Fantasyland hand); {}
+        for none."""
+
+    @property
+    def portable_options(self) -> tuple[str, ...]:
+        """Options a trained policy may be loaded across (``agents.policy.load_policy``): they
+        change neither the observation layout nor what the actions mean, only the course of an
+        episode (e.g. OFC's num_hands); () for none."""
+
+    def new_state(self, rng: np.random.Generator, decks: Sequence[Sequence[int]] | None = None) -> StateT:
         """A fresh episode. ``decks``: stacked decks (parsed), one per deal/hand in order."""
 
     def parse_deck(self, deck: str | Sequence[Any]) -> tuple[int, ...]:
@@ -166,7 +197,7 @@ class Game(Protocol):
     def encode(self, view: Any) -> np.ndarray:
         """float32[observation_shape] for a view."""
 
-    def observe(self, state: State, player: int) -> np.ndarray:
+    def observe(self, state: StateT, player: int) -> np.ndarray:
         """``encode(state.view(player))``, equal entry for entry (the harness checks it); a game
         may keep it fast (buffers the state updates incrementally) or return exactly that."""
 
@@ -175,10 +206,10 @@ class Game(Protocol):
         name actions with it; everything else shown to people comes from the game's
         presenter, ``engine/presenter.py``)."""
 
-    def serialize_state(self, state: State) -> str:
+    def serialize_state(self, state: StateT) -> str:
         """``state`` as JSON text: its start and history (``engine/trace.py``, format
         ``parlor-state``); never pickle. Raises for a state made by ``determinize``."""
 
-    def deserialize_state(self, text: str) -> State:
+    def deserialize_state(self, text: str) -> StateT:
         """The state ``serialize_state`` wrote, replayed (random generator included), so play
         continues identically; ``ReplayError`` if the text does not re-simulate."""

@@ -31,7 +31,7 @@ from parlor.envs.ofc.scoring import (
     score_hand,
 )
 from parlor.envs.ofc.stats import EpisodeTally, episode_stats
-from parlor.envs.ofc.view import OFCView, Showdown
+from parlor.envs.ofc.view import EMPTY_BOARD, OFCView, Showdown, frozen_board
 
 DISCARD = enc.ACTION_DISCARD
 
@@ -83,7 +83,9 @@ class OFCState(RulesState):
     # ------------------------------------------------------------ dealing
     def _start_hand(self) -> None:
         h = self.hand_index
-        deck = self.decks[h] if h < len(self.decks) else self.rng.permutation(52).tolist()
+        # a list for a stacked deck (a tuple) too: the stock and the pending cards sliced from it
+        # are lists, which determinize redeals in place
+        deck: list[int] = list(self.decks[h]) if h < len(self.decks) else self.rng.permutation(52).tolist()
         self.stock, self.stock_pos = deck, 0
         self._dealt(deck)
         fl_next = self.fl_next
@@ -93,8 +95,8 @@ class OFCState(RulesState):
         self.last_turn = len(plan) - 1
         self.free = [ALL_ROWS_FREE] * len(headers)
         self.fl_dealt = list(fl_dealt)
-        self.rows = [[[], [], []] for _ in headers]
-        self.discards = [[] for _ in headers]
+        self.rows: list[list[list[int]]] = [[[], [], []] for _ in headers]
+        self.discards: list[list[int]] = [[] for _ in headers]
         self.obs = self.observer.start_hand(headers, h)  # the observer's vectors (features.py reads them)
         self._begin_turn(0)
 
@@ -122,6 +124,7 @@ class OFCState(RulesState):
         if action not in ALLOWED[self.key]:
             raise self._illegal(action)
         p = self.current_player
+        assert p is not None  # apply() plays no action once the episode is over
         pending, i = self.pending, self.pend_pos
         c = pending[i]
         i += 1
@@ -168,7 +171,7 @@ class OFCState(RulesState):
                 fl_next[p] = fl_entry_cards(res, self.fl_cards)
         self.tally.showdown(results, points, in_fl, fl_next)
         self.last_points = points
-        self.showdown = Showdown(self.hand_index, tuple(tuple(tuple(r) for r in board) for board in self.rows))
+        self.showdown = Showdown(self.hand_index, tuple(frozen_board(board) for board in self.rows))
         self.hands_done += 1
         if self.hand_index + 1 == self.num_hands:
             self._end()
@@ -201,7 +204,7 @@ class OFCState(RulesState):
     def view(self, player: int) -> OFCView:
         n = self.n
         hidden = tuple(self.in_fl[q] and q != player and not self.terminal for q in range(n))
-        rows = tuple(((), (), ()) if hidden[q] else tuple(tuple(r) for r in self.rows[q]) for q in range(n))
+        rows = tuple(EMPTY_BOARD if hidden[q] else frozen_board(self.rows[q]) for q in range(n))
         mine = player == self.current_player
         return OFCView(
             player=player, num_players=n, variant=self.variant, hand_index=self.hand_index,

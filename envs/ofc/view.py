@@ -5,6 +5,13 @@ from dataclasses import dataclass
 
 Row = tuple[int, ...]
 Board = tuple[Row, Row, Row]
+EMPTY_BOARD: Board = ((), (), ())  # how a face-down Fantasyland board shows
+
+
+def frozen_board(board: list[list[int]]) -> Board:
+    """A seat's rows (top, middle, bottom), as a State keeps them, as the Board a view holds."""
+    top, middle, bottom = board
+    return tuple(top), tuple(middle), tuple(bottom)
 
 
 @dataclass(frozen=True, slots=True)

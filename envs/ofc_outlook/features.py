@@ -43,8 +43,6 @@ tests hold the compiled block to it.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from parlor.envs.ofc.view import OFCView
@@ -75,7 +73,7 @@ def turn_key(view: OFCView | TurnView, seen: tuple[int, ...] | None = None) -> i
     (the same for every card of one turn: placing or discarding a pending card keeps
     it seen) and the hand; hashes of int tuples do not depend on the process.
     ``seen``: the view's seen cards in ascending order, when the caller has them."""
-    seen = tuple(sorted(view.seen_cards())) if seen is None else seen
+    seen = _outlook.sorted_seen(view) if seen is None else seen
     return hash((view.hand_index, view.player, seen)) & 0x7FFFFFFF
 
 
@@ -86,13 +84,13 @@ def outlook(view: OFCView, seen: tuple[int, ...] | None = None) -> list[float]:
     :meth:`envs.ofc_outlook.outlook.CompletedTurn.outlook`); ``seen`` as for :func:`turn_key`."""
     if not view.pending or view.fantasyland[view.player]:
         return [0.0] * (4 * OUTLOOK)
-    seen = tuple(sorted(view.seen_cards())) if seen is None else seen
+    seen = _outlook.sorted_seen(view) if seen is None else seen
     turn, taken = outlook_turn(view, turn_key(view, seen), seen)
     return turn.outlook(taken)
 
 
-def block_of(observation: Sequence[float], num_players: int) -> Sequence[float]:
-    """The feature block at the end of a ``features=True`` observation."""
+def block_of(observation: np.ndarray, num_players: int) -> np.ndarray:
+    """The feature block at the end of a ``features=True`` observation (a view of it)."""
     return observation[len(observation) - size(num_players):]
 
 

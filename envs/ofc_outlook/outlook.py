@@ -73,7 +73,8 @@ def evaluate_turn_plans(view: OFCView, key: int) -> tuple[list[int], TurnStats]:
 # ---------------------------------------------------------------- the outlook's turns
 class TurnView(NamedTuple):
     """What the outlook reads of a seat's :class:`OFCView` (the same fields): ``OFCGame.observe``
-    builds it straight from the State, a fraction of the cost of the whole view."""
+    builds it straight from the State, a fraction of the cost of the whole view, and has the
+    seat's seen cards at hand (a TurnView comes with them: ``seen``)."""
 
     player: int
     hand_index: int
@@ -82,6 +83,14 @@ class TurnView(NamedTuple):
     pending: tuple[int, ...]
     discards_owed: int
     discards: tuple[int, ...]
+
+
+def sorted_seen(view: OFCView | TurnView) -> tuple[int, ...]:
+    """The cards ``view``'s seat has seen, ascending; a :class:`TurnView` holds no seen cards:
+    its caller passes them (``seen``)."""
+    if isinstance(view, TurnView):
+        raise ValueError("a TurnView carries no seen cards: pass them as seen=")
+    return tuple(sorted(view.seen_cards()))
 
 
 OUTLOOK = 7                 # per action: available, foul, royalties, strength, Fantasyland, value, preference
@@ -160,7 +169,8 @@ class CompletedTurn:
             return None
         if not done:
             return () if view.own_rows == self.board and view.discards_owed == self.owed else None
-        rows, placed, taken, owed = view.own_rows, ([], [], []), [], self.owed
+        placed: tuple[list[int], list[int], list[int]] = ([], [], [])
+        rows, taken, owed = view.own_rows, [], self.owed
         for c in self.pending[:done]:
             for r in (TOP, MIDDLE, BOTTOM):
                 if c in rows[r]:
@@ -209,7 +219,7 @@ def outlook_turn(view: OFCView | TurnView, key: int, seen: tuple[int, ...] | Non
     """(the view's turn completed with the noise table of ``key``, the destinations its
     placed cards took): computed at the turn's first card, then read (``seen``: the
     view's seen cards in ascending order, when the caller has them)."""
-    seen = tuple(sorted(view.seen_cards())) if seen is None else seen
+    seen = sorted_seen(view) if seen is None else seen
     memo = (key, fl_next(view), seen)
     turn = _TURNS.get(memo)
     taken = turn.continued(view) if turn is not None else None

@@ -36,6 +36,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -47,6 +48,9 @@ from parlor.envs.engine.hands import (
 )
 from parlor.envs.ofc.scoring import BoardResult, fl_entry_cards, top_royalty
 from parlor.envs.ofc.view import OFCView
+
+if TYPE_CHECKING:
+    from parlor.envs.ofc_outlook.outlook import TurnView
 
 ROW_SIZES = (3, 5, 5)
 TOP, MIDDLE, BOTTOM, DISCARD = 0, 1, 2, 3
@@ -200,7 +204,7 @@ def turn_plans(room: tuple[int, int, int], n: int, discards: int) -> TurnPlans:
     return TurnPlans(room, n, discards, list(assignments(range(n), list(room), discards)))
 
 
-def plans_of(view: OFCView) -> TurnPlans:
+def plans_of(view: OFCView | TurnView) -> TurnPlans:
     return turn_plans(room_of(view.own_rows), len(view.pending), view.discards_owed)
 
 
@@ -262,7 +266,7 @@ def kernel():
 _KERNEL = None
 
 
-def fl_next(view: OFCView) -> bool:
+def fl_next(view: OFCView | TurnView) -> bool:
     """Whether another hand follows (a top that earns Fantasyland is worth ``FL_BONUS``)."""
     return view.hand_index + 1 < view.num_hands
 

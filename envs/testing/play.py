@@ -73,9 +73,9 @@ DRAWS = 8  # worlds drawn per seat and position, at most, until the hidden cards
 REDEALT = 0.98  # share of positions with hidden cards where the drawn worlds must differ
 
 
-def other_views(state: State, p: int) -> tuple:
+def other_views(state: State, p: int, num_players: int) -> tuple:
     """What the other seats hold, as they see it."""
-    return tuple(state.view(q) for q in range(state.game.num_players) if q != p)
+    return tuple(state.view(q) for q in range(num_players) if q != p)
 
 
 def check_no_leak(s: Subject) -> None:
@@ -86,6 +86,7 @@ def check_no_leak(s: Subject) -> None:
     ``determinize`` that returns the true state fails."""
     env = s.make_raw()
     game = env.game
+    n = game.num_players
     rng = np.random.default_rng(99)
     expected = {"hands": 0, "deck": 0}  # positions where a redeal can change them ...
     same: dict[str, list] = {"hands": [], "deck": []}  # ... and those where DRAWS worlds all agreed
@@ -94,7 +95,7 @@ def check_no_leak(s: Subject) -> None:
         for step, agent in enumerate(env.agent_iter(max_iter=100_000)):
             state = env.state
             if not state.is_terminal() and step % 3 == 0:
-                for p in range(game.num_players):
+                for p in range(n):
                     world = state.determinize(p, np.random.default_rng(step))
                     world.check_invariants()
                     assert world.view(p) == state.view(p), f"determinize({p}) changed what seat {p} sees"
@@ -103,10 +104,10 @@ def check_no_leak(s: Subject) -> None:
                         np.testing.assert_array_equal(world.legal_mask(), state.legal_mask())
                     other = state.determinize(p, np.random.default_rng(10_000 + step))
                     again = other.determinize(p, np.random.default_rng(step))
-                    assert other_views(again, p) == other_views(world, p), \
+                    assert other_views(again, p, n) == other_views(world, p, n), \
                         "determinize depends on hidden information it should not know"
                     if s.hidden is not None:
-                        _count_redeals(s.hidden, state, p, step, episode, world, other, expected, same)
+                        _count_redeals(s.hidden, state, p, step, episode, world, other, expected, same, num_players=n)
             env.step(random_action(env, agent, rng))
     if s.hidden is None:
         return
@@ -120,9 +121,10 @@ def check_no_leak(s: Subject) -> None:
 
 
 def _count_redeals(hidden: Callable[[Any, int], Hidden], state: State, p: int, step: int, episode: int,
-                   world: State, other: State, expected: dict[str, int], same: dict[str, list]) -> None:
+                   world: State, other: State, expected: dict[str, int], same: dict[str, list], *,
+                   num_players: int) -> None:
     secret = hidden(state, p)
-    signals = {"hands": (secret.hands_can_differ, lambda w: other_views(w, p)),
+    signals = {"hands": (secret.hands_can_differ, lambda w: other_views(w, p, num_players)),
                "deck": (secret.deck_can_differ, lambda w: hidden(w, p).undealt)}
     for kind, (can_differ, signal) in signals.items():
         if not can_differ:

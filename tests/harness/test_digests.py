@@ -6,6 +6,9 @@ play (rewards, statistics, steps); for the shipped policies, a digest of their p
 A refactoring or speed-up must leave every digest as it is. When a change of
 behaviour is intended (a rule fix, a new observation version), regenerate with
 ``python -m tests.harness.test_digests`` and say why in the commit.
+
+Observations are hashed as float32 bytes, except those that carry a compiled kernel's
+floats (OFC's ``features=True`` block), hashed rounded (``tests/harness/rounding.py``).
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from parlor import envs
 from parlor.agents.episodes import play_episode
 from parlor.agents.registry import make_agent
 from tests.harness.cases import CASES, EnvCase
+from tests.harness.rounding import has_kernel_floats, observation_bytes
 
 GOLDEN = Path(__file__).with_name("digests.json")
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +40,7 @@ POLICIES = {  # shipped policy -> (env, options)
 
 def random_play_digest(case: EnvCase, seeds=(0, 1, 2)) -> str:
     h = hashlib.sha256()
+    kernel_floats = has_kernel_floats(case.env_name, case.options)
     for seed in seeds:
         env = case.make()
         env.reset(seed=seed)
@@ -43,7 +48,7 @@ def random_play_digest(case: EnvCase, seeds=(0, 1, 2)) -> str:
         for agent in env.agent_iter():
             obs, reward, term, trunc, _ = env.last()
             h.update(agent.encode())
-            h.update(np.asarray(obs["observation"], np.float32).tobytes())
+            h.update(observation_bytes(obs["observation"], kernel_floats))
             h.update(np.asarray(obs["action_mask"], np.int8).tobytes())
             h.update(repr((float(reward), term, trunc)).encode())
             action = None

@@ -60,8 +60,8 @@ def timed_hands(agent_spec: str, options: dict, hands: int, seed: int = 0,
             per_hand.append(spent)
             turns.append(by_turn)
     width = max(len(t) for t in turns)
-    by_turn = tuple(float(np.mean([t[i] if i < len(t) else 0.0 for t in turns])) for i in range(width))
-    return HandCost(agent_spec, hands, float(np.mean(per_hand)), float(np.max(per_hand)), by_turn)
+    mean_by_turn = tuple(float(np.mean([t[i] if i < len(t) else 0.0 for t in turns])) for i in range(width))
+    return HandCost(agent_spec, hands, float(np.mean(per_hand)), float(np.max(per_hand)), mean_by_turn)
 
 
 def report(costs: Sequence[HandCost], options: dict) -> list[str]:

@@ -30,6 +30,7 @@ a reference checkout of the code (:mod:`parlor.training.benchmarks.ofc_advisors`
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 from dataclasses import replace
 from typing import Any
@@ -114,13 +115,14 @@ def run_scale(args: argparse.Namespace) -> int:
                   "learner steps/s")
     sample, serial = scale.step_costs(rates[1])
     measured = rates[1]["steps"] / rates[1]["seconds"]
+    cpus = os.cpu_count() or 1  # None where the count is unknown: one core at least
     gap = max(0.0, 1 / measured - sample - serial)  # what the parts timed alone leave out (transfers, metrics, load)
     print(f"\nper step, each timed on its own: sampling {sample * 1e6:,.0f} us on one core, the learner's side "
           f"{serial * 1e6:,.0f} us; the model's 1 runner: {1 / (sample + serial):,.0f} learner steps/s, measured "
-          f"{measured:,.0f} (a gap of {gap * 1e6:,.0f} us per step)\nrllib on N machines of {os.cpu_count()} cores "
+          f"{measured:,.0f} (a gap of {gap * 1e6:,.0f} us per step)\nrllib on N machines of {cpus} cores "
           "(one learner, the other cores sampling), learner steps/s: the parts alone | the gap counted as serial")
     for machines in (1, 2, 4, 8, 16, 64):
-        cores = machines * os.cpu_count()
+        cores = machines * cpus
         print(f"  N = {machines:3d}: {scale.cluster_estimate(sample, serial, cores):10,.0f} | "
               f"{scale.cluster_estimate(sample, serial + gap, cores):10,.0f}")
     print(f"  limit (no sampling time at all): {1 / serial:,.0f} | {1 / (serial + gap):,.0f}")
@@ -198,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'environment':24s} {'steps/s':>10s} {'texas_holdem_v4':>16s} {'ratio':>7s}")
     for name in names:
         reference = steps_per_second(reference_env, args.seconds)
-        rate = steps_per_second(lambda name=name: envs.make(name), args.seconds)
+        rate = steps_per_second(functools.partial(envs.make, name), args.seconds)
         print(f"{name:24s} {rate:10,.0f} {reference:16,.0f} {rate / reference:6.1f}x")
     if not args.skip_hands:
         from parlor.training.benchmarks.hands import bench_hands, summary

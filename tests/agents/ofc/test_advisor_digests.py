@@ -4,8 +4,8 @@ planner, the feature block, the guards and the estimators must leave every numbe
 Recorded from the code before that work (main at 3abf228) and never regenerated for a
 speed change. Each digest hashes, over seeded random-play and heuristic-play positions:
 
-- ``features``: every seat's ``features=True`` observation (float32 bytes) at every
-  decision, which also has to equal ``encode(view)`` byte for byte;
+- ``features``: every seat's ``features=True`` observation at every decision (rounded, see
+  below), which also has to equal ``encode(view)`` byte for byte;
 - ``planner``: the rule-based planner's numbers (``envs.ofc_outlook.rollouts``: candidates,
   ``evaluate_turn``; ``envs.ofc_outlook.outlook``: ``sampled_turn``, ``evaluate_turn_plans``; as float64 bytes), the
   heuristic's ``plan_turn`` and ``agents.ofc.risk.foul_risk``;
@@ -19,7 +19,12 @@ The planner's float64 statistics are hashed rounded to six decimals (``stats_byt
 kernel is the one production path and sums in its own order, the numpy oracle in numpy's
 (they agree to ~1e-15); regenerated once for that (the three ``planner`` digests), every
 other digest unchanged. ``test_the_numpy_oracle_gives_the_planners_digest`` shows that
-both paths give the same rounded digest.
+both paths give the same rounded digest. The ``features`` observations are hashed rounded
+to five decimals for the same reason (the outlook's float32 entries of the two paths differ
+by one float32 step in about 1 observation of 2,900); regenerated once for that (the six
+``features`` digests), the others unchanged; ``test_the_numpy_oracle_gives_the_features_digest``
+and ``test_rounding_hides_the_one_step_where_the_paths_differ`` show it. Both roundings are
+those of ``tests/harness/rounding.py``.
 
 Regenerate only when a change of behaviour is intended:
 ``python -m tests.agents.ofc.test_advisor_digests``. To record them from another checkout
@@ -35,6 +40,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +57,7 @@ from parlor.envs.ofc.state import OFCState
 from parlor.envs.ofc_outlook import rollouts
 from parlor.envs.ofc_outlook.features import turn_key
 from parlor.envs.ofc_outlook.outlook import evaluate_turn_plans, sampled_turn
+from tests.harness.rounding import STATS_DECIMALS, has_kernel_floats, observation_bytes, rounded_bytes
 
 GOLDEN = Path(__file__).with_name("advisor_digests.json")
 PINEAPPLE = {"variant": "pineapple", "features": True}
@@ -92,21 +99,19 @@ def positions(game: OFCGame, seeds: Iterable[int], driver: str) -> Iterator[OFCS
 def features_digest(options: dict, seeds: Iterable[int], driver: str) -> str:
     h = hashlib.sha256()
     game = make_game(**options)
+    kernel_floats = has_kernel_floats("ofc_v0", options)
     for state in positions(game, seeds, driver):
         for q in range(game.num_players):
             obs = game.observe(state, q)
             assert obs.tobytes() == game.encode(state.view(q)).tobytes(), "observe and encode disagree"
-            h.update(obs.tobytes())
+            h.update(observation_bytes(obs, kernel_floats))
     return h.hexdigest()[:16]
 
 
-FLOAT_DECIMALS = 6   # float64 statistics are hashed rounded: the compiled path and the numpy oracle sum in
-                     # different orders, and agree to ~1e-15, not bit for bit
-
-
 def stats_bytes(stats: rollouts.TurnStats) -> bytes:
-    """The statistics rounded to :data:`FLOAT_DECIMALS` (``+ 0.0``: a rounded -0.0 hashes as 0.0)."""
-    return b"".join((np.round(np.asarray(a, dtype=np.float64), FLOAT_DECIMALS) + 0.0).tobytes()
+    """The statistics rounded to ``STATS_DECIMALS``: the compiled path and the numpy oracle sum
+    in different orders, and agree to ~1e-15, not bit for bit."""
+    return b"".join(rounded_bytes(a, STATS_DECIMALS)
                     for a in (stats.foul, stats.royalty, stats.strength, stats.fantasyland, stats.value))
 
 
@@ -197,20 +202,59 @@ def test_advisor_numbers_are_unchanged(case: str) -> None:
     assert CASES[case]() == json.loads(GOLDEN.read_text())[case]
 
 
-def test_the_numpy_oracle_gives_the_planners_digest(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rounded digest does not depend on the path: the planner's numbers taken with the
-    numpy oracle (``tests/ofc_outlook/oracle.py``) in place of the compiled kernel hash the same."""
+@contextmanager
+def numpy_oracle(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The numpy oracle (``tests/ofc_outlook/oracle.py``) in place of the compiled turn kernel,
+    for the planner and the outlook; the turns completed on either path are forgotten."""
     from parlor.envs.ofc_outlook import outlook
     from tests.ofc_outlook.oracle import OracleKernel
 
+    with monkeypatch.context() as patched:
+        patched.setattr(rollouts, "kernel", OracleKernel)
+        patched.setattr(outlook, "kernel", OracleKernel)
+        outlook._TURNS.clear()   # turns completed by the kernel
+        try:
+            yield
+        finally:
+            outlook._TURNS.clear()
+
+
+def test_the_numpy_oracle_gives_the_planners_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounded digest does not depend on the path: the planner's numbers taken with the
+    numpy oracle in place of the compiled kernel hash the same."""
     case = "planner pineapple random"
-    monkeypatch.setattr(rollouts, "kernel", OracleKernel)
-    monkeypatch.setattr(outlook, "kernel", OracleKernel)
-    outlook._TURNS.clear()   # turns completed by the kernel
-    try:
+    with numpy_oracle(monkeypatch):
         assert CASES[case]() == json.loads(GOLDEN.read_text())[case]
-    finally:
-        outlook._TURNS.clear()
+
+
+def test_the_numpy_oracle_gives_the_features_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounded digest does not depend on the path: the ``features=True`` observations
+    taken with the numpy oracle in place of the compiled kernel hash the same."""
+    case = "features pineapple 2 hands random"
+    with numpy_oracle(monkeypatch):
+        assert CASES[case]() == json.loads(GOLDEN.read_text())[case]
+
+
+ONE_STEP_SEED = 102  # 2-hand Pineapple, random play: one outlook entry differs by a float32 step between the paths
+
+
+def test_rounding_hides_the_one_step_where_the_paths_differ(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the kernel and the oracle give observations one float32 step apart, the rounded
+    features digest is the same on both paths."""
+    options, seeds = {**PINEAPPLE, "num_hands": 2}, [ONE_STEP_SEED]
+    game = make_game(**options)
+
+    def observations() -> list[np.ndarray]:
+        return [game.observe(s, q) for s in positions(game, seeds, "random") for q in range(game.num_players)]
+
+    kernel, digest = observations(), features_digest(options, seeds, "random")
+    with numpy_oracle(monkeypatch):
+        oracle, oracle_digest = observations(), features_digest(options, seeds, "random")
+    differ = [(x, y) for x, y in zip(kernel, oracle) if x.tobytes() != y.tobytes()]
+    assert len(kernel) == len(oracle) and len(differ) == 1   # the position the rounding is for
+    x, y = differ[0]
+    assert np.count_nonzero(x != y) == 1 and np.abs(x - y).max() <= np.spacing(np.float32(1.0))
+    assert oracle_digest == digest
 
 
 if __name__ == "__main__":
