@@ -39,14 +39,27 @@ SUBCOMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line; given ``argv``, only the subcommand it names gets its arguments
+    (its module imported): ``parlor eval`` does not import the training stack that ``train``
+    and ``bench`` import at module level, which was a second of CPU before any game (and
+    serial, ahead of ``eval --workers``). Parsing ``argv`` with it gives the same result."""
     parser = argparse.ArgumentParser(prog="parlor", description="parlor: multi-agent RL table games")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    wanted = _named_command(argv) if argv is not None else None
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=module_name)
-        importlib.import_module(module_name).add_arguments(p)
+        if wanted is None or name == wanted:
+            importlib.import_module(module_name).add_arguments(p)
     return parser
+
+
+def _named_command(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` runs: its first word that is not an option (the top-level parser
+    has none that take a value), when that is a subcommand; else None (every subcommand)."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return first if first in SUBCOMMANDS else None
 
 
 def one_line(message: str, limit: int = 2000) -> str:
@@ -60,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     from parlor.cli.extras import missing_extra
     from parlor.envs.engine.game import ConfigError
 
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv).parse_args(argv)
     try:
         return int(importlib.import_module(args._module).run(args) or 0)
     except ConfigError as err:

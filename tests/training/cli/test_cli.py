@@ -52,3 +52,29 @@ def test_bench_prints_reference_and_every_env(capsys) -> None:
 def test_console_script_module_runs() -> None:
     done = subprocess.run([sys.executable, "-m", "parlor.training", "list"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_command_parses_the_same_with_only_its_own_arguments() -> None:
+    # build_parser(argv) adds only the arguments of the subcommand argv runs (main parses with it)
+    for argv in (["eval", "ofc_v0", "--agents", "heuristic,random", "--games", "4", "--workers", "2"],
+                 ["train", "configs/ofc_pineapple.yaml", "--total-steps", "64"],
+                 ["bench", "--eval-workers", "1,2", "--rounds", "2"], ["list", "--presets"]):
+        assert vars(build_parser(argv).parse_args(argv)) == vars(build_parser().parse_args(argv)), argv
+
+
+def test_help_without_a_command_lists_every_subcommand() -> None:
+    help_text = build_parser(["--help"]).format_help()
+    for name, (_, text) in SUBCOMMANDS.items():
+        assert name in help_text and text[:30] in " ".join(help_text.split())
+
+
+def test_eval_does_not_import_the_training_stack() -> None:
+    # the modules of the other subcommands (train's learner, bench's benchmarks) are a serial
+    # second of CPU ahead of every `parlor eval --workers N` (issue 33)
+    code = ("import sys\nfrom parlor.cli import main\n"
+            "try:\n    main(['eval', '--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('parlor.training.learning', "
+            "'parlor.training.benchmarks', 'parlor.training.cli.train', 'parlor.training.cli.bench', 'gymnasium'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-500:]
