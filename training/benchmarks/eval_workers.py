@@ -47,7 +47,8 @@ def shim(root: str, folder: str) -> str:
         if not os.path.isfile(os.path.join(root, name, "__init__.py")):
             raise SystemExit(f"--reference {root}: not a checkout of parlor (no {name}/__init__.py)")
     os.makedirs(os.path.join(folder, "parlor"), exist_ok=True)
-    for name in ("envs", "agents", "training"):
+    # the command line too, where the checkout has it as its own package (older trees kept it in training/)
+    for name in ("envs", "agents", "training") + (("cli",) if os.path.isfile(os.path.join(root, "cli", "__init__.py")) else ()):
         os.symlink(os.path.join(os.path.abspath(root), name), os.path.join(folder, "parlor", name))
     return folder
 
