@@ -39,7 +39,8 @@ CLI = ("import atexit, os, resource, sys\n"
        f"        print('{CPU_TAG}', me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime, file=sys.stderr)\n"
        "atexit.register(_cpu)\n"
        "try:\n    from parlor.cli import main\nexcept ImportError:\n    from parlor.training.cli import main\n"
-       "sys.exit(main(['eval', *sys.argv[1:]]))")
+       "sys.argv[1:1] = ['eval']\n"
+       "sys.exit(main())")  # as the console script calls it (the command owns the process)
 
 
 @dataclass(frozen=True)
@@ -49,13 +50,18 @@ class Run:
     wall: float      # seconds, start-up included
     cpu: float       # CPU seconds of the eval process and its workers
     digest: str      # of episodes.jsonl
-    parent_cpu: float   # CPU seconds of the eval process itself (start-up, planning, collecting)
+    parent_cpu: float   # CPU seconds of the eval process up to its exit hooks (start-up, planning, collecting)
     workers_cpu: float  # of the worker processes (and any other child of it, e.g. git)
+
+    @property
+    def exit_cpu(self) -> float:
+        """CPU seconds of the eval process after its exit hooks (the interpreter's teardown)."""
+        return max(0.0, self.cpu - self.parent_cpu - self.workers_cpu)
 
     def idle_seconds(self) -> float:
         """Wall seconds this run would take on ``workers`` idle cores, estimated from its CPU: the
-        eval process's part serial, the workers' part split evenly among them."""
-        return self.parent_cpu + self.workers_cpu / self.workers
+        eval process's part (its exit included) serial, the workers' part split evenly among them."""
+        return self.cpu - self.workers_cpu + self.workers_cpu / self.workers
 
 
 def split_cpu(stderr: str) -> tuple[float, float]:
@@ -112,8 +118,8 @@ def measure(eval_args: Sequence[str], counts: Sequence[int], rounds: int, refere
                     runs.append(run)
                     if show:
                         print(f"  round {r + 1}: {tree:9s} --workers {n:<2d} {run.wall:6.1f} s wall "
-                              f"{run.cpu:6.1f} CPU-s ({run.parent_cpu:.1f} eval process, {run.workers_cpu:.1f} "
-                              f"workers)  episodes {run.digest}", flush=True)
+                              f"{run.cpu:6.1f} CPU-s ({run.parent_cpu:.1f} eval process + {run.exit_cpu:.1f} its exit, "
+                              f"{run.workers_cpu:.1f} workers)  episodes {run.digest}", flush=True)
             result.append(runs)
     return result
 
@@ -125,7 +131,7 @@ def _spread(values: list[float]) -> str:
 
 def report(rounds: list[list[Run]], counts: Sequence[int]) -> list[str]:
     """Per tree and worker count: wall seconds of each round, CPU-s (of the whole tree, then of the
-    eval process and of its workers), the median speed-up over ``counts[0]`` workers in the same
+    eval process, its exit included, and of its workers), the median speed-up over ``counts[0]`` workers in the same
     round, and the speed-up the CPU split gives for idle cores (:meth:`Run.idle_seconds`); then
     whether every run played the same games."""
     trees = list(dict.fromkeys(run.tree for run in rounds[0]))
@@ -136,7 +142,7 @@ def report(rounds: list[list[Run]], counts: Sequence[int]) -> list[str]:
             mine = [next(x for x in runs if x.tree == tree and x.workers == n) for runs in rounds]
             base = [next(x for x in runs if x.tree == tree and x.workers == counts[0]) for runs in rounds]
             walls = ", ".join(f"{m.wall:.1f}" for m in mine)
-            split = (f"{statistics.median(m.parent_cpu for m in mine):.1f}+"
+            split = (f"{statistics.median(m.cpu - m.workers_cpu for m in mine):.1f}+"
                      f"{statistics.median(m.workers_cpu for m in mine):.1f}")
             wall_up = _spread([b.wall / m.wall for b, m in zip(base, mine)])
             idle_up = _spread([b.idle_seconds() / m.idle_seconds() for b, m in zip(base, mine)])

@@ -78,3 +78,27 @@ def test_eval_does_not_import_the_training_stack() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-500:]
+
+
+def _eval_process(out, call: str) -> subprocess.CompletedProcess:
+    """A process that runs a 2-game ``parlor eval`` into ``out`` with ``call``, an exit hook and an
+    object whose finalizer only the interpreter's teardown runs."""
+    code = ("import atexit, sys\nfrom parlor.cli import main\n"
+            "class Freed:\n    def __del__(self):\n        print('teardown', flush=True)\n"
+            "kept = Freed()\natexit.register(lambda: print('exit hook'))\n"
+            f"sys.argv[1:] = ['eval', 'tonk_v0', '--agents', 'heuristic,random', '--games', '2', '--quiet', "
+            f"'--no-plot', '--out', {str(out)!r}]\n{call}\n")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+
+
+def test_a_finished_eval_ends_its_process_without_the_teardown(tmp_path) -> None:
+    # the console script (main() without argv) owns the process: a finished eval runs the exit
+    # hooks and flushes its output, then ends without freeing every module (a CPU-second with torch)
+    done = _eval_process(tmp_path / "a", "sys.exit(main())")
+    assert done.returncode == 0, done.stderr
+    assert "run folder:" in done.stdout and "exit hook" in done.stdout and "teardown" not in done.stdout
+    assert (tmp_path / "a" / "results.json").is_file()
+    # called with its arguments, main returns them their status and the interpreter ends as usual
+    done = _eval_process(tmp_path / "b", "sys.exit(main(sys.argv[1:]))")
+    assert done.returncode == 0, done.stderr
+    assert "exit hook" in done.stdout and "teardown" in done.stdout
