@@ -16,7 +16,8 @@ a missing optional extra or Ctrl-C ends a command with one line, not a traceback
 what it is given before it makes or changes any folder, and a
 :class:`~parlor.envs.engine.game.ConfigError` (the one user-input error type) is printed
 as ``parlor COMMAND: <message>`` with exit status 2; any other exception is a parlor
-bug and keeps its traceback.
+bug and keeps its traceback. Run as the console script, a finished ``eval`` ends its process
+without the interpreter's teardown (:func:`end_process`).
 """
 from __future__ import annotations
 
@@ -45,8 +46,8 @@ SUBCOMMANDS = {
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The whole command line; given ``argv``, only the subcommand it names gets its arguments
     (its module imported): ``parlor eval`` does not import the training stack that ``train``
-    and ``bench`` import at module level, which was a second of CPU before any game (and
-    serial, ahead of ``eval --workers``). Parsing ``argv`` with it gives the same result."""
+    imports at module level, 0.33 CPU-s before any game (serial, ahead of ``eval --workers``).
+    Parsing ``argv`` with it gives the same result."""
     parser = argparse.ArgumentParser(prog="parlor", description="parlor: multi-agent RL table games")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     wanted = _named_command(argv) if argv is not None else None
