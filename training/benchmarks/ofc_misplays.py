@@ -214,6 +214,7 @@ class Row:
     gap: float
     gap_ci: float
     gap_when_differ: float
+    clear: int                 # misplays whose gap exceeds twice its standard error
 
 
 def _row(label: str, chosen: Sequence[Comparison]) -> Row:
@@ -224,7 +225,8 @@ def _row(label: str, chosen: Sequence[Comparison]) -> Row:
     rate, rate_ci = ratio_ci(differ, count)
     gap, gap_ci = ratio_ci(gaps, count)
     differing = [c.gap for c in chosen if c.default != c.big]
-    return Row(label, len(chosen), rate, rate_ci, gap, gap_ci, float(np.mean(differing)) if differing else 0.0)
+    clear = sum(c.gap > 2 * c.se for c in chosen if c.default != c.big)
+    return Row(label, len(chosen), rate, rate_ci, gap, gap_ci, float(np.mean(differing)) if differing else 0.0, clear)
 
 
 def summary(results: Sequence[Comparison]) -> tuple[list[Row], list[Row]]:
@@ -239,14 +241,19 @@ def report(config: StudyConfig, results: Sequence[Comparison]) -> list[str]:
     lines = [f"OFC {dict(config.options)}: {config.deals} deals (seed {config.seed}), expert:{config.default} against "
              f"itself, its {len(results)} decisions replayed by expert:{config.big}",
              f"gap: the value of expert:{config.big}'s placement minus expert:{config.default}'s, points per decision "
-             "(its own model, fresh worlds); 95% CIs over deals",
-             f"{'':30s} {'decisions':>9s} {'differ':>15s} {'gap per decision':>18s} {'gap where differ':>17s}"]
+             "(its own model, fresh worlds); 95% CIs over deals; clear: gaps above twice their standard error",
+             f"{'':36s} {'decisions':>9s} {'differ':>15s} {'clear':>5s} {'gap per decision':>18s} "
+             f"{'gap where differ':>17s}"]
     by_street, by_kind = summary(results)
-    for i, r in enumerate(by_street + by_kind):
-        if i == len(by_street):
-            lines.append("misplays by kind (the default's choice against the larger budget's; all differ)")
-        lines.append(f"{r.label:30s} {r.decisions:9d} {100 * r.rate:7.1f}% ± {100 * r.rate_ci:4.1f} "
+    for r in by_street:
+        lines.append(f"{r.label:36s} {r.decisions:9d} {100 * r.rate:7.1f}% ± {100 * r.rate_ci:4.1f} {r.clear:5d} "
                      f"{r.gap:+9.3f} ± {r.gap_ci:5.3f} {r.gap_when_differ:+17.3f}")
+    misplays = sum(r.decisions for r in by_kind)
+    lines.append(f"misplays by kind ('larger budget': expert:{config.big})  {'misplays':>9s} {'share':>15s} "
+                 f"{'clear':>5s} {'gap per misplay':>18s}")
+    for r in by_kind:
+        lines.append(f"{r.label:36s} {r.decisions:9d} {100 * r.decisions / misplays:14.1f}% {r.clear:5d} "
+                     f"{r.gap:+9.3f} ± {r.gap_ci:5.3f}")
     return lines
 
 
@@ -258,8 +265,9 @@ def worst(config: StudyConfig, positions: Sequence[Position], results: Sequence[
     lines = []
     for c in sorted((c for c in results if c.default != c.big), key=lambda c: -c.gap)[:count]:
         view = by_key[c.key].view
+        low, high = c.values or (math.nan, math.nan)   # measured wherever the choices differ
         lines += [f"deal {c.key[0]}, hand {c.key[1] + 1}, seat {c.key[2]}, {c.street}: {c.kind}; "
                   f"gap {c.gap:+.2f} ± {c.se:.2f} (standard error)", presenter.render(view),
-                  f"  expert:{config.default}: {describe(view.pending, c.default)}  (value {c.values[0]:+.2f})",
-                  f"  expert:{config.big}: {describe(view.pending, c.big)}  (value {c.values[1]:+.2f})", ""]
+                  f"  expert:{config.default}: {describe(view.pending, c.default)}  (value {low:+.2f})",
+                  f"  expert:{config.big}: {describe(view.pending, c.big)}  (value {high:+.2f})", ""]
     return lines

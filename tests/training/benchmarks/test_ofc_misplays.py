@@ -127,6 +127,7 @@ def test_summary_counts_misplays_by_street_and_kind(small) -> None:
     assert by_street[0].rate == pytest.approx(len(differ) / len(results))
     assert by_street[0].gap == pytest.approx(sum(c.gap for c in results) / len(results))
     assert sum(r.decisions for r in by_kind) == len(differ)
+    assert by_street[0].clear == sum(c.gap > 2 * c.se for c in differ) == sum(r.clear for r in by_kind)
     lines = study.report(SMALL, results)
     assert any(line.startswith("opening") for line in lines)
 
