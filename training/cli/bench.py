@@ -12,6 +12,9 @@ learner steps/s of SB3 MaskablePPO next to RLlib PPO, evaluation episodes/s of
 ``--ofc-expert BUDGETS`` measures the OFC expert's CPU per heads-up hand at each budget
 beside the heuristic's (:mod:`parlor.training.benchmarks.ofc_expert`).
 
+``--ofc-misplays DEALS`` studies what the expert still misplays: its decisions in ``DEALS`` seeded deals
+beside a much larger budget's, with the value gap of each (:mod:`parlor.training.benchmarks.ofc_misplays`).
+
 ``--train ENV`` measures training throughput instead (:mod:`parlor.training.benchmarks.train_speed`):
 SB3 MaskablePPO with 1 env, 2 in-process envs (also with sb3-contrib's own acting) and ``--procs``
 envs (SB3's SubprocVecEnv, and parlor's ``vec_env: subproc``: env 0 in the learner's process) next to RLlib
@@ -67,6 +70,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only the OFC expert's CPU per heads-up hand at these comma-separated budgets (e.g. "
                         "16,48,192), beside the heuristic's; game options from --option (default variant=pineapple)")
     parser.add_argument("--hands", type=int, default=20, help="with --ofc-expert: hands per budget")
+    parser.add_argument("--ofc-misplays", metavar="DEALS", type=int,
+                        help="only the OFC expert's misplays: its decisions in DEALS seeded deals (hands, or matches "
+                        "with --option num_hands=N) beside a larger budget's, with value gaps; see --budgets")
+    parser.add_argument("--budgets", default="128,2048", metavar="DEFAULT,BIG",
+                        help="with --ofc-misplays: the expert's budget and the larger one (default 128,2048)")
+    parser.add_argument("--batches", type=int, default=16,
+                        help="with --ofc-misplays: independent batches of worlds behind each gap's standard error")
+    parser.add_argument("--seed", type=int, default=0, help="with --ofc-misplays: the deals' and experts' seed")
+    parser.add_argument("--worst", type=int, default=5, help="with --ofc-misplays: positions drawn, largest gap first")
+    parser.add_argument("--out", metavar="FILE", help="with --ofc-misplays: JSON of the comparisons, saved as "
+                        "they finish; a rerun of the same study resumes from it")
     parser.add_argument("--reference", metavar="DIR",
                         help="with --ofc-advisors or --eval-workers: a checkout of the code to compare with (e.g. main "
                         "before a change)")
@@ -188,6 +202,8 @@ def run(args: argparse.Namespace) -> int:
         return run_ofc_advisors(args)
     if args.ofc_expert:
         return run_ofc_expert(args)
+    if args.ofc_misplays is not None:
+        return run_ofc_misplays(args)
     if args.eval_workers:
         return run_eval_workers(args)
     if args.reference:
@@ -239,6 +255,33 @@ def run_ofc_expert(args: argparse.Namespace) -> int:
     costs = [timed_hands("heuristic", options, args.hands)]
     costs += [timed_hands(f"expert:{b}", options, args.hands) for b in budgets]
     print("\n".join(report(costs, options)))
+    return 0
+
+
+def run_ofc_misplays(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from parlor.cli.options import game_options
+    from parlor.training.benchmarks.ofc_misplays import StudyConfig, collect_positions, compare, report, worst
+
+    budgets = args.budgets.split(",")
+    if len(budgets) != 2 or not all(b.isdigit() and int(b) > 0 for b in budgets):
+        raise SystemExit(f"--budgets {args.budgets!r}: the expert's budget and a larger one, e.g. 128,2048")
+    options = {"variant": "pineapple", **game_options("ofc_v0", args.preset, args.option)}
+    try:
+        config = StudyConfig(tuple(sorted(options.items())), args.ofc_misplays, args.seed, int(budgets[0]),
+                             int(budgets[1]), args.batches)
+    except ValueError as error:
+        raise SystemExit(f"--ofc-misplays: {error}") from None
+    positions = collect_positions(config)
+    print(f"{len(positions)} decisions collected", flush=True)
+
+    def progress(c, done: int) -> None:
+        print(f"  {done}/{len(positions)} {c.street}: {c.kind}, gap {c.gap:+.3f} ± {c.se:.3f}", flush=True)
+
+    results = compare(config, positions, Path(args.out) if args.out else None, progress)
+    print("\n".join(report(config, results)))
+    print("\n".join(worst(config, positions, results, args.worst)))
     return 0
 
 
