@@ -27,6 +27,7 @@ from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPP
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.utils.torch_utils import FLOAT_MIN
+from ray.rllib.utils.typing import TensorType
 
 from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY
 
@@ -88,7 +89,7 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         out[Columns.ACTION_DIST_INPUTS] = masked_logits(out[Columns.ACTION_DIST_INPUTS], mask)
         return out
 
-    def compute_values(self, batch: dict, embeddings: Any = None) -> torch.Tensor:
+    def compute_values(self, batch: dict, embeddings: Any = None) -> TensorType:
         if embeddings is None and isinstance(batch[Columns.OBS], dict):
             _, batch = self._split(batch)
         return super().compute_values(batch, embeddings)
