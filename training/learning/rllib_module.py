@@ -25,6 +25,7 @@ import gymnasium as gym
 import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
+from ray.rllib.core.models.base import ENCODER_OUT
 from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 from ray.rllib.utils.typing import TensorType
@@ -79,7 +80,13 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
 
     def _forward(self, batch: dict, **kwargs: Any) -> dict:
         mask, inner = self._split(batch)
-        out = super()._forward(inner, **kwargs)
+        actor = getattr(self.encoder, "actor_encoder", None)
+        if actor is None or self.is_stateful():  # a shared or recurrent encoder: RLlib's pass
+            out = super()._forward(inner, **kwargs)
+        else:
+            # the actor alone: RLlib's pass also runs the critic's encoder wherever the module is not
+            # inference-only (the env runner in the learner's process) and drops its output
+            out = {Columns.ACTION_DIST_INPUTS: self.pi(actor(inner, **kwargs)[ENCODER_OUT])}
         out[Columns.ACTION_DIST_INPUTS] = masked_logits(out[Columns.ACTION_DIST_INPUTS], mask)
         return out
 

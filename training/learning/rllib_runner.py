@@ -34,12 +34,22 @@ from ray.rllib.env.env_runner import ENV_STEP_FAILURE
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
-from ray.rllib.utils.numpy import convert_to_numpy
 
 from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY
 
 # one row of the module's batch: (env index, agent id, that agent's observation)
 Row = tuple[int, Any, dict[str, np.ndarray]]
+
+
+def to_numpy(tensor: torch.Tensor) -> np.ndarray:
+    """RLlib's ``convert_to_numpy`` (its TensorToNumpy connector) for one tensor of 1+ dimensions,
+    without its walk over a nested structure: floats become float32 and integers int32."""
+    array = tensor.detach().cpu().numpy()
+    if np.issubdtype(array.dtype, np.floating):
+        return array.astype(np.float32)
+    if np.issubdtype(array.dtype, int):
+        return array.astype(np.int32)
+    return array
 
 
 class LeanEnvRunner(MultiAgentEnvRunner):
@@ -145,8 +155,7 @@ class LeanEnvRunner(MultiAgentEnvRunner):
             dist = module.get_exploration_action_dist_cls().from_logits(out[Columns.ACTION_DIST_INPUTS])
             sampled = dist.sample()
             logp = dist.logp(sampled)
-        # RLlib's TensorToNumpy: its convert_to_numpy, which also narrows int64 actions to int32
-        sampled_np, logits_np, logp_np = convert_to_numpy((sampled, out[Columns.ACTION_DIST_INPUTS], logp))
+        sampled_np, logits_np, logp_np = map(to_numpy, (sampled, out[Columns.ACTION_DIST_INPUTS], logp))
         for k, (i, agent, _) in enumerate(rows):
             actions[i][agent] = sampled_np[k]
             outputs[i][agent] = {Columns.ACTION_DIST_INPUTS: logits_np[k], Columns.ACTION_LOGP: logp_np[k],
