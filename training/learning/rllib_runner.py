@@ -24,17 +24,20 @@ runners to the same episodes, field by field.
 """
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import torch
 from ray.rllib.core.columns import Columns
+from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 from ray.rllib.env.env_runner import ENV_STEP_FAILURE
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
 
+from parlor.training.learning import categorical
 from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY
 
 # one row of the module's batch: (env index, agent id, that agent's observation)
@@ -61,7 +64,12 @@ class LeanEnvRunner(MultiAgentEnvRunner):
     def _lean(self, explore: bool, random_actions: bool) -> bool:
         """Whether this sample call can skip the connector pipelines (see the module docstring)."""
         config = self.config
-        return (explore and not random_actions and self.module is not None and len(self.module) == 1
+        if not explore or random_actions or self.module is None or len(self.module) != 1:
+            return False
+        module: Any = self.module[next(iter(self.module.keys()))]
+        space = getattr(module, "observation_space", None)
+        return (isinstance(space, gym.spaces.Dict) and set(space.spaces) == {OBS_KEY, MASK_KEY}  # the masked dict
+                and module.get_exploration_action_dist_cls() is TorchCategorical  # what categorical.sample draws
                 and config._env_to_module_connector is None and config._module_to_env_connector is None
                 and config.add_default_connectors_to_env_to_module_pipeline
                 and config.add_default_connectors_to_module_to_env_pipeline)
@@ -84,15 +92,16 @@ class LeanEnvRunner(MultiAgentEnvRunner):
         if self._rows is None:
             self._rows = self._rows_of_episodes()
         self._cached_to_module = None  # this loop keeps its batch in self._rows
-        (module_id,) = self.module.keys()
-        module = self.module[module_id]
+        multi: Any = self.module  # one module (_lean)
+        (module_id,) = multi.keys()
+        module = multi[module_id]
         done_episodes: list[MultiAgentEpisode] = []
         env_ts = eps = 0
         agent_steps: Counter[Any] = Counter()
-        while (eps < num_episodes) if num_timesteps is None else (env_ts < num_timesteps):
-            rows = self._rows
-            actions, outputs = self._act(module, rows)
-            self._shared_data["vector_env_episodes_map"] = {}
+        while (eps < (num_episodes or 0)) if num_timesteps is None else (env_ts < num_timesteps):
+            actions, outputs = self._act(module, self._rows or [])
+            shared: Any = self._shared_data  # a dict since the first reset
+            shared["vector_env_episodes_map"] = {}
             results = self._try_env_step(actions)
             if results == ENV_STEP_FAILURE:
                 env_ts = eps = 0
@@ -102,7 +111,8 @@ class LeanEnvRunner(MultiAgentEnvRunner):
                 continue
             observations, rewards, terminateds, truncateds, infos = results
             started = set()
-            for i, episode in enumerate(self._ongoing_episodes):
+            episodes: list[Any] = self._ongoing_episodes  # all set since the reset
+            for i, episode in enumerate(episodes):
                 if not episode.is_reset:
                     episode.add_env_reset(observations=observations[i], infos=infos[i])
                     started.add(i)
@@ -114,16 +124,15 @@ class LeanEnvRunner(MultiAgentEnvRunner):
                     agent_steps.update(list(observations[i]))  # a list: counts the agents, not their values
             next_rows: list[Row] = []
             for i in range(self.num_envs):
-                episode = self._ongoing_episodes[i]
-                self._make_on_episode_callback("on_episode_start" if i in started else "on_episode_step", i,
-                                               self._ongoing_episodes)
+                episode = episodes[i]
+                self._make_on_episode_callback("on_episode_start" if i in started else "on_episode_step", i, episodes)
                 if episode.is_done:
                     eps += 1
-                    self._make_on_episode_callback("on_episode_end", i, self._ongoing_episodes)
+                    self._make_on_episode_callback("on_episode_end", i, episodes)
                     self._prune_zero_len_sa_episodes(episode)
                     done_episodes.append(episode)
-                    self._new_episode(i, self._ongoing_episodes)
-                    self._shared_data["vector_env_episodes_map"][episode.id_] = self._ongoing_episodes[i].id_
+                    self._new_episode(i, episodes)
+                    shared["vector_env_episodes_map"][episode.id_] = episodes[i].id_
                     if num_episodes is not None and eps >= num_episodes:
                         break
                 else:
@@ -136,7 +145,8 @@ class LeanEnvRunner(MultiAgentEnvRunner):
     def _rows_of_episodes(self) -> list[Row]:
         """The batch rows of the ongoing episodes' agents to act (after a reset)."""
         rows: list[Row] = []
-        for i, episode in enumerate(self._ongoing_episodes):
+        episodes: list[Any] = self._ongoing_episodes
+        for i, episode in enumerate(episodes):
             if episode.is_reset and not episode.is_done:
                 rows += [(i, agent, obs) for agent, obs in episode.get_observations(-1).items()]
         return rows
@@ -151,11 +161,9 @@ class LeanEnvRunner(MultiAgentEnvRunner):
         batch = {Columns.OBS: {key: torch.from_numpy(np.stack([obs[key] for _, _, obs in rows]))
                                for key in (OBS_KEY, MASK_KEY)}}
         with torch.no_grad():
-            out = module.forward_exploration(batch)
-            dist = module.get_exploration_action_dist_cls().from_logits(out[Columns.ACTION_DIST_INPUTS])
-            sampled = dist.sample()
-            logp = dist.logp(sampled)
-        sampled_np, logits_np, logp_np = map(to_numpy, (sampled, out[Columns.ACTION_DIST_INPUTS], logp))
+            logits = module.forward_exploration(batch)[Columns.ACTION_DIST_INPUTS]
+            sampled, logp = categorical.sample(categorical.normalised(logits))  # what TorchCategorical draws
+        sampled_np, logits_np, logp_np = map(to_numpy, (sampled, logits, logp))
         for k, (i, agent, _) in enumerate(rows):
             actions[i][agent] = sampled_np[k]
             outputs[i][agent] = {Columns.ACTION_DIST_INPUTS: logits_np[k], Columns.ACTION_LOGP: logp_np[k],
@@ -185,14 +193,12 @@ class LeanEnvRunner(MultiAgentEnvRunner):
         if done:
             log(NUM_EPISODES, len(done), reduce="sum")
             log(NUM_EPISODES_LIFETIME, len(done), reduce="lifetime_sum")
-        per_module: defaultdict[Any, int] = defaultdict(int)
         for agent, n in agent_steps.items():
             log((NUM_AGENT_STEPS_SAMPLED, str(agent)), n, reduce="sum")
             log((NUM_AGENT_STEPS_SAMPLED_LIFETIME, str(agent)), n, reduce="lifetime_sum")
-            per_module[module_id] += n
-        for module, n in per_module.items():
-            log((NUM_MODULE_STEPS_SAMPLED, module), n, reduce="sum")
-            log((NUM_MODULE_STEPS_SAMPLED_LIFETIME, module), n, reduce="lifetime_sum")
+        if agent_steps:  # every agent maps to the one module
+            log((NUM_MODULE_STEPS_SAMPLED, module_id), agent_steps.total(), reduce="sum")
+            log((NUM_MODULE_STEPS_SAMPLED_LIFETIME, module_id), agent_steps.total(), reduce="lifetime_sum")
 
     def _finish(self, done: list[MultiAgentEpisode], num_timesteps: int | None) -> list[MultiAgentEpisode]:
         """RLlib's end of ``_sample``: the done episodes and the cut chunks of the ongoing ones."""
@@ -202,9 +208,9 @@ class LeanEnvRunner(MultiAgentEnvRunner):
         self._done_episodes_for_metrics.extend(done)
         ongoing: list[MultiAgentEpisode] = []
         if num_timesteps is not None:
-            continuations = [e.cut(len_lookback_buffer=self.config.episode_lookback_horizon)
-                             for e in self._ongoing_episodes]
-            for episode in self._ongoing_episodes:
+            episodes: list[Any] = self._ongoing_episodes
+            continuations = [e.cut(len_lookback_buffer=self.config.episode_lookback_horizon) for e in episodes]
+            for episode in episodes:
                 if episode.env_t == 0:
                     continue
                 episode.validate()

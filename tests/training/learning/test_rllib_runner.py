@@ -25,6 +25,7 @@ def sampled(runner_class: type, opponents: list, calls: tuple[int, ...]) -> tupl
     runner = runner_class(config=config.env_runners(env_runner_cls=runner_class), worker_index=0, num_workers=0)
     try:
         episodes = [e for n in calls for e in runner.sample(num_timesteps=n)]
+        assert (getattr(runner, "_rows", None) is not None) == (runner_class is LeanEnvRunner)  # the lean loop ran
         return episodes, runner.get_metrics()
     finally:
         runner.stop()
