@@ -11,7 +11,8 @@ the two cannot drift apart:
   bytes, so a cluster needs no shared disk);
 - :class:`MaskedPPOTorchRLModule` and :func:`module_spec`: PPO's actor-critic with the
   logits of illegal actions masked out, networks shaped as parlor's policy files;
-- :func:`ppo_config`: RLlib's ``PPOConfig`` with all of the above wired in, RLlib's env
+- :func:`ppo_config`: RLlib's ``PPOConfig`` with all of the above wired in, parlor's lean
+  env runner (RLlib's episodes at less CPU; ``parlor.training.learning.rllib_runner``), RLlib's env
   check turned off (it steps random, unmasked actions, which parlor's envs refuse with
   ``IllegalActionError``) and parlor's PPO defaults; refine it with RLlib's own setters
   (``.training(...)``, ``.env_runners(...)``, ``.learners(...)``);

@@ -2,7 +2,8 @@
 
 The envs are :class:`~.rllib_env.ParlorMultiAgentEnv` copies on RLlib's env
 runners (``rllib.num_env_runners`` processes on the cluster, ``n_envs`` envs each;
-0 runners: the envs step in this process), every exposed seat mapped to one
+0 runners: the envs step in this process; each runner a :class:`~.rllib_runner.LeanEnvRunner`,
+RLlib's without the per-step connector pipelines), every exposed seat mapped to one
 trained module, ``learner`` (:class:`~.rllib_module.MaskedPPOTorchRLModule`).
 The training config means what it means for sb3 (:mod:`.configs`); the PPO keys map so:
 
