@@ -11,7 +11,8 @@ the two cannot drift apart:
   bytes, so a cluster needs no shared disk);
 - :class:`MaskedPPOTorchRLModule` and :func:`module_spec`: PPO's actor-critic with the
   logits of illegal actions masked out, networks shaped as parlor's policy files;
-- :func:`ppo_config`: RLlib's ``PPOConfig`` with all of the above wired in, RLlib's env
+- :func:`ppo_config`: RLlib's ``PPOConfig`` with all of the above wired in, parlor's lean
+  env runner (RLlib's episodes at less CPU; ``parlor.training.learning.rllib_runner``), RLlib's env
   check turned off (it steps random, unmasked actions, which parlor's envs refuse with
   ``IllegalActionError``) and parlor's PPO defaults; refine it with RLlib's own setters
   (``.training(...)``, ``.env_runners(...)``, ``.learners(...)``);
@@ -30,7 +31,7 @@ docs/recipes.md has a complete script, and RLlib's own ``PettingZooEnv`` path wi
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -75,9 +76,9 @@ def _check(config: TrainConfig) -> dict[str, Any]:
     fails now (a policy opponent's error names its path), not on a remote env runner."""
     from parlor.training.evaluation.shipped import policy_factories
     from parlor.training.learning.rllib_train import env_config as make
-    from parlor.training.learning.wrapper import make_raw_env
+    from parlor.training.learning.wrapper import learner_game
 
-    game = make_raw_env(config.env, config.options).game  # the env and its options
+    game, _ = learner_game(config.env, config.options)  # the env and its options
     policy_factories([e.agent for e in config.opponents], game)
     env_config = make(config)
     ParlorMultiAgentEnv(env_config)
@@ -114,7 +115,7 @@ def _module_config(algo: Any, module_id: str) -> tuple[tuple[int, ...], str]:
     spec = algo.config.rl_module_spec
     spec = getattr(spec, "rl_module_specs", {}).get(module_id, spec) if hasattr(spec, "rl_module_specs") else spec
     conf = spec.model_config
-    get = conf.get if isinstance(conf, Mapping) else lambda key, default=None: getattr(conf, key, default)
+    get: Callable[..., Any] = conf.get if isinstance(conf, Mapping) else lambda key, default=None: getattr(conf, key, default)
     if spec.module_class is not MaskedPPOTorchRLModule or get("vf_share_layers", False) or get("head_fcnet_hiddens"):
         raise ValueError(f"module {module_id!r} is not parlor's MaskedPPOTorchRLModule of module_spec(...) "
                          "(separate actor and critic, linear heads): it has no parlor policy format")

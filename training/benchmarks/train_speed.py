@@ -138,15 +138,20 @@ def _pid(_runner: Any) -> int:
     return os.getpid()
 
 
-def rllib_row(config: Any, steps: int, label: str, split: bool = False) -> Row:
-    """RLlib PPO on ``config`` (needs a connected Ray); ``split``: time the parts (0 env runners only)."""
+def rllib_row(config: Any, steps: int, label: str, split: bool = False, stock_runner: bool = False) -> Row:
+    """RLlib PPO on ``config`` (needs a connected Ray); ``split``: time the parts (0 env runners only);
+    ``stock_runner``: RLlib's own ``MultiAgentEnvRunner`` instead of parlor's lean one."""
     from ray.rllib.core.learner.learner_group import LearnerGroup
+    from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
 
     from parlor.training.learning.rllib_module import MaskedPPOTorchRLModule
     from parlor.training.learning.rllib_train import ppo_config
 
-    algo = ppo_config(config).build_algo()
+    algo_config = ppo_config(config)
+    if stock_runner:
+        algo_config = algo_config.env_runners(env_runner_cls=MultiAgentEnvRunner)
+    algo = algo_config.build_algo()
     try:
         algo.train()  # warm-up
         pids = [p for p in algo.env_runner_group.foreach_env_runner(_pid, local_env_runner=False)

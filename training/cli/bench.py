@@ -187,6 +187,8 @@ def run_train(args: argparse.Namespace) -> int:
                 return replace(config, rllib=replace(config.rllib, learner_device=args.device))
 
             rows.append(train_speed.rllib_row(rllib(0), args.steps, "rllib, 2 envs in this process", split=True))
+            rows.append(train_speed.rllib_row(rllib(0), args.steps, "rllib, 2 envs here, RLlib's runner", split=True,
+                                              stock_runner=True))
             rows += [train_speed.rllib_row(rllib(n), args.steps, f"rllib, {n} env runner(s) x 2 envs") for n in procs]
     print("\n".join(train_speed.report(rows, reference=rows[0], cpu_reference=rows[1])))
     print("\n".join(train_speed.breakdown(rows)))

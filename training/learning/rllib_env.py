@@ -35,10 +35,12 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from ray.rllib.utils.typing import MultiAgentDict
 
+from parlor.envs.aec import observation_space, stacked_decks
 from parlor.envs.engine.game import ConfigError, IllegalActionError
 from parlor.training.learning.opponents import PoolEntry
-from parlor.training.learning.wrapper import SingleAgentEnv, make_raw_env
+from parlor.training.learning.wrapper import SingleAgentEnv, learner_game
 
 OBS_KEY, MASK_KEY = "observations", "action_mask"
 
@@ -64,11 +66,14 @@ class ParlorMultiAgentEnv(MultiAgentEnv):
         kwargs = dict(config or {})
         worker, vector = getattr(config, "worker_index", 0), getattr(config, "vector_index", 0)
         streams = np.random.SeedSequence([kwargs.pop("seed", None) or 0, worker, vector])
-        self._table = make_raw_env(kwargs["env_name"], kwargs.get("options"))
-        self.game = self._table.game
-        self.possible_agents = list(self._table.possible_agents)
+        # the game as the learner's envs take it (its options checked, the adapter's render_mode refused);
+        # illegal actions never reach it: step refuses every action outside the mask
+        self.game, _ = learner_game(kwargs["env_name"], kwargs.get("options"))
+        self.seat_names = [f"player_{seat}" for seat in range(self.game.num_players)]  # the adapter's names
+        self.possible_agents = list(self.seat_names)
         opponents = [e if isinstance(e, PoolEntry) else PoolEntry(*e) for e in kwargs.get("opponents", ())]
         self.every_seat = every_seat_learns(self.game.num_players, opponents)
+        self._state: Any = None  # the game's State of the current episode (every-seat mode)
         if self.every_seat:
             refused = sorted(k for k in ("shaping", "action_guard") if kwargs.get(k))
             if refused:
@@ -81,8 +86,7 @@ class ParlorMultiAgentEnv(MultiAgentEnv):
             kwargs["seed"] = int(streams.generate_state(1)[0])
             kwargs["seat_offset"] = worker * 1000 + vector  # copies start their seat rotation apart
             self.inner = SingleAgentEnv(**{**kwargs, "opponents": opponents})
-        space = masked_space(self._table.observation_space(self.possible_agents[0])["observation"],
-                             self.game.num_actions)
+        space = masked_space(observation_space(self.game)["observation"], self.game.num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {a: gym.spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self.agents = list(self.possible_agents)
@@ -112,41 +116,43 @@ class ParlorMultiAgentEnv(MultiAgentEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if self.inner is not None:
             obs, _ = self.inner.reset(seed=seed, options=options)
-            self._to_act = self.possible_agents[self.inner.learner]
+            self._to_act = self.seat_names[self.inner.learner]
             self.agents = [self._to_act]
             return {self._to_act: self._masked(obs, self.inner.action_masks())}, {}
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self._table.reset(seed=int(self._rng.integers(2**63)), options=options)
+        deal = int(self._rng.integers(2**63))
+        # dealt as the AEC adapter deals: the episode's own generator, the stacked decks parsed alike
+        self._state = self.game.new_state(np.random.default_rng(deal), stacked_decks(self.game, options))
         self.agents = list(self.possible_agents)
         self._acted: set[str] = set()
-        self._owed = {a: float(self._table.rewards[a]) for a in self.possible_agents}
+        self._owed = dict(zip(self.seat_names, map(float, self._state.take_rewards())))
         if self._over():
             return self.reset(options=options)  # a deal that ended before any decision: deal again
-        return {self._next(): self._observe_seat()}, {}
+        return self._observe_next(), {}
 
-    def step(self, action_dict: Mapping[str, Any]):
+    def step(self, action_dict: MultiAgentDict):
         agent = self._to_act
         if agent is None or set(action_dict) != {agent}:
-            raise ValueError(f"step: expected one action, for {agent!r} (the agent to act), got {sorted(action_dict)}")
+            raise ValueError(f"step: expected one action, for {agent!r} (the agent to act), got {sorted(map(str, action_dict))}")
         action = int(action_dict[agent])
         mask = self.inner.action_masks() if self.inner is not None else self.state.legal_mask()
         if not 0 <= action < mask.size or not mask[action]:
             self.illegal_actions += 1
             raise IllegalActionError(action, np.flatnonzero(mask), self.game.action_name)
         if self.inner is not None:
-            return self._step_learner(agent, action)
+            return self._step_learner(self.inner, agent, action)
         return self._step_seat(agent, action)
 
-    def _step_learner(self, agent: str, action: int):
-        obs, reward, terminated, truncated, info = self.inner.step(action)
+    def _step_learner(self, inner: SingleAgentEnv, agent: str, action: int):
+        obs, reward, terminated, truncated, info = inner.step(action)
         done = terminated or truncated
         self._to_act = None if done else agent
         if done:
             kept = {k: info[k] for k in ("raw_return", "stats") if k in info}
             kept["opponents"] = {f"seat_{seat}": name for seat, name in info.get("opponents", {}).items()}
             self._episode_infos.append(kept)
-        return ({agent: self._masked(obs, self.inner.action_masks())}, {agent: reward},
+        return ({agent: self._masked(obs, inner.action_masks())}, {agent: reward},
                 {"__all__": terminated}, {"__all__": truncated}, {})
 
     def _step_seat(self, agent: str, action: int):
@@ -154,9 +160,9 @@ class ParlorMultiAgentEnv(MultiAgentEnv):
         self._acted.add(agent)
         state.apply(action)
         for seat, earned in enumerate(state.take_rewards()):
-            self._owed[self.possible_agents[seat]] += float(earned)
+            self._owed[self.seat_names[seat]] += float(earned)
         over = self._over()
-        obs = {a: self._observe_seat(a) for a in self._acted} if over else {self._next(): self._observe_seat()}
+        obs = {a: self._observe_seat(a) for a in self._acted} if over else self._observe_next()
         rewards = {a: self._owed[a] * self.reward_scale for a in self._acted}
         for a in self._acted:
             self._owed[a] = 0.0
@@ -169,18 +175,19 @@ class ParlorMultiAgentEnv(MultiAgentEnv):
     @property
     def state(self) -> Any:
         """The game's State of the current episode (every-seat mode)."""
-        return self._table.state
+        return self._state
 
     @staticmethod
     def _masked(obs: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
         return {OBS_KEY: obs, MASK_KEY: mask.astype(np.float32)}
 
-    def _next(self) -> str:
-        self._to_act = self.possible_agents[self.state.current_player]
-        return self._to_act
+    def _observe_next(self) -> dict[str, dict[str, np.ndarray]]:
+        """The seat to act becomes the agent to act; its observation."""
+        self._to_act = agent = self.seat_names[self.state.current_player]
+        return {agent: self._observe_seat(agent)}
 
-    def _observe_seat(self, agent: str | None = None) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent or self._to_act)
+    def _observe_seat(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.seat_names.index(agent)
         mask = self.state.legal_mask() if seat == self.state.current_player else np.zeros(self.game.num_actions)
         return self._masked(self.game.observe(self.state, seat), mask)
 

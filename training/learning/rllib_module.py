@@ -25,8 +25,10 @@ import gymnasium as gym
 import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
+from ray.rllib.core.models.base import ENCODER_OUT
 from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.utils.torch_utils import FLOAT_MIN
+from ray.rllib.utils.typing import TensorType
 
 from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY
 
@@ -78,7 +80,13 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
 
     def _forward(self, batch: dict, **kwargs: Any) -> dict:
         mask, inner = self._split(batch)
-        out = super()._forward(inner, **kwargs)
+        actor = getattr(self.encoder, "actor_encoder", None)
+        if actor is None or self.is_stateful():  # a shared or recurrent encoder: RLlib's pass
+            out = super()._forward(inner, **kwargs)
+        else:
+            # the actor alone: RLlib's pass also runs the critic's encoder wherever the module is not
+            # inference-only (the env runner in the learner's process) and drops its output
+            out = {Columns.ACTION_DIST_INPUTS: self.pi(actor(inner, **kwargs)[ENCODER_OUT])}
         out[Columns.ACTION_DIST_INPUTS] = masked_logits(out[Columns.ACTION_DIST_INPUTS], mask)
         return out
 
@@ -88,7 +96,7 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         out[Columns.ACTION_DIST_INPUTS] = masked_logits(out[Columns.ACTION_DIST_INPUTS], mask)
         return out
 
-    def compute_values(self, batch: dict, embeddings: Any = None) -> torch.Tensor:
+    def compute_values(self, batch: dict, embeddings: Any = None) -> TensorType:
         if embeddings is None and isinstance(batch[Columns.OBS], dict):
             _, batch = self._split(batch)
         return super().compute_values(batch, embeddings)

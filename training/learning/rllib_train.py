@@ -2,7 +2,8 @@
 
 The envs are :class:`~.rllib_env.ParlorMultiAgentEnv` copies on RLlib's env
 runners (``rllib.num_env_runners`` processes on the cluster, ``n_envs`` envs each;
-0 runners: the envs step in this process), every exposed seat mapped to one
+0 runners: the envs step in this process; each runner a :class:`~.rllib_runner.LeanEnvRunner`,
+RLlib's without the per-step connector pipelines), every exposed seat mapped to one
 trained module, ``learner`` (:class:`~.rllib_module.MaskedPPOTorchRLModule`).
 The training config means what it means for sb3 (:mod:`.configs`); the PPO keys map so:
 
@@ -76,6 +77,7 @@ def ppo_config(config: TrainConfig) -> Any:
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
     from parlor.training.learning.rllib_module import MaskedPPOTorchRLModule, model_config
+    from parlor.training.learning.rllib_runner import LeanEnvRunner
 
     p, r = config.ppo, config.rllib
     assert r is not None  # TrainConfig sets it with backend: rllib
@@ -88,10 +90,11 @@ def ppo_config(config: TrainConfig) -> Any:
         .framework("torch")
         # episodes_to_numpy=False: RLlib 2.x converts every finished episode of a sample() call again
         # after each env step (quadratic: a third of the sampling CPU on OFC); the learner
-        # connector batches the lists into the same arrays
+        # connector batches the lists into the same arrays. LeanEnvRunner: RLlib's runner without
+        # the per-step connector pipelines and metrics (the same episodes; .rllib_runner)
         .env_runners(num_env_runners=r.num_env_runners, num_envs_per_env_runner=config.n_envs,
                      num_cpus_per_env_runner=r.num_cpus_per_env_runner, rollout_fragment_length="auto",
-                     episodes_to_numpy=False)
+                     episodes_to_numpy=False, env_runner_cls=LeanEnvRunner)
         .learners(num_learners=r.num_learners, num_gpus_per_learner=1 if r.learner_device == "cuda" else 0)
         .multi_agent(policies={LEARNER}, policy_mapping_fn=map_to_learner, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER: module}))

@@ -33,6 +33,8 @@ from stable_baselines3.common.torch_layers import FlattenExtractor
 from stable_baselines3.common.utils import obs_as_tensor
 from torch import nn
 
+from parlor.training.learning.categorical import normalised, sample
+
 MASKED_LOGIT = -1e8  # sb3-contrib's MaskableCategorical value for a masked action
 _ACTIVATIONS = {nn.ReLU: torch.relu, nn.Tanh: torch.tanh}  # the functions these modules call
 
@@ -75,10 +77,6 @@ def _run(steps: list[Any], x: torch.Tensor) -> torch.Tensor:
     return x
 
 
-def _normalised(logits: torch.Tensor) -> torch.Tensor:
-    return logits - logits.logsumexp(dim=-1, keepdim=True)  # what Categorical(logits=...) stores
-
-
 def lean_act(policy: Any, plan: tuple[list[Any], list[Any]], obs: torch.Tensor,
              masks: np.ndarray | None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``policy(obs, action_masks=masks)`` (sampled actions, values, log-probabilities) for a
@@ -87,13 +85,11 @@ def lean_act(policy: Any, plan: tuple[list[Any], list[Any]], obs: torch.Tensor,
     latent_pi, latent_vf = _run(plan[0], features), _run(plan[1], features)
     values = F.linear(latent_vf, policy.value_net.weight, policy.value_net.bias)
     action_net = policy.action_net
-    logits = _normalised(F.linear(latent_pi, action_net.weight, action_net.bias).view(-1, policy.action_space.n))
+    logits = normalised(F.linear(latent_pi, action_net.weight, action_net.bias).view(-1, policy.action_space.n))
     if masks is not None:
         keep = torch.as_tensor(masks, dtype=torch.bool, device=logits.device).reshape(logits.shape)
         logits = torch.where(keep, logits, torch.tensor(MASKED_LOGIT, dtype=logits.dtype, device=logits.device))
-    logits = _normalised(logits)  # MaskableCategorical normalises again even without masks
-    actions = torch.multinomial(F.softmax(logits, dim=-1), 1, True).T.reshape(-1)
-    log_probs = logits.gather(-1, actions.unsqueeze(-1)).squeeze(-1)
+    actions, log_probs = sample(normalised(logits))  # MaskableCategorical normalises again even without masks
     return actions, values, log_probs
 
 

@@ -116,6 +116,19 @@ def make_raw_env(env_name: str, options: Mapping[str, Any] | None = None) -> Tab
     return TableEnv(game, **split_options(dict(options or {}))[0])
 
 
+def learner_game(env_name: str, options: Mapping[str, Any] | None = None) -> tuple[Game, IllegalActions]:
+    """The Game of ``env_name`` and the illegal-action policy of ``options``, as the learner's
+    envs (this wrapper and RLlib's ``ParlorMultiAgentEnv``) take them: the game's own options
+    and the adapter's ``illegal_action``/``illegal_reward``; the adapter's other options
+    (``render_mode``) are refused, since the learner does not play through the adapter."""
+    game = make_env_game(env_name, options)  # first: it refuses options that are not a mapping
+    adapter_only = sorted(set(options or {}) & set(ADAPTER_OPTIONS) - set(ILLEGAL_ACTION_OPTIONS))
+    if adapter_only:
+        raise ConfigError(f"options {adapter_only} belong to the AEC adapter, which the learner does not play "
+                          f"through; allowed values: the game's own options and {', '.join(ILLEGAL_ACTION_OPTIONS)}")
+    return game, IllegalActions.of(options or {})
+
+
 def stat_of(shaped: str) -> str:
     """The ``State.stats()`` entry a shaping name pays: ``"foul:endgame"`` -> ``"foul"``
     (the part after the colon picks the advisor's estimator for potential shaping)."""
@@ -150,12 +163,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.env_name = env_name
         self.options = dict(options or {})
-        adapter_only = sorted(set(self.options) & set(ADAPTER_OPTIONS) - set(ILLEGAL_ACTION_OPTIONS))
-        if adapter_only:
-            raise ConfigError(f"options {adapter_only} belong to the AEC adapter, which the learner does not play "
-                              f"through; allowed values: the game's own options and {', '.join(ILLEGAL_ACTION_OPTIONS)}")
-        self.game = make_env_game(env_name, self.options)
-        self.illegal = IllegalActions.of(self.options)  # the adapter's policy, played as the adapter plays it
+        # the illegal-action policy is the adapter's, played as the adapter plays it
+        self.game, self.illegal = learner_game(env_name, self.options)
         # the AEC adapter's picture of a view; the pictures extra is first needed by render()
         self._picture = svg_renderer(self.game) if render_mode == "rgb_array" else None
         self._state: Any = None  # the game's State of the current episode; None until the first reset
@@ -291,6 +300,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._done = True
         info = self._info(reward)
         info.update(self._final_info(with_stats=False), illegal_action=True)
+        assert self._last_obs is not None  # every reset observes; step refuses to run before one
         return self._last_obs, reward * self.reward_scale, True, False, info
 
     def _shaping_step(self, final_stats: Mapping[str, float] | None = None) -> float:
@@ -299,6 +309,7 @@ class SingleAgentEnv(gymnasium.Env):
         if final_stats is not None:
             now: Mapping[str, float | None] = {name: final_stats[stat_of(name)] for name in self.shaping}
         else:
+            assert self.advisor is not None  # potential shaping is refused without an advisor's estimates
             now = self.advisor.stat_estimates(self.state, self.learner, tuple(self.shaping))
         change = 0.0
         for name, weight in self.shaping.items():
@@ -326,7 +337,10 @@ class SingleAgentEnv(gymnasium.Env):
             return solved is None
 
         def choose(state: Any, seat: int) -> int:
-            return solved if seat == self.learner else self._opponent_choice(state, seat)
+            if seat != self.learner:
+                return self._opponent_choice(state, seat)
+            assert solved is not None  # play_until stops at every decision of the learner's own
+            return solved
 
         play_until(self.state, choose, stop=learner_decides, on_step=collect)
         return earned
@@ -363,9 +377,11 @@ class SingleAgentEnv(gymnasium.Env):
         legal = self.state.legal_mask().astype(bool)
         if not self.action_guard:
             return legal
+        assert self._last_obs is not None  # observed at the reset that started this episode
         return guarded(self.advisor, self._last_obs, legal, self.action_guard, self.state.view(self.learner))
 
-    def render(self) -> str | np.ndarray:
+    # gymnasium types render() with a free TypeVar (RenderFrame), which no concrete return type matches
+    def render(self) -> str | np.ndarray:  # type: ignore[override]
         """The learner's view: text (``render_mode="ansi"``, also without a render mode) or, for
         ``rgb_array``, ``uint8[H, W, 3]`` pixels of the AEC adapter's picture of that view
         (the ``pictures`` extra; without it, an ImportError naming it)."""

@@ -186,3 +186,38 @@ def test_the_masked_module_acts_without_switching_modes_and_the_same_in_either()
     module.eval()
     assert torch.equal(trained_mode, module.forward_exploration(batch)["action_dist_inputs"])
     assert torch.equal(trained_mode, module.forward_inference(batch)["action_dist_inputs"])
+
+
+def test_two_runs_of_one_config_train_the_same_model(ray_cluster, tmp_path: Path) -> None:
+    """A seed fixes an RLlib run (parlor's lean env runner included): the same model.zip weights."""
+    path = tmp_path / "tonk_rllib.yaml"
+    config = {**TONK, "total_steps": 256, "self_play": None, "opponents": [{"agent": "heuristic", "weight": 1.0}],
+              "eval": {**TONK["eval"], "every": 10**6}, "rllib": {"num_env_runners": 0}}
+    path.write_text(json.dumps(config))
+    weights = []
+    for out in ("a", "b"):
+        assert main(["train", str(path), "--out", str(tmp_path / out), "--no-progress", "--ray", "local"]) == 0
+        (run,) = (tmp_path / out).iterdir()
+        with zipfile.ZipFile(run / "model.zip") as policy:
+            weights.append(policy.read(WEIGHTS))
+    assert weights[0] == weights[1]
+
+
+def test_acting_runs_the_actor_alone_with_rllibs_logits() -> None:
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+
+    env = ParlorMultiAgentEnv(rllib_train.env_config(parse_config({**TONK, "backend": "rllib"})))
+    space, actions = env.observation_spaces["player_0"], env.action_spaces["player_0"]
+    torch.manual_seed(0)
+    module = MaskedPPOTorchRLModule(observation_space=space, action_space=actions,
+                                    model_config=model_config((16, 16), "relu"))
+    obs, _ = env.reset(seed=0)
+    batch = {"obs": {k: torch.as_tensor(np.stack([v, v * 0.5])) for k, v in next(iter(obs.values())).items()}}
+    critic_calls = []
+    module.encoder.critic_encoder.register_forward_hook(lambda *_: critic_calls.append(1))
+    logits = module.forward_exploration(batch)["action_dist_inputs"]
+    assert critic_calls == []  # RLlib's pass runs the critic too (the module is not inference-only)
+    mask, inner = module._split(batch)
+    rllib = DefaultPPOTorchRLModule._forward(module, inner)["action_dist_inputs"]
+    assert critic_calls == [1] and torch.equal(logits, masked_logits(rllib, mask))
+    assert torch.equal(module.forward_train(batch)["action_dist_inputs"], logits)

@@ -115,6 +115,25 @@ def test_shaping_and_guards_need_the_learner_in_one_seat() -> None:
         ParlorMultiAgentEnv({"env_name": "tonk_v0", "options": {}, "opponents": [], "shaping": {"drop": -1.0}})
 
 
+def test_every_seat_deals_a_stacked_deck_as_the_aec_adapter_does() -> None:
+    env = every_seat("kuhn_test", {})
+    for deck, paid in (("K J Q", {"player_0": 2.0, "player_1": -2.0}), ("J K Q", {"player_0": -2.0, "player_1": 2.0})):
+        obs, _ = env.reset(options={"deck": deck})
+        (agent, _), = obs.items()
+        obs, rewards, *_ = env.step({agent: 1})  # seat 0 bets
+        (agent, _), = obs.items()
+        _, rewards, terminated, *_ = env.step({agent: 1})  # seat 1 calls: the higher card wins 2
+        assert terminated["__all__"] and rewards == paid
+    with pytest.raises(ConfigError, match="unknown reset option"):
+        env.reset(options={"dekc": "K J Q"})
+
+
+def test_every_seat_refuses_the_adapters_render_mode_as_the_learner_seat_does() -> None:
+    for opponents in ([], [("random", 1.0)]):
+        with pytest.raises(ConfigError, match=r"\['render_mode'\] belong to the AEC adapter"):
+            ParlorMultiAgentEnv({"env_name": "tonk_v0", "options": {"render_mode": "ansi"}, "opponents": opponents})
+
+
 def test_env_copies_deal_from_their_own_streams() -> None:
     def first_obs(worker: int, vector: int) -> np.ndarray:
         env = ParlorMultiAgentEnv(EnvContext({"env_name": "tonk_v0", "options": {}, "opponents": [], "seed": 3},
