@@ -10,6 +10,7 @@ from parlor.cli import main
 from parlor.training.benchmarks.ofc_advisors import Row, compare, installed_root, report, run_one
 
 
+@pytest.mark.slow  # the copy compiles parlor and its numba kernels anew; the next test reads a tree (--tree) fast
 def test_a_reference_tree_is_imported_in_place_of_the_installed_code(tmp_path: Path) -> None:
     root = Path(installed_root())
     for package in ("envs", "agents", "training"):
