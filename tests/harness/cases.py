@@ -7,8 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-
 from parlor import envs
 from parlor.envs.aec import entry_points
 from parlor.envs.testing import Subject
@@ -60,20 +58,3 @@ def playouts_per_case(case: EnvCase, total: int = 200) -> int:
     presets = sum(1 for c in CASES if c.env_name == case.env_name)
     return max(20, -(-total // presets))
 
-
-def first_share(fast: int) -> list:
-    """Parameters for a check whose seeded episodes each stand alone (episode ``i`` plays the
-    same whatever the count): ``fast`` (the first ``fast`` episodes) in ``make test``, and
-    None (all of them, the test's own count) marked slow, in ``make test-all``."""
-    return [pytest.param(fast, id="first"), pytest.param(None, id="all", marks=pytest.mark.slow)]
-
-
-def first_preset_of_each_env(cases: list[EnvCase]) -> list:
-    """``cases`` as parameters: each env's first preset in ``make test``, the others marked
-    slow (``make test-all``), for checks whose cost is per preset and whose code is per env."""
-    seen: set[str] = set()
-    params = []
-    for case in cases:
-        params.append(pytest.param(case, id=case.id, marks=() if case.env_name not in seen else pytest.mark.slow))
-        seen.add(case.env_name)
-    return params

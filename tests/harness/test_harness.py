@@ -13,7 +13,8 @@ import pytest
 
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.testing import CHECKS
-from tests.harness.cases import CASES, EnvCase, first_share
+from tests.harness.cases import CASES, EnvCase
+from tests.tiers import first_share
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 ids = [c.id for c in CASES]

@@ -13,7 +13,8 @@ import pytest
 
 from parlor.agents.human import HumanAgent
 from parlor.envs.engine.presenter import presenter_for
-from tests.harness.cases import CASES, EnvCase, first_share
+from tests.harness.cases import CASES, EnvCase
+from tests.tiers import first_share
 
 ids = [c.id for c in CASES]
 EPISODES, MAX_DECISIONS = 2, 150

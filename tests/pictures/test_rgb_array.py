@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from parlor.envs.engine.game import ConfigError
-from tests.harness.cases import CASES, KUHN_ENV, EnvCase, first_preset_of_each_env
+from tests.harness.cases import CASES, KUHN_ENV, EnvCase
 from tests.pictures.play import random_steps
+from tests.tiers import first_preset_of_each_env
 
 PICTURE_CASES = [c for c in CASES if c.env_name != "kuhn_test"]
 

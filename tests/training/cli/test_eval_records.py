@@ -37,6 +37,9 @@ def episode_rows(folder: Path) -> list[dict]:
         return [row for row in csv.DictReader(fh) if row["seat"] == "0"]  # one row per seat: seat 0's per episode
 
 
+# slow: a 240-game run killed and resumed; make test resumes runs in test_eval_runs.py (a torn last line)
+# and rebuilds a resumed run's episodes from their records in test_eval_resume_trust.py
+@pytest.mark.slow
 def test_a_killed_recording_run_resumes_to_the_same_records(tmp_path, uninterrupted, capsys) -> None:
     out = tmp_path / "run"
     argv = [sys.executable, "-m", "parlor.training", "eval", *RUN, "--workers", "2", "--out", str(out)]
