@@ -16,6 +16,12 @@ def first_share(fast: int) -> list:
     return [pytest.param(fast, id="first"), pytest.param(None, id="all", marks=pytest.mark.slow)]
 
 
+def first_of(values: list[Any]) -> list:
+    """``values`` as parameters: the first in ``make test``, the others marked slow, for a
+    check of code that is the same for each value (the values differ in what they feed it)."""
+    return [pytest.param(v, marks=() if i == 0 else pytest.mark.slow) for i, v in enumerate(values)]
+
+
 def first_preset_of_each_env(cases: list[Any]) -> list:
     """``cases`` as parameters: each env's first preset in ``make test``, the others marked
     slow (``make test-all``), for checks whose cost is per preset and whose code is per env."""
