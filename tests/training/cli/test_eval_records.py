@@ -22,7 +22,9 @@ from tests.training.cli.test_eval_runs import ROOT, results_without_timing, wait
 # 40 duplicate deals (jobs) of 6 lineups, each episode recorded
 RUN = ["tonk_v0", "--agents", "random,heuristic", "--games", "240", "--seed", "5", "--record", "--no-plot", "--quiet"]
 
-pytestmark = pytest.mark.skipif("tonk_v0" not in envs.ENVS, reason="tonk_v0 is not registered")
+# one xdist worker for the module: its module fixture (a whole run) is built once, not once per worker
+pytestmark = [pytest.mark.skipif("tonk_v0" not in envs.ENVS, reason="tonk_v0 is not registered"),
+              pytest.mark.xdist_group("test_eval_records")]
 
 
 @pytest.fixture(scope="module")
