@@ -8,8 +8,9 @@ beside mypy (mypy uses one core, this the other), so the test run finds the cach
 
 - ``pytest --collect-only`` imports every test module and what it imports, writing the
   bytecode of the venv's and parlor's modules and the test modules' rewritten asserts;
-- the OFC kernels are compiled by their own ``warm_up`` functions and one Pineapple hand
-  of the heuristic against the expert (the planner's and the expert's kernels).
+- the OFC kernels are compiled by their own ``warm_up`` functions, one Pineapple hand of
+  the heuristic against the expert (the planner's and the expert's kernels) and one of the
+  shipped guarded policy (the foul count of its action guard).
 
 Nothing here is a test: a failure shows again, with its test, in the test run itself.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 
 def collect(pytest_args: list[str]) -> int:
@@ -26,6 +28,7 @@ def collect(pytest_args: list[str]) -> int:
 
 
 def compile_kernels() -> None:
+    import parlor.agents
     from parlor import envs
     from parlor.agents.episodes import play_episode
     from parlor.agents.registry import make_agent
@@ -35,6 +38,8 @@ def compile_kernels() -> None:
     block_kernel.warm_up()
     game = envs.make_game("ofc_v0", variant="pineapple", features=True)
     play_episode(game, [make_agent("heuristic", game, seed=0), make_agent("expert", game, seed=1)], seed=0)
+    safe = Path(parlor.agents.__file__).parent / "pretrained" / "ofc_pineapple_safe.zip"
+    play_episode(game, [make_agent(f"ppo:{safe}", game), make_agent("heuristic", game, seed=1)], seed=0)
 
 
 def main(pytest_args: list[str]) -> int:
