@@ -21,16 +21,22 @@ demo: $(STAMP)
 	$(VENV)/bin/parlor demo
 
 # `make test` (what CI runs): ruff, mypy and every test not marked slow, in a few minutes;
-# `make test-all` adds the slow ones (exhaustive and property runs, Ray clusters, training runs).
+# `make test-all` adds the slow ones (exhaustive and property runs, Ray clusters, training runs,
+# the browser). docs/testing.md lists the tiers and the fast test that covers each slow one.
+# Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: the install skips compiling,
+# so without it every worker and every fresh interpreter of the tests compiles torch, Ray and
+# parlor from source again. mypy (one core) runs beside tests/warm_up.py (the other), which
+# compiles once what each test process would compile for itself; its failures show in the run.
 # loadgroup: the Ray tests (xdist_group "ray") share one worker and one Ray instance
+test test-all: export PYTHONDONTWRITEBYTECODE =
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy
-	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow" tests
+	$(VENV)/bin/mypy & mypy=$$!; $(PY) -m tests.warm_up -m "not slow and not browser"; wait $$mypy
+	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not browser" tests
 
 test-all: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy & mypy=$$!; $(PY) -m tests.warm_up; wait $$mypy
 	$(PY) -m pytest -n 2 --dist loadgroup tests
 
 # the replay page in a real browser: Debian's chromium, screenshots in runs/browser-test/

@@ -23,6 +23,8 @@ import pytest
 import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
+# one xdist worker for the module: its module fixture (the guide's package, installed) is built once, not once per worker
+pytestmark = pytest.mark.xdist_group("test_adding_a_game")
 GUIDE = ROOT / "docs" / "adding_a_game.md"
 FILE_BLOCK = re.compile(r"^```(\w+) file=(\S+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 RUN_BLOCK = re.compile(r"^```python run\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -153,6 +155,7 @@ def test_the_guides_game_gets_its_agents_and_gymnasium_id_from_the_registry(proj
             "{'kuhn_v0': 'my_kuhn.kuhn_v0'}") in out
 
 
+@pytest.mark.slow  # a PPO run; make test trains on Kuhn poker in tests/training/cli/test_train.py
 def test_the_guides_training_config_trains_a_policy(project) -> None:
     pytest.importorskip("sb3_contrib")  # the train extra
     root, env = project

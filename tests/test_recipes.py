@@ -31,7 +31,8 @@ PRINTS = {
 
 # the recipes that train (a fresh interpreter importing torch, tianshou or Ray, then
 # learning): minutes on a small machine, so make test-all runs them and make test does not
-TRAINING = ("MaskablePPO", "to_sb3", "Tianshou", "RLlib")
+# (make_vec_env's ids and SubprocVecEnv: tests/training/learning/test_registration.py)
+TRAINING = ("MaskablePPO", "to_sb3", "Tianshou", "RLlib", "make_vec_env")
 
 
 def recipes() -> list:

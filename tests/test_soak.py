@@ -12,10 +12,14 @@ from tests.harness import kuhn
 from tests.harness.cases import KUHN_RAW_ENV
 
 
-def test_every_env_preset_soaks_clean_and_the_cli_prints_the_totals(capsys) -> None:
-    assert main(["soak", "--steps", "1", "--check-every", "4"]) == 0   # one episode of each preset
+# make test: the presets of OFC (the one the output is checked for); every env's (slow) in make test-all
+@pytest.mark.parametrize("names", [["ofc_v0"], pytest.param(list(envs.ENVS), id="every_env", marks=pytest.mark.slow)],
+                         ids=lambda names: ",".join(names))
+def test_every_env_preset_soaks_clean_and_the_cli_prints_the_totals(capsys, names: list[str]) -> None:
+    envs_flag = [] if names == list(envs.ENVS) else ["--envs", ",".join(names)]
+    assert main(["soak", "--steps", "1", "--check-every", "4", *envs_flag]) == 0   # one episode of each preset
     out = capsys.readouterr().out
-    presets = sum(len(envs.load(name).PRESETS) for name in envs.ENVS)
+    presets = sum(len(envs.load(name).PRESETS) for name in names)
     assert out.count("\n") == presets + 3                      # header, one line per preset, total, summary
     assert f"{presets} episodes, 0 violations in" in out and "ofc_v0[pineapple]" in out
 

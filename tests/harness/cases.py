@@ -23,6 +23,7 @@ class EnvCase:
     options: dict[str, Any]
     env_fn: Callable[..., Any]
     raw_env_fn: Callable[..., Any]
+    playouts: int | None = None   # at most this many random playouts (None: its share, playouts_per_case)
 
     @property
     def id(self) -> str:
@@ -38,7 +39,9 @@ class EnvCase:
         """This case for the checks of :mod:`parlor.envs.testing`, with where its game hides
         cards (tests/harness/hidden.py) and its share of the random playouts."""
         hidden = functools.partial(hidden_of, self.env_name)
-        return Subject(self.env_fn, dict(self.options), hidden, playouts_per_case(self), self.id)
+        share = playouts_per_case(self)
+        return Subject(self.env_fn, dict(self.options), hidden, share if self.playouts is None else min(self.playouts, share),
+                       self.id)
 
 
 def all_cases() -> list[EnvCase]:
@@ -57,3 +60,4 @@ def playouts_per_case(case: EnvCase, total: int = 200) -> int:
     """Split ``total`` random playouts per env over its presets (at least 20 each)."""
     presets = sum(1 for c in CASES if c.env_name == case.env_name)
     return max(20, -(-total // presets))
+

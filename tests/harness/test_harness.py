@@ -7,11 +7,14 @@ invariants, no-leak via determinize, clone replay, illegal actions and bad optio
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.testing import CHECKS
 from tests.harness.cases import CASES, EnvCase
+from tests.tiers import first_preset_of_each_env, first_share
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 ids = [c.id for c in CASES]
@@ -32,8 +35,10 @@ def test_game_and_state_declare_every_member_of_the_engine_protocol(case: EnvCas
     CHECKS["protocol"](case.subject())
 
 
+@pytest.mark.parametrize("playouts", first_share(5))  # make test: the first 5 playouts of each case
 @pytest.mark.parametrize("case", CASES, ids=ids)
-def test_random_playouts_keep_invariants(case: EnvCase) -> None:
+def test_random_playouts_keep_invariants(case: EnvCase, playouts: int | None) -> None:
+    case = case if playouts is None else replace(case, playouts=playouts)
     CHECKS["random_playouts"](case.subject())
 
 
@@ -70,7 +75,9 @@ def test_unknown_option_names_allowed_fields(case: EnvCase) -> None:
     CHECKS["unknown_option"](case.subject())
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+# make test: each env's first preset (every preset has the same option fields; the others, slow, vary the
+# options set beside the bad one)
+@pytest.mark.parametrize("case", first_preset_of_each_env(CASES))
 def test_every_option_refuses_bad_values_with_config_error(case: EnvCase) -> None:
     CHECKS["bad_option_values"](case.subject())
 

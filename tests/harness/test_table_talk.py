@@ -14,6 +14,7 @@ import pytest
 from parlor.agents.human import HumanAgent
 from parlor.envs.engine.presenter import presenter_for
 from tests.harness.cases import CASES, EnvCase
+from tests.tiers import first_share
 
 ids = [c.id for c in CASES]
 EPISODES, MAX_DECISIONS = 2, 150
@@ -21,14 +22,15 @@ TYPED_EVERY = 7  # the typed-back round trip on every 7th decision (it parses ev
 ASCII = str.maketrans("♣♦♥♠", "cdhs")
 
 
+@pytest.mark.parametrize("episodes", first_share(1))  # make test: the first episode of each case
 @pytest.mark.parametrize("case", CASES, ids=ids)
-def test_labels_are_unique_and_typed_back_moves_are_told_and_hands_explained(case: EnvCase) -> None:
+def test_labels_are_unique_and_typed_back_moves_are_told_and_hands_explained(case: EnvCase, episodes: int | None) -> None:
     game = case.make_raw().game
     presenter = presenter_for(game)
     human = HumanAgent(game, io.StringIO(), io.StringIO())
     rng = np.random.default_rng(5)
     explained = ended = False
-    for episode in range(EPISODES):
+    for episode in range(EPISODES if episodes is None else episodes):
         state = game.new_state(np.random.default_rng(episode))
         views = [state.view(q) for q in range(game.num_players)]
         decisions = 0

@@ -11,11 +11,13 @@ import pytest
 from parlor.envs.engine.game import ConfigError
 from tests.harness.cases import CASES, KUHN_ENV, EnvCase
 from tests.pictures.play import random_steps
+from tests.tiers import first_preset_of_each_env
 
 PICTURE_CASES = [c for c in CASES if c.env_name != "kuhn_test"]
 
 
-@pytest.mark.parametrize("case", PICTURE_CASES, ids=lambda c: c.id)
+# make test: each env's first preset (tests/pictures/test_svg.py draws every preset's SVG)
+@pytest.mark.parametrize("case", first_preset_of_each_env(PICTURE_CASES))
 def test_rgb_array_is_a_fixed_shape_non_blank_image_that_follows_the_game(case: EnvCase) -> None:
     env = case.make_raw(render_mode="rgb_array")
     assert "rgb_array" in env.metadata["render_modes"] and env.metadata["render_fps"] > 0

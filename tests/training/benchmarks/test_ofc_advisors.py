@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from parlor.cli import main
-from parlor.training.benchmarks.ofc_advisors import Row, compare, installed_root, report, run_one
+from parlor.training.benchmarks.ofc_advisors import Row, compare, installed_root, plays, report, run_one
 
 
+@pytest.mark.slow  # the copy compiles parlor and its numba kernels anew; the next test reads a tree (--tree) fast
 def test_a_reference_tree_is_imported_in_place_of_the_installed_code(tmp_path: Path) -> None:
     root = Path(installed_root())
     for package in ("envs", "agents", "training"):
@@ -46,6 +47,14 @@ def test_bad_workloads_and_options_name_what_is_allowed(capsys) -> None:
         main(["bench", "--ofc-advisors", "--reference", "/nonexistent-parlor-tree"])
 
 
+def test_a_tree_plays_a_policy_workload_only_if_it_ships_the_policy_file(tmp_path: Path) -> None:
+    (tmp_path / "agents" / "pretrained").mkdir(parents=True)
+    assert not plays("ofc_pineapple_multihand", str(tmp_path))  # compare then measures this code only
+    assert plays("heuristic", str(tmp_path)) and plays("observe", str(tmp_path))
+    assert plays("ofc_pineapple_multihand", installed_root())
+
+
+@pytest.mark.slow  # a policy measured in a fresh process; the test above and the report test are the fast checks
 def test_a_policy_the_reference_does_not_ship_is_measured_on_this_code_only(tmp_path: Path) -> None:
     root = Path(installed_root())
     for package in ("envs", "agents", "training"):

@@ -57,7 +57,8 @@ def test_report_gives_ratios_to_the_references_and_the_rest_of_a_step() -> None:
     assert rest.split()[-1] == "1,500"  # (0.5 - 0.2 - 0.1 - 0.05) s over 100 steps, in us
 
 
-@pytest.mark.parametrize("stock_acting", [False, True])  # parlor's lean acting pass, and sb3-contrib's forward
+# parlor's lean acting pass, and sb3-contrib's forward (slow: test_rollout.py holds the two to the same training)
+@pytest.mark.parametrize("stock_acting", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_an_sb3_row_splits_a_real_training_step(stock_acting: bool) -> None:
     pytest.importorskip("sb3_contrib")
     from parlor.training.benchmarks import scale

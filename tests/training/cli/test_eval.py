@@ -10,6 +10,9 @@ import pytest
 from parlor import envs
 from parlor.cli import main
 
+# one xdist worker for the module: its module fixture (a whole run) is built once, not once per worker
+pytestmark = pytest.mark.xdist_group("test_eval")
+
 
 @pytest.fixture(scope="module")
 def tonk_run(tmp_path_factory):

@@ -18,6 +18,9 @@ from tests.training.cli.test_eval_runs import results_without_timing
 RUN = ["ofc_v0", "--agents", "heuristic,random", "--option", "variant=pineapple", "--option", "num_hands=3",
        "--games", "8", "--seed", "3", "--record", "--quiet"]
 
+# one xdist worker for the module: its module fixture (a whole run) is built once, not once per worker
+pytestmark = pytest.mark.xdist_group("test_eval_multihand")
+
 
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory) -> Path:

@@ -22,7 +22,9 @@ from tests.training.cli.test_eval_runs import ROOT, results_without_timing, wait
 # 40 duplicate deals (jobs) of 6 lineups, each episode recorded
 RUN = ["tonk_v0", "--agents", "random,heuristic", "--games", "240", "--seed", "5", "--record", "--no-plot", "--quiet"]
 
-pytestmark = pytest.mark.skipif("tonk_v0" not in envs.ENVS, reason="tonk_v0 is not registered")
+# one xdist worker for the module: its module fixture (a whole run) is built once, not once per worker
+pytestmark = [pytest.mark.skipif("tonk_v0" not in envs.ENVS, reason="tonk_v0 is not registered"),
+              pytest.mark.xdist_group("test_eval_records")]
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +39,9 @@ def episode_rows(folder: Path) -> list[dict]:
         return [row for row in csv.DictReader(fh) if row["seat"] == "0"]  # one row per seat: seat 0's per episode
 
 
+# slow: a 240-game run killed and resumed; make test resumes runs in test_eval_runs.py (a torn last line)
+# and rebuilds a resumed run's episodes from their records in test_eval_resume_trust.py
+@pytest.mark.slow
 def test_a_killed_recording_run_resumes_to_the_same_records(tmp_path, uninterrupted, capsys) -> None:
     out = tmp_path / "run"
     argv = [sys.executable, "-m", "parlor.training", "eval", *RUN, "--workers", "2", "--out", str(out)]

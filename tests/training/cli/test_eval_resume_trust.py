@@ -18,7 +18,9 @@ from tests.training.cli.test_eval_runs import results_without_timing
 
 RUN = ["tonk_v0", "--agents", "random,heuristic", "--games", "24", "--seed", "5", "--no-plot", "--quiet"]
 
-pytestmark = pytest.mark.skipif("tonk_v0" not in envs.ENVS, reason="tonk_v0 is not registered")
+# one xdist worker for the module: its module fixture (a whole run) is built once, not once per worker
+pytestmark = [pytest.mark.skipif("tonk_v0" not in envs.ENVS, reason="tonk_v0 is not registered"),
+              pytest.mark.xdist_group("test_eval_resume_trust")]
 
 
 @pytest.fixture(scope="module")

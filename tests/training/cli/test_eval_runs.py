@@ -27,7 +27,9 @@ RUN = ["tonk_v0", "--agents", "random=tests.training.cli.paced:PacedRandom,heuri
 PACE = "0.01"  # seconds per random move in interrupted children: about 10 s of play instead of 1
 SMALL = ["tonk_v0", "--agents", "random,heuristic", "--games", "12", "--no-plot", "--quiet"]
 
-pytestmark = pytest.mark.skipif("tonk_v0" not in envs.ENVS, reason="tonk_v0 is not registered")
+# one xdist worker for the module: its module fixture (a whole run) is built once, not once per worker
+pytestmark = [pytest.mark.skipif("tonk_v0" not in envs.ENVS, reason="tonk_v0 is not registered"),
+              pytest.mark.xdist_group("test_eval_runs")]
 
 
 def results_without_timing(folder: Path) -> dict:

@@ -70,6 +70,10 @@ def test_play_against_a_policy_and_bench_without_their_extras(tmp_path) -> None:
     done = parlor_without(["sb3_contrib"], ["bench", "--ofc-advisors", "--workloads", "heuristic,ofc_pineapple"],
                           tmp_path)
     assert "sb3-contrib" in assert_one_line_naming(done, "train")
+
+
+@pytest.mark.slow  # it measures (two more fresh interpreters); the checks before measuring are the test above
+def test_the_ofc_advisors_bench_measures_without_rlcard_and_the_train_extra(tmp_path) -> None:
     done = parlor_without(["rlcard", "sb3_contrib"], ["bench", "--ofc-advisors", "--workloads", "heuristic",
                                                        "--rounds", "1", "--size", "0.02"], tmp_path)
     assert done.returncode == 0 and "heuristic" in done.stdout, done.stderr

@@ -30,6 +30,7 @@ def test_ci_width_shrinks_with_games() -> None:
     assert large["agents"][0]["ci95"] < small["agents"][0]["ci95"] / 2
 
 
+@pytest.mark.slow  # 300 deals with a search agent; test_stats.py checks the ratings on a synthetic tournament
 def test_three_agents_get_elo_in_order_of_their_wins() -> None:
     results = kuhn_eval([BET, "random", "search:16:random"], games=300, seed=1)
     elo = [a["elo"] for a in results["agents"]]

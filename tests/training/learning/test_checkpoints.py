@@ -20,6 +20,8 @@ from tests.training.scripted import KUHN, register
 
 register()
 ROOT = Path(__file__).resolve().parents[3]
+# one xdist worker for the module: its module fixture (a whole run) is built once, not once per worker
+pytestmark = pytest.mark.xdist_group("test_checkpoints")
 CONFIG = parse_config(yaml.safe_load(KUHN.replace("checkpoint_every: 128", "checkpoint_every: 64")
                                      .replace("eval: {every: 128", "eval: {every: 64")))
 

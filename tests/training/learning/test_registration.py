@@ -15,6 +15,7 @@ from parlor import envs
 from parlor.envs.engine.game import ConfigError
 from parlor.training.learning import gym_id, gym_ids
 from parlor.training.learning.wrapper import SingleAgentEnv
+from tests.tiers import first_of
 
 IDS = sorted(gym_ids())
 
@@ -108,7 +109,9 @@ def test_maskable_ppo_trains_on_the_id_unchanged(env_id: str) -> None:
     assert mask[int(action)]
 
 
-@pytest.mark.parametrize("env_id", IDS)
+# make test: the first id (the same registration and wrapper for each; tests/pictures/test_rgb_array.py
+# draws each env's pixels fast)
+@pytest.mark.parametrize("env_id", first_of(IDS))
 def test_sb3_make_vec_env_with_its_defaults_draws_the_learners_view(env_id: str) -> None:
     from stable_baselines3.common.env_util import make_vec_env
 

@@ -162,6 +162,7 @@ def test_feature_block_version_is_part_of_the_signature(env_name: str, options: 
         check_signature(older, sig)
 
 
+@pytest.mark.slow  # trains OFC first; tests/agents/test_pretrained.py has the registry refuse a shipped policy fast
 def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
     if "ofc_v0" not in envs.ENVS:
         pytest.skip("ofc_v0 not registered")

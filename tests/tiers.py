@@ -1,0 +1,33 @@
+"""The two tiers of the test suite: ``make test`` (every test not marked ``slow``) and
+``make test-all`` (all of them). docs/testing.md lists what runs only in the second and
+which fast test covers it. These helpers split a parametrized check into a fast share and
+the rest, so that every check keeps a fast case."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+def first_share(fast: int) -> list:
+    """Parameters for a check whose seeded episodes each stand alone (episode ``i`` plays the
+    same whatever the count): ``fast`` (the first ``fast`` episodes) in ``make test``, and
+    None (all of them, the test's own count) marked slow, in ``make test-all``."""
+    return [pytest.param(fast, id="first"), pytest.param(None, id="all", marks=pytest.mark.slow)]
+
+
+def first_of(values: list[Any]) -> list:
+    """``values`` as parameters: the first in ``make test``, the others marked slow, for a
+    check of code that is the same for each value (the values differ in what they feed it)."""
+    return [pytest.param(v, marks=() if i == 0 else pytest.mark.slow) for i, v in enumerate(values)]
+
+
+def first_preset_of_each_env(cases: list[Any]) -> list:
+    """``cases`` as parameters: each env's first preset in ``make test``, the others marked
+    slow (``make test-all``), for checks whose cost is per preset and whose code is per env."""
+    seen: set[str] = set()
+    params = []
+    for case in cases:
+        params.append(pytest.param(case, id=case.id, marks=() if case.env_name not in seen else pytest.mark.slow))
+        seen.add(case.env_name)
+    return params

@@ -1,0 +1,51 @@
+"""Compile once what every test process would otherwise compile for itself (``make test``).
+
+A fresh clone has no compiled code: the install skips byte-compiling (``--no-compile``),
+and numba compiles the OFC kernels at their first call and caches the machine code beside
+their source (``cache=True``). Each pytest worker, and each fresh interpreter a test
+starts, would pay for that again until the caches exist. ``make test`` runs this module
+beside mypy (mypy uses one core, this the other), so the test run finds the caches made:
+
+- ``pytest --collect-only`` imports every test module and what it imports, writing the
+  bytecode of the venv's and parlor's modules and the test modules' rewritten asserts;
+- the OFC kernels are compiled by their own ``warm_up`` functions, one Pineapple hand of
+  the heuristic against the expert (the planner's and the expert's kernels) and one of the
+  shipped guarded policy (the foul count of its action guard).
+
+Nothing here is a test: a failure shows again, with its test, in the test run itself.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+
+def collect(pytest_args: list[str]) -> int:
+    """Collect the tests that ``pytest PYTEST_ARGS tests`` would run, in a child pytest."""
+    return subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           *pytest_args, "tests"], stdout=subprocess.DEVNULL).returncode
+
+
+def compile_kernels() -> None:
+    import parlor.agents
+    from parlor import envs
+    from parlor.agents.episodes import play_episode
+    from parlor.agents.registry import make_agent
+    from parlor.envs.ofc_outlook import block_kernel, turn_kernel
+
+    turn_kernel.warm_up()
+    block_kernel.warm_up()
+    game = envs.make_game("ofc_v0", variant="pineapple", features=True)
+    play_episode(game, [make_agent("heuristic", game, seed=0), make_agent("expert", game, seed=1)], seed=0)
+    safe = Path(parlor.agents.__file__).parent / "pretrained" / "ofc_pineapple_safe.zip"
+    play_episode(game, [make_agent(f"ppo:{safe}", game), make_agent("heuristic", game, seed=1)], seed=0)
+
+
+def main(pytest_args: list[str]) -> int:
+    compile_kernels()
+    return collect(pytest_args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
