@@ -1,9 +1,9 @@
-"""The incremental observation cache of Washizu poker: every seat's observation kept up to
-date as cards move and chips change, so ``Game.observe`` is a row copy.
+"""The storage of Washizu poker's observer (``observer.py``): every seat's observation, kept
+up to date as cards move and chips change, so ``Game.observe`` is a row copy.
 
-The cache (:class:`ObsParts`, the fast ``observe`` path): every part is built by
-the same helpers that ``encode_view`` uses, so ``observe(state, p) ==
-encode(state.view(p))`` (the harness asserts it). Each observer's whole
+:class:`ObsParts` holds the rows and writes their parts; the observer decides, per rule
+event, what to write. Every part is built by the same helpers that ``encode_view`` uses, so
+``observe(state, p) == encode(state.view(p))`` (the harness asserts it). Each observer's whole
 observation lives in one row of a 2-D array, written where a card moves, a seat
 or the table changes (a seat's row and the shared table features sit in every
 observer's row: a step writes one or two entries n times); ``observe`` copies
@@ -192,12 +192,6 @@ class ObsParts:
         for c in discards:
             cells[at + DISC_COL[c]] += 0.5
 
-    def set_seat(self, p: int, row: Sequence[float]) -> None:
-        """Seat ``p``'s ``seat_row``, in every observer's row."""
-        cells, src = self.cells, memoryview(array("f", row))
-        for at in self.layout.seat_flat[p]:
-            cells[at: at + SEAT] = src
-
     def set_seat_entry(self, p: int, k: int, value: float) -> None:
         """Entry ``k`` of seat ``p``'s ``seat_row`` (in every observer's row), when only it changed."""
         cells = self.cells
@@ -265,7 +259,3 @@ class ObsParts:
             self.cells[flat[old] + 7] = 0.0
         if new is not None:
             self.cells[flat[new] + 7] = 1.0
-
-    # ---------------------------------------------------------------- the observation
-    def observe(self, p: int) -> np.ndarray:
-        return self.row_list[p].copy()
