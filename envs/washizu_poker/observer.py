@@ -17,7 +17,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from parlor.envs.washizu_poker.encode import seat_row
+from parlor.envs.washizu_poker.encode import (
+    S_BET,
+    S_DRAWN,
+    S_DREW,
+    S_IN,
+    S_STACK,
+    T_BET,
+    T_CALL,
+    T_CAP,
+    T_DRAW,
+    T_LEVEL,
+    T_POT,
+    T_TURN,
+    seat_row,
+)
 from parlor.envs.washizu_poker.match import BET, DRAW
 from parlor.envs.washizu_poker.observation_cache import ObsParts, WashizuTables
 
@@ -28,7 +42,8 @@ class WashizuObserver:
     """Every seat's observation (``parts``), written by the rules' events."""
 
     def __init__(self, n: int, tables: WashizuTables, total: float, num_games: int):
-        self.parts = ObsParts(n, tables, total)
+        self.parts = ObsParts(n, tables)
+        self.layout = self.parts.layout  # the flat cell indices the events write (shared, never mutated)
         self.n = n
         self.total = total  # the chips at the table: every chip feature is over it
         self.num_games = num_games
@@ -61,7 +76,10 @@ class WashizuObserver:
 
     def turn_passed(self, old: int | None, new: int) -> None:
         """Seat ``new`` acts next (``old`` acted): the "my turn" feature moves."""
-        self.parts.move_turn(old, new)
+        cells, flat = self.parts.cells, self.layout.table_flat
+        if old is not None:
+            cells[flat[old] + T_TURN] = 0.0
+        cells[flat[new] + T_TURN] = 1.0
 
     # ---------------------------------------------------------------- the draw
     def drew(self, s: WashizuFields, p: int, discards: Sequence[int]) -> None:
@@ -72,7 +90,10 @@ class WashizuObserver:
         if discards:
             parts.set_hand(p, s.hands[p])
             parts.add_discards(p, discards)
-        parts.set_drawn(p, len(discards))
+        cells, drawn = parts.cells, len(discards) / 5.0
+        for at in self.layout.seat_flat[p]:
+            cells[at + S_DREW] = 1.0
+            cells[at + S_DRAWN] = drawn
 
     def washizu_moved(self, p: int, gone: Sequence[int], came: Sequence[int]) -> None:
         """Washizu cards ``gone`` left seat ``p``'s hand into the left view and ``came`` were
@@ -80,29 +101,47 @@ class WashizuObserver:
         self.parts.move_washizu(p, gone, came)
 
     # ---------------------------------------------------------------- the betting round
+    # (each event writes its entries in every observer's row in one pass: a seat's row and the
+    # shared table features sit in every row)
     def betting_began(self, s: WashizuFields) -> None:
         """The draw is over and the betting round opens: the cap, the phase flags and the
         amount to call, the level for everybody (nobody has bet yet)."""
-        total = self.total
-        self.parts.begin_betting(s.cap_now / total, s.level / total)
+        cells, total = self.parts.cells, self.total
+        cap, to_call = s.cap_now / total, s.level / total
+        for at in self.layout.table_flat:
+            cells[at + T_CAP] = cap
+            cells[at + T_DRAW] = 0.0
+            cells[at + T_BET] = 1.0
+            cells[at + T_CALL] = to_call
 
     def called(self, s: WashizuFields, p: int) -> None:
         """Seat ``p`` called: its stack and bet, the pot, its amount to call."""
-        total = self.total
-        self.parts.paid(p, s.stacks[p] / total, s.bets[p] / total, s.pot / total, (s.level - s.bets[p]) / total)
+        cells, total, layout = self.parts.cells, self.total, self.layout
+        stack, bet, pot = s.stacks[p] / total, s.bets[p] / total, s.pot / total
+        for seat_at, table_at in zip(layout.seat_flat[p], layout.table_flat):
+            cells[seat_at + S_STACK] = stack
+            cells[seat_at + S_BET] = bet
+            cells[table_at + T_POT] = pot
+        cells[layout.table_flat[p] + T_CALL] = (s.level - s.bets[p]) / total
 
     def raised(self, s: WashizuFields, p: int) -> None:
         """Seat ``p`` raised: as ``called``, plus the level and everybody's amount to call."""
-        total, level = self.total, s.level
-        self.parts.raised(p, s.stacks[p] / total, s.bets[p] / total, s.pot / total, level / total,
-                          [(level - b) / total for b in s.bets])
+        cells, total, layout, level = self.parts.cells, self.total, self.layout, s.level
+        stack, bet, pot, high = s.stacks[p] / total, s.bets[p] / total, s.pot / total, level / total
+        for seat_at, table_at, b in zip(layout.seat_flat[p], layout.table_flat, s.bets):
+            cells[seat_at + S_STACK] = stack  # (seat_flat[p] and table_flat are per observer)
+            cells[seat_at + S_BET] = bet
+            cells[table_at + T_POT] = pot
+            cells[table_at + T_LEVEL] = high
+            cells[table_at + T_CALL] = (level - b) / total
 
     def dropped(self, s: WashizuFields, p: int) -> None:
         """Seat ``p`` dropped: it is out of this game, and the level cap may have risen
         (``s.cap_now``; unchanged when the drop leaves one player in)."""
-        parts = self.parts
-        parts.set_seat_entry(p, 1, 0.0)  # seat_row's "in this game"
-        parts.set_table_entry(2, s.cap_now / self.total)
+        cells, layout, cap = self.parts.cells, self.layout, s.cap_now / self.total
+        for seat_at, table_at in zip(layout.seat_flat[p], layout.table_flat):
+            cells[seat_at + S_IN] = 0.0
+            cells[table_at + T_CAP] = cap
 
     # ---------------------------------------------------------------- rebuilding and checking
     def seat_row(self, s: WashizuFields, p: int) -> tuple[float, ...]:
