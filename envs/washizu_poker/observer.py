@@ -38,6 +38,7 @@ from parlor.envs.washizu_poker.observation_cache import ObsParts, WashizuTables
 if TYPE_CHECKING:
     from parlor.envs.washizu_poker.fields import WashizuFields
 
+
 class WashizuObserver:
     """Every seat's observation (``parts``), written by the rules' events."""
 
