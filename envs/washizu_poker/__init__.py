@@ -7,8 +7,8 @@
   once (the base of those modules' mixins);
 - ``view``: the View (what one seat knows);
 - ``encode``: the observation layout, ``encode_view`` and action ids <-> words;
-- ``observation_cache``: the incremental observation cache the state keeps for the fast
-  ``observe``;
+- ``observer``: told each rule event by the state, keeps every seat's observation up to
+  date for the fast ``observe``; ``observation_cache``: its storage;
 - ``presenter``: the game's presenter (``engine/presenter.py``), all it shows people: the
   text and picture of ``render``, the words of ``narrate``, and the seat notes both print;
 - ``render``: text of a view and its SVG picture (``render_svg``);

@@ -52,20 +52,16 @@ class BettingSteps(WashizuFields):
         self.n_in -= 1
         self.to_act -= 1
         self.stat["dropped"][p] += 1
-        self.obs.set_seat_entry(p, 1, 0.0)  # _sync_seat: only "in this game" changed
         if self.n_in > 1:
             self.cap_now = self.cap()
-            self.obs.set_table_entry(2, self.cap_now / self.obs.total)
+        self.observer.dropped(self, p)
         self._next_bettor(p)
 
     def _call(self, p: int) -> None:
         self._pay(p, self.level - self.bets[p])
         self.bets[p] = self.level
         self.to_act -= 1
-        # _sync_seat and _sync_table, the entries that changed: p's stack and bet, the pot, p's call
-        total = self.obs.total
-        self.obs.paid(p, self.stacks[p] / total, self.bets[p] / total, self.pot / total,
-                      (self.level - self.bets[p]) / total)
+        self.observer.called(self, p)
         self._next_bettor(p)
 
     def _raise(self, p: int, k: int) -> None:
@@ -73,10 +69,7 @@ class BettingSteps(WashizuFields):
         self._pay(p, self.level - self.bets[p])
         self.bets[p] = self.level
         self.to_act = self.n_in - 1  # everyone else still in must act again
-        # _sync_seat and _sync_table, the entries that changed (the level: everybody's call)
-        total, level = self.obs.total, self.level
-        self.obs.raised(p, self.stacks[p] / total, self.bets[p] / total, self.pot / total, level / total,
-                        [(level - b) / total for b in self.bets])
+        self.observer.raised(self, p)
         self.stat["raised"][p] += 1
         self._next_bettor(p)
 

@@ -135,5 +135,5 @@ def determinize(state: WashizuState, p: int, rng: np.random.Generator) -> Washiz
             fresh = [new_part[q][i] for i in rng.permutation(len(new_part[q]))]
             new.drawn_cards[q] = [c if is_w[c] else (old if k < split[q] else fresh).pop()
                                   for k, c in enumerate(state.drawn_cards[q])]
-    new._rebuild_obs()
+    new.observer.rebuild(new)
     return new

@@ -1,7 +1,7 @@
 """The draw of Washizu draw poker (docs/rules.md §3.5): discard, draw, reshuffle.
 
-A mixin of ``WashizuState`` over ``WashizuFields``: each step changes the hands, stock,
-pile and the observation cache together, then hands over to the betting round (or the
+A mixin of ``WashizuState`` over ``WashizuFields``: each step changes the hands, stock and
+pile, tells the observer what was drawn, then hands over to the betting round (or the
 showdown).
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ class DrawSteps(WashizuFields):
         out = self._exchange(p, action) if action else []
         self.discarded[p] = out
         self.draw_turn[p] = self.turn
-        self.obs.set_drawn(p, len(out))  # _sync_seat, only the entries that changed
+        self.observer.drew(self, p, out)
         self.turn += 1
         if self.turn < len(self.order):
             self._pass_turn(self.order[self.turn])
@@ -32,16 +32,13 @@ class DrawSteps(WashizuFields):
             self.to_act = self.n_in
             self.cap_now = cap
             self._pass_turn(self.order[0])
-            # _sync_table, the entries that change: the cap, the phase flags, and the amount to
-            # call, level - bet = level for everybody (nobody has bet yet)
-            total = self.obs.total
-            self.obs.begin_betting(self.cap_now / total, self.level / total)
+            self.observer.betting_began(self)
         else:
             self._showdown()
 
     def _exchange(self, p: int, action: int) -> list[int]:
         """Seat ``p`` discards the positions of ``action`` (not 0) and draws as many: the
-        discards, with hands, stock, pile, left view and their observation parts updated."""
+        discards, with hands, stock, pile and left view updated (``_draw`` tells the observer)."""
         hand = self.hands[p]
         out = [hand[i] for i in DISCARDED[action]]
         k = len(out)
@@ -58,18 +55,15 @@ class DrawSteps(WashizuFields):
         # Decision: the drawing player's own discards are set aside until his draw is
         # complete (they are not shuffled into a new stock he draws from).
         self.pile.extend(out)
-        self.hands[p] = hand = sorted([hand[i] for i in KEPT[action]] + new, key=self.game.hand_key)
+        self.hands[p] = sorted([hand[i] for i in KEPT[action]] + new, key=self.game.hand_key)
         self.drawn_cards[p] = new
-        obs = self.obs
-        obs.set_hand(p, hand)
-        obs.add_discards(p, out)
         is_w = self.is_w
         gone = [c for c in out if is_w[c]]  # Washizu cards now in the left view
         came = [c for c in new if is_w[c]]  # Washizu cards back in view (drawn after a reshuffle)
         if gone or came:
             self.left_view.update(gone)
             self.left_view.difference_update(came)
-            obs.move_washizu(p, gone, came)  # (the left view too)
+            self.observer.washizu_moved(p, gone, came)
         return out
 
     def _reshuffle(self, taken: int) -> None:

@@ -88,6 +88,11 @@ def discard_features(discards: Iterable[int]) -> np.ndarray:
     return out
 
 
+# the entries of ``seat_row`` and ``table_features`` that a rule event changes alone (``observer.py``)
+S_IN, S_DREW, S_DRAWN, S_STACK, S_BET = 1, 2, 3, 4, 5
+T_POT, T_LEVEL, T_CAP, T_DRAW, T_BET, T_CALL, T_TURN = 0, 1, 2, 4, 5, 6, 7
+
+
 def seat_row(alive: bool, in_hand: bool, drawn: int, stack: int, bet: int, dealer: bool, total: float) -> tuple[float, ...]:
     return (float(alive), float(in_hand), float(drawn >= 0), max(drawn, 0) / 5.0, stack / total, bet / total,
             float(dealer))
@@ -101,7 +106,7 @@ def table_features(pot: int, level: int, cap: int, game_number: int, num_games: 
 
 def assemble(hand: np.ndarray, wset: np.ndarray, vis_rows: np.ndarray, left: np.ndarray, disc: np.ndarray,
              seats: np.ndarray, table: list[float]) -> np.ndarray:
-    """The observation from its parts (``ObsParts.observe`` builds the same layout)."""
+    """The observation from its parts (a row of ``ObsParts.rows`` holds the same layout)."""
     return np.concatenate((hand, wset, vis_rows.ravel(), left, disc, seats.ravel(),
                            np.array(table, dtype=np.float32)))
 

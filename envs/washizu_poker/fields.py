@@ -13,10 +13,10 @@ from abc import abstractmethod
 from typing import TYPE_CHECKING
 
 from parlor.envs.engine.state import RulesState
-from parlor.envs.washizu_poker.observation_cache import ObsParts
 
 if TYPE_CHECKING:
     from parlor.envs.washizu_poker.game import WashizuGame
+    from parlor.envs.washizu_poker.observer import WashizuObserver
 
 # GameResult's fields (game number, shown hands, winners, pot, removed), kept as a plain tuple
 ResultFields = tuple[int, tuple[tuple[int, ...] | None, ...], tuple[int, ...], int, int]
@@ -41,7 +41,7 @@ class WashizuFields(RulesState):
     alive: list[bool]  # still in the match
     dealer: int
     game_index: int
-    obs: ObsParts  # every observer's observation, kept up to date by the steps
+    observer: WashizuObserver  # every seat's observation, told each event by the steps
     stat: dict[str, list[float]]
     _result: ResultFields | None  # how the previous game ended (WashizuState.last_result)
     ended_game: EndedGame | None  # the previous game as it ended (WashizuState.ended_view)
@@ -79,16 +79,8 @@ class WashizuFields(RulesState):
     def _end_game(self) -> None:
         """Elimination, the match's end or the next deal (``match.py``)."""
 
-    @abstractmethod
-    def _seat_values(self) -> list[float]:
-        """Every seat's observed seat row in seat order, flat (``state.py``)."""
-
-    @abstractmethod
-    def _table_shared(self) -> list[float]:
-        """The table features every observer shares (``state.py``)."""
-
     def _pass_turn(self, player: int) -> None:
-        """``player`` acts next: the observer's "my turn" feature moves with the turn (a step
-        that ends a game instead rewrites every observer's table)."""
-        self.obs.move_turn(self.current_player, player)
+        """``player`` acts next (a step that ends a game tells the observer the next deal or
+        the match's end instead)."""
+        self.observer.turn_passed(self.current_player, player)
         self.current_player = player

@@ -155,9 +155,9 @@ class WashizuGame(Serializable):
         return enc.encode_view(view)
 
     def observe(self, state: WashizuState, player: int) -> np.ndarray:
-        """Fast path equal to ``encode(state.view(player))`` (the state keeps every observer's
-        row of ``state.obs`` up to date: a copy)."""
-        return state.obs.row_list[player].copy()
+        """Fast path equal to ``encode(state.view(player))`` (the state's observer keeps every
+        seat's observation up to date: a copy)."""
+        return state.observer.observe(player)
 
     def action_name(self, action: int) -> str:
         return enc.action_name(action, self.config.max_raise)

@@ -59,18 +59,7 @@ class MatchSteps(WashizuFields):
         self.phase = DRAW
         self.turn = 0
         self.current_player = order[0]
-        self._deal_obs()
-
-    def _deal_obs(self) -> None:
-        """``_rebuild_obs`` right after the deal: nobody has drawn or bet, nothing is discarded."""
-        total, dealer, stacks = self.obs.total, self.dealer, self.stacks
-        values: list[float] = []
-        for p, alive in enumerate(self.alive):  # seat_row(alive, alive, -1, stack, 0, p == dealer, total)
-            a = 1.0 if alive else 0.0
-            values += (a, a, 0.0, 0.0, stacks[p] / total, 0.0, 1.0 if p == dealer else 0.0)
-        # _sync_table in the draw phase (level 1, nothing to call)
-        shared = [self.pot / total, 1 / total, 0.0, self.game_index / self.game.config.num_games, 1.0, 0.0]
-        self.obs.reset_all(self.hands, values, shared, self.current_player)  # (no discards, nothing left view)
+        self.observer.game_dealt(self)
 
     def _end_game(self) -> None:
         """After a game's settlement (§3.8): a player with 0 chips is out; the match ends after
@@ -83,8 +72,7 @@ class MatchSteps(WashizuFields):
         if self.game_index + 1 >= self.game.config.num_games or sum(self.alive) <= 1:
             self.phase = OVER
             self._end()
-            # _sync_seat of every seat and _sync_table at once (nothing to call, nobody's turn)
-            self.obs.set_tail(self._seat_values(), self._table_shared(), None)
+            self.observer.match_ended(self)
             self.stat["final_chips"] = [float(s) for s in self.stacks]
         else:
             # the finished game as it ended, for a replay's picture of it (WashizuState.ended_view):

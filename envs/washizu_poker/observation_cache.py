@@ -1,9 +1,9 @@
-"""The incremental observation cache of Washizu poker: every seat's observation kept up to
-date as cards move and chips change, so ``Game.observe`` is a row copy.
+"""The storage of Washizu poker's observer (``observer.py``): every seat's observation, kept
+up to date as cards move and chips change, so ``Game.observe`` is a row copy.
 
-The cache (:class:`ObsParts`, the fast ``observe`` path): every part is built by
-the same helpers that ``encode_view`` uses, so ``observe(state, p) ==
-encode(state.view(p))`` (the harness asserts it). Each observer's whole
+:class:`ObsParts` holds the rows and writes their parts; the observer decides, per rule
+event, what to write. Every part is built by the same helpers that ``encode_view`` uses, so
+``observe(state, p) == encode(state.view(p))`` (the harness asserts it). Each observer's whole
 observation lives in one row of a 2-D array, written where a card moves, a seat
 or the table changes (a seat's row and the shared table features sit in every
 observer's row: a step writes one or two entries n times); ``observe`` copies
@@ -93,13 +93,12 @@ def row_layout(n: int) -> RowLayout:
 class ObsParts:
     """Every seat's observation: ``rows[q]`` is observer ``q``'s layout (hand, Washizu set,
     visible rows of seats q+1..q+n-1, left view, discards, seat rows from q clockwise, table
-    features). Single entries are written through a memoryview (``cells``): half the cost
-    of numpy's scalar writes."""
+    features). Single entries are written through a memoryview (``cells``, the observer's
+    events write them too): half the cost of numpy's scalar writes."""
 
-    def __init__(self, n: int, tables: WashizuTables, total: float):
+    def __init__(self, n: int, tables: WashizuTables):
         self.n = n
         self.t = tables  # shared, never mutated
-        self.total = total
         layout = self.layout = row_layout(n)
         self.vis_at, self.left_at, self.disc_at = layout.vis_at, layout.left_at, layout.disc_at
         self.blank = tables.blank(layout)  # shared, never mutated
@@ -192,25 +191,6 @@ class ObsParts:
         for c in discards:
             cells[at + DISC_COL[c]] += 0.5
 
-    def set_seat(self, p: int, row: Sequence[float]) -> None:
-        """Seat ``p``'s ``seat_row``, in every observer's row."""
-        cells, src = self.cells, memoryview(array("f", row))
-        for at in self.layout.seat_flat[p]:
-            cells[at: at + SEAT] = src
-
-    def set_seat_entry(self, p: int, k: int, value: float) -> None:
-        """Entry ``k`` of seat ``p``'s ``seat_row`` (in every observer's row), when only it changed."""
-        cells = self.cells
-        for at in self.layout.seat_flat[p]:
-            cells[at + k] = value
-
-    def set_drawn(self, p: int, count: int) -> None:
-        """``set_seat_entry`` of the two draw entries: seat ``p`` has drawn ``count`` cards."""
-        cells, drawn = self.cells, count / 5.0
-        for at in self.layout.seat_flat[p]:
-            cells[at + 2] = 1.0
-            cells[at + 3] = drawn
-
     def set_table(self, shared: list[float], to_call: list[float], turn: int | None) -> None:
         """Every observer's ``table_features``: ``shared`` = the first six (pot, level, cap,
         game number, draw phase, betting phase), then his own amount to call and "my turn"
@@ -221,51 +201,3 @@ class ObsParts:
         rows[:, at + 7] = 0.0
         if turn is not None:
             self.cells[self.layout.table_flat[turn] + 7] = 1.0
-
-    def set_table_entry(self, k: int, value: float) -> None:
-        """Table feature ``k`` (one of the shared six) of every observer."""
-        cells = self.cells
-        for at in self.layout.table_flat:
-            cells[at + k] = value
-
-    def begin_betting(self, cap: float, to_call: float) -> None:
-        """``set_table`` at the start of the betting round: the cap, the phase flags, and the
-        same amount to call for everybody."""
-        cells = self.cells
-        for at in self.layout.table_flat:
-            cells[at + 2] = cap
-            cells[at + 4] = 0.0
-            cells[at + 5] = 1.0
-            cells[at + 6] = to_call
-
-    def paid(self, p: int, stack: float, bet: float, pot: float, to_call: float) -> None:
-        """Seat ``p`` called: its stack and bet entries and the pot (every observer), and its
-        own amount to call (one pass instead of four ``set_*`` calls)."""
-        cells = self.cells
-        for seat_at, table_at in zip(self.layout.seat_flat[p], self.layout.table_flat):
-            cells[seat_at + 4] = stack
-            cells[seat_at + 5] = bet
-            cells[table_at] = pot
-        cells[self.layout.table_flat[p] + 6] = to_call
-
-    def raised(self, p: int, stack: float, bet: float, pot: float, level: float, to_call: list[float]) -> None:
-        """Seat ``p`` raised: as ``paid``, plus the level and everybody's amount to call."""
-        cells = self.cells
-        for seat_at, table_at, owed in zip(self.layout.seat_flat[p], self.layout.table_flat, to_call):
-            cells[seat_at + 4] = stack   # (every list is per observer)
-            cells[seat_at + 5] = bet
-            cells[table_at] = pot
-            cells[table_at + 1] = level
-            cells[table_at + 6] = owed
-
-    def move_turn(self, old: int | None, new: int | None) -> None:
-        """The "my turn" feature: off for ``old``, on for ``new`` (None: nobody)."""
-        flat = self.layout.table_flat
-        if old is not None:
-            self.cells[flat[old] + 7] = 0.0
-        if new is not None:
-            self.cells[flat[new] + 7] = 1.0
-
-    # ---------------------------------------------------------------- the observation
-    def observe(self, p: int) -> np.ndarray:
-        return self.row_list[p].copy()

@@ -8,9 +8,10 @@ elimination at 0 chips, dealer rotation. Chips are ints (``State.ledger`` shows 
 as an ``engine.chips.Ledger``).
 
 ``WashizuState`` sets the fields (declared in ``fields.py``) and holds the engine protocol
-(masks, ``_apply_action``, views, copies, checks) and the observation cache's rebuilds; the
-rule steps are mixins named after their rule: ``match`` (phases, ante and deal, elimination
-and the match's end), ``draw``, ``betting`` and ``showdown``.
+(masks, ``_apply_action``, views, copies, checks); the rule steps are mixins named after
+their rule: ``match`` (phases, ante and deal, elimination and the match's end), ``draw``,
+``betting`` and ``showdown``. The steps tell ``self.observer`` (``observer.py``) what
+happened; it keeps every seat's observation.
 """
 from __future__ import annotations
 
@@ -27,9 +28,8 @@ from parlor.envs.engine.chips import Ledger
 from parlor.envs.washizu_poker.betting import CALL, DROP, RAISE_BASE, BettingSteps, raises_allowed
 from parlor.envs.washizu_poker.deck import HAND_SIZE, choose_washizu, full_deck
 from parlor.envs.washizu_poker.draw import NUM_DISCARDS, DrawSteps
-from parlor.envs.washizu_poker.encode import seat_row
 from parlor.envs.washizu_poker.match import BET, DRAW, OVER, PHASE_NAMES, MatchSteps
-from parlor.envs.washizu_poker.observation_cache import ObsParts
+from parlor.envs.washizu_poker.observer import WashizuObserver
 from parlor.envs.washizu_poker.showdown import ShowdownSteps
 from parlor.envs.washizu_poker.view import GameResult, WashizuView
 
@@ -62,7 +62,7 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
         self.stacks = [cfg.starting_chips] * n  # chips not in the pot
         self.contrib = [0] * n
         self.pot = 0
-        self.obs = ObsParts(n, tables, float(cfg.starting_chips * n))  # fast observe parts
+        self.observer = WashizuObserver(n, tables, float(cfg.starting_chips * n), cfg.num_games)
         self.alive = [True] * n
         self.dealer = n - 1  # seat 0 acts first in the first game
         self.game_index = -1
@@ -70,43 +70,6 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
         self.ended_game = None  # the previous game's fields as it ended (see ended_view)
         self.stat = {k: [0.0] * n for k in STATS}
         self._start_game()
-
-    # ---------------------------------------------------------------- observation cache
-    def _seat_row(self, p: int) -> tuple[float, ...]:
-        """Seat ``p``'s ``enc.seat_row`` from the state."""
-        d = len(self.discarded[p]) if self.draw_turn[p] >= 0 else -1
-        return seat_row(self.alive[p], self.in_hand[p], d, self.stacks[p], self.bets[p], p == self.dealer,
-                        self.obs.total)
-
-    def _seat_values(self) -> list[float]:
-        """Every seat's ``_seat_row`` in seat order, flat (``ObsParts.reset_all``/``set_tail``)."""
-        return [x for p in range(self.game.num_players) for x in self._seat_row(p)]
-
-    def _sync_seat(self, p: int) -> None:
-        self.obs.set_seat(p, self._seat_row(p))
-
-    def _table_shared(self) -> list[float]:
-        """The first six ``enc.table_features`` (pot, level, cap, game number, draw phase,
-        betting phase), shared by every observer."""
-        total, phase = self.obs.total, self.phase
-        return [self.pot / total, self.level / total, self.cap_now / total if phase == BET else 0.0,
-                self.game_index / self.game.config.num_games, float(phase == DRAW), float(phase == BET)]
-
-    def _sync_table(self) -> None:
-        """Every observer's ``enc.table_features`` from the state (steps that change only a few
-        of them write those alone: ``_call``, ``_raise``, ``_drop``, ``_draw``, ``_pass_turn``)."""
-        total, phase, level = self.obs.total, self.phase, self.level
-        to_call = [(level - b) / total if phase == BET else 0.0 for b in self.bets]
-        self.obs.set_table(self._table_shared(), to_call, self.current_player)
-
-    def _rebuild_obs(self) -> None:
-        """Recompute every fast-observe part from the state."""
-        self.obs.reset_all(self.hands, self._seat_values(), [0.0] * 6, None)
-        self._sync_table()
-        if any(self.discarded) or self.left_view:  # (reset_all cleared them)
-            for p in range(self.game.num_players):
-                self.obs.set_discards(p, self.discarded[p])
-            self.obs.set_left(self.left_view)
 
     # ---------------------------------------------------------------- protocol
     def legal_mask(self) -> np.ndarray:
@@ -195,7 +158,7 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
     # ---------------------------------------------------------------- copies and checks
     def _copy_rules(self) -> WashizuState:
         new = copy.copy(self)
-        new.obs = self.obs.copy()
+        new.observer = self.observer.copy()
         for name in ("stacks", "contrib", "alive", "bets", "in_hand", "draw_turn", "stock", "pile", "order",
                      "chips_before"):
             setattr(new, name, list(getattr(self, name)))
@@ -224,8 +187,6 @@ class WashizuState(MatchSteps, DrawSteps, BettingSteps, ShowdownSteps):
             assert self.pot == len(self.order) + sum(self.bets)
             assert all(b <= self.level for b in self.bets)
             assert self.phase != BET or self.level <= self.cap() == self.cap_now
-        parts = self.obs.copy()
-        self._rebuild_obs()
-        assert np.array_equal(parts.rows, self.obs.rows), "observation parts out of sync"
+        self.observer.verify(self)
         total = self.game.config.starting_chips * n
         assert sum(self.stacks) + self.pot + self.removed == total
