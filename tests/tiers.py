@@ -4,6 +4,7 @@ which fast test covers it. These helpers split a parametrized check into a fast 
 the rest, so that every check keeps a fast case."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -16,10 +17,10 @@ def first_share(fast: int) -> list:
     return [pytest.param(fast, id="first"), pytest.param(None, id="all", marks=pytest.mark.slow)]
 
 
-def first_of(values: list[Any]) -> list:
-    """``values`` as parameters: the first in ``make test``, the others marked slow, for a
-    check of code that is the same for each value (the values differ in what they feed it)."""
-    return [pytest.param(v, marks=() if i == 0 else pytest.mark.slow) for i, v in enumerate(values)]
+def first_of(values: Iterable[Any], fast: int = 1) -> list:
+    """``values`` as parameters: the first ``fast`` in ``make test``, the others marked slow,
+    for a check of code that is the same for each value (the values differ in what they feed it)."""
+    return [pytest.param(v, marks=() if i < fast else pytest.mark.slow) for i, v in enumerate(values)]
 
 
 def first_preset_of_each_env(cases: list[Any]) -> list:

@@ -20,6 +20,7 @@ from parlor.agents.ofc.fantasyland import DEFAULT_STAY_VALUE, solve
 from parlor.envs.engine.cards import parse_cards as P
 from parlor.envs.engine.hands import CATEGORY_SHIFT, rank3, rank3_batch, rank5, rank5_batch
 from parlor.envs.ofc.scoring import BoardResult, bottom_royalty, evaluate_board, fl_stays, middle_royalty, top_royalty
+from tests.tiers import first_of, first_share
 
 OBJECTIVES = [("trips_fh_quads", 9.0), ("trips_quads", 9.0), ("none", 9.0), ("trips_fh_quads", 0.0),
               ("trips_fh_quads", 30.0), ("trips_quads", 2.5)]
@@ -114,13 +115,13 @@ LOW_WHEEL = [c for c in range(52) if c >> 2 <= 5 or c >> 2 == 12]
 
 
 # ---------------------------------------------------------------- full hands by brute force
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", first_of(range(30), fast=5))   # make test: the first 5 hands
 def test_random_fourteen_card_hands_match_brute_force(seed):
     check(deal(seed, 14))
 
 
 @pytest.mark.parametrize("deck", [BROADWAY, TWO_SUITS, LOW_WHEEL], ids=["broadway", "two_suits", "low_wheel"])
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", first_of(range(5)))   # make test: the first hand of each sub-deck
 def test_rich_fourteen_card_hands_match_brute_force(deck, seed):
     check(deal(100 + seed, 14, deck))
 
@@ -129,7 +130,7 @@ def test_thirteen_card_hand_matches_brute_force():
     check(deal(7, 13, TWO_SUITS))
 
 
-@pytest.mark.parametrize("n", [15, 16, 17])
+@pytest.mark.parametrize("n", first_of([15, 16, 17]))   # make test: a 15-card hand of each sub-deck
 @pytest.mark.parametrize("deck", [range(52), BROADWAY, TWO_SUITS], ids=["full", "broadway", "two_suits"])
 def test_larger_hands_with_cards_placed_match_brute_force(n, deck):
     cards = deal(n * 10, n, deck)
@@ -138,9 +139,11 @@ def test_larger_hands_with_cards_placed_match_brute_force(n, deck):
     check(cards, placed, discarded)
 
 
-@pytest.mark.parametrize("n, deck", [(n, deck) for n in (15, 16) for deck in ("full", "broadway", "two_suits")]
-                         + [(17, "full")])   # about 5 s for a 17-card hand without bounds
-def test_larger_hands_match_the_solver_without_bounds(n, deck):
+@pytest.mark.parametrize("case", first_of([(n, deck) for n in (15, 16) for deck in ("full", "broadway", "two_suits")]
+                                  + [(17, "full")], fast=3),   # make test: the 15-card hands; 17 cards take ~30 s unbounded
+                         ids=lambda case: f"{case[0]}-{case[1]}")
+def test_larger_hands_match_the_solver_without_bounds(case):
+    n, deck = case
     deck = {"full": range(52), "broadway": BROADWAY, "two_suits": TWO_SUITS}[deck]
     cards = deal(n, n, deck)
     rule, stay_value = OBJECTIVES[n % len(OBJECTIVES)]
@@ -199,8 +202,9 @@ def test_placed_cards_that_force_a_foul_give_a_fouled_board():
     check(cards, placed)
 
 
-def test_random_hands_never_foul():
-    for seed in range(40):
+@pytest.mark.parametrize("seeds", first_share(8))  # make test: the first 8 seeds (40 hands)
+def test_random_hands_never_foul(seeds):
+    for seed in range(seeds or 40):
         for n in (13, 14, 15, 16, 17):
             assert not solve(deal(seed * 5 + n, n)).fouled
 
