@@ -140,7 +140,7 @@ def test_larger_hands_with_cards_placed_match_brute_force(n, deck):
 
 
 @pytest.mark.parametrize("case", first_of([(n, deck) for n in (15, 16) for deck in ("full", "broadway", "two_suits")]
-                                  + [(17, "full")], fast=3),   # make test: the 15-card hands; 17 cards take ~30 s unbounded
+                                  + [(17, "full")], fast=3),   # make test: the 15-card hands; ~5 s for 17 unbounded
                          ids=lambda case: f"{case[0]}-{case[1]}")
 def test_larger_hands_match_the_solver_without_bounds(case):
     n, deck = case
