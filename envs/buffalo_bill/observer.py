@@ -10,19 +10,20 @@ the cost of numpy's).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from parlor.envs.buffalo_bill.categories import MAX_VALUE
 from parlor.envs.buffalo_bill.encode import _VALUE, ObservationLayout
-from parlor.envs.engine.layout import float_cells
+from parlor.envs.engine.layout import BoundViews, float_cells
 
 _VALUES = _VALUE.tolist()  # float32 line values / MAX_VALUE as exact Python floats, for item writes
 
 
-class BuffaloBillObserver:
+class BuffaloBillObserver(BoundViews):
     """The buffer (``buffer``), its seat rows and single-item writer, kept up to date."""
+
+    VIEWS = ("cells", "seat_rows")
 
     def __init__(self, layout: ObservationLayout, n: int, chips: int):
         self.layout, self.n = layout, n
@@ -34,14 +35,6 @@ class BuffaloBillObserver:
         layout, n = self.layout, self.n
         self.seat_rows = self.buffer[layout.rows_at:layout.turn_at].reshape(n, layout.seat_size)  # a view
         self.cells = float_cells(self.buffer)
-
-    # memoryviews do not pickle: rebuild the views instead
-    def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k not in ("cells", "seat_rows")}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._bind()
 
     def copy(self) -> BuffaloBillObserver:
         new = BuffaloBillObserver.__new__(BuffaloBillObserver)

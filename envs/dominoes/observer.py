@@ -16,14 +16,14 @@ from typing import Any
 import numpy as np
 
 from parlor.envs.dominoes import encode as _encode
-from parlor.envs.engine.layout import float_cells
-
-_VIEWS = ("pub", "priv_flat", "priv", "cells")
+from parlor.envs.engine.layout import BoundViews, float_cells
 
 
-class DominoObserver:
+class DominoObserver(BoundViews):
     """``buf`` = ``pub`` then every seat's private block; ``cells``: single-item writes
     through a memoryview (half the cost of numpy's)."""
+
+    VIEWS = ("pub", "priv_flat", "priv", "cells")
 
     def __init__(self, size: int, n: int):
         self.size, self.n = size, n
@@ -38,14 +38,6 @@ class DominoObserver:
         self.priv_flat = buf[self.size:]
         self.priv = self.priv_flat.reshape(self.n, _encode.PRIVATE)
         self.cells = float_cells(buf)
-
-    # memoryviews do not pickle (and views would come back as copies): rebind them instead
-    def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k not in _VIEWS}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._bind()
 
     def copy(self) -> DominoObserver:
         new = object.__new__(type(self))

@@ -8,8 +8,9 @@ read the same declaration. Pure Python, no numpy: a layout is built once per gam
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the layout itself stays pure Python; only float_cells takes an array
     import numpy as np
@@ -97,3 +98,23 @@ def float_cells(array: NDArray[np.float32]) -> memoryview[float]:
         raise ValueError(f"float_cells needs a C-contiguous float32 array, got {array.dtype} "
                          f"(c_contiguous={array.flags.c_contiguous})")
     return array.data.cast("B").cast("f")
+
+
+class BoundViews(ABC):
+    """An observer whose attributes named in ``VIEWS`` are views over its own buffers (numpy
+    views, :func:`float_cells`). Memoryviews do not pickle, and pickle and deepcopy would bring
+    a numpy view back as an array of its own, so the views are left out of the pickled state
+    and ``_bind`` makes them again over the buffers that came back."""
+
+    VIEWS: tuple[str, ...] = ()
+
+    @abstractmethod
+    def _bind(self) -> None:
+        """(Re)make every attribute named in ``VIEWS`` over the buffers."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in self.VIEWS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind()

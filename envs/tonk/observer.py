@@ -10,10 +10,10 @@ observer writes the pieces of ``encode.buffer_layout`` each event changes, so
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
+from parlor.envs.engine.layout import BoundViews
 from parlor.envs.tonk.encode import (
     BLOCK_SCALE,
     HAND_SCALE,
@@ -41,11 +41,11 @@ from parlor.envs.tonk.encode import (
     buffer_layout,
 )
 
-_VIEWS = ("hand_vec", "cards_vec", "owner_vec", "seat_vec", "tail")
 
-
-class TonkObserver:
+class TonkObserver(BoundViews):
     """The buffer (``buf``) and its named views, written by the rules' events."""
+
+    VIEWS = ("hand_vec", "cards_vec", "owner_vec", "seat_vec", "tail")
 
     def __init__(self, n: int, stake_scale: float):
         self.n = n
@@ -61,14 +61,6 @@ class TonkObserver:
         self.owner_vec = buf[lay["owners"]].reshape(MAX_SLOTS, n)
         self.seat_vec = buf[lay["seats"]].reshape(n, SEAT_W)
         self.tail = buf[lay["tail"]]
-
-    # pickle and deepcopy bring a numpy view back as a copy of its own: rebind the views to buf
-    def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k not in _VIEWS}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._bind()
 
     def copy(self) -> TonkObserver:
         new = TonkObserver.__new__(TonkObserver)
