@@ -31,13 +31,30 @@ def _random_turn(rng: np.random.Generator) -> tuple[list[list[int]], list[int], 
     return board, pending, owed, sorted(cards[:placed + n] + others)
 
 
+def _fixed(board, pending) -> np.ndarray:
+    """The turn's known cards as the kernels take them: the pending cards, then the rows."""
+    return np.array([*pending, *board[0], *board[1], *board[2]], dtype=np.int64)
+
+
+def _turn_inputs(board, pending, seen, key) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What ``turn_stats`` (the kernel's and the oracle's) takes before the plans."""
+    return O._noise_order(key % O.NOISE_TABLES), np.array(seen, dtype=np.int64), _fixed(board, pending)
+
+
 def _kernel_turn(board, pending, owed, seen, key, fl_next):
     plans = turn_plans(tuple(room_of(board)), len(pending), owed)
     tree = O.prefix_tree(plans)
-    fixed = np.array([*pending, *board[0], *board[1], *board[2]], dtype=np.int64)
-    out = kernel().turn_stats(O._noise_order(key % O.NOISE_TABLES), np.array(seen, dtype=np.int64), fixed, plans,
-                                tree, fl_next, O._SCALES)
+    out = kernel().turn_stats(*_turn_inputs(board, pending, seen, key), plans, tree, fl_next, O._SCALES)
     return plans, tree, out
+
+
+def _kernel_turns(seed: int, trials: int):
+    """``trials`` random turns from ``seed``, each with its key, Fantasyland flag and the kernel's turn."""
+    rng = np.random.default_rng(seed)
+    for trial in range(trials):
+        board, pending, owed, seen = _random_turn(rng)
+        key, fl_next = int(rng.integers(0, 2**31)), bool(trial % 2)
+        yield trial, (board, pending, owed, seen), key, fl_next, _kernel_turn(board, pending, owed, seen, key, fl_next)
 
 
 STATS = ("foul", "royalty", "strength", "fantasyland", "value")
@@ -55,11 +72,7 @@ def assert_stats_close(got: np.ndarray, want, context) -> None:
 
 
 def test_turn_kernel_statistics_equal_the_numpy_completion() -> None:
-    rng = np.random.default_rng(11)
-    for trial in range(60):
-        board, pending, owed, seen = _random_turn(rng)
-        key, fl_next = int(rng.integers(0, 2**31)), bool(trial % 2)
-        plans, _, (stats, _, _) = _kernel_turn(board, pending, owed, seen, key, fl_next)
+    for trial, (board, pending, _, seen), key, fl_next, (plans, _, (stats, _, _)) in _kernel_turns(11, 60):
         unseen = [c for c in range(52) if c not in seen]
         future = oracle.outlook_future(key, unseen, plans.free)
         assert_stats_close(stats, oracle.complete(plans, board, pending, future).rows().stats(fl_next), trial)
@@ -74,9 +87,8 @@ def test_completion_stats_equal_the_numpy_completion_for_any_draws() -> None:
         plans = turn_plans(tuple(room_of(board)), len(pending), owed)
         unseen = np.array([c for c in range(52) if c not in seen])
         future = np.stack([rng.permutation(unseen)[:plans.free] for _ in range(96)]).astype(np.int64)
-        fixed = np.array([*pending, *board[0], *board[1], *board[2]], dtype=np.int64)
         fl_next = bool(trial % 2)
-        got = kernel().completion_stats(future, fixed, plans, fl_next)
+        got = kernel().completion_stats(future, _fixed(board, pending), plans, fl_next)
         assert_stats_close(got, oracle.complete(plans, board, pending, future).rows().stats(fl_next), trial)
 
 
@@ -117,14 +129,8 @@ def test_turn_kernel_best_plans_and_outlooks_equal_the_python_reading() -> None:
 
 
 def test_turn_kernel_equals_the_oracles_whole_turn() -> None:
-    rng = np.random.default_rng(6)
-    for trial in range(20):
-        board, pending, owed, seen = _random_turn(rng)
-        key, fl_next = int(rng.integers(0, 2**31)), bool(trial % 2)
-        plans, tree, (stats, best, outlooks) = _kernel_turn(board, pending, owed, seen, key, fl_next)
-        fixed = np.array([*pending, *board[0], *board[1], *board[2]], dtype=np.int64)
-        want = oracle.turn_stats(O._noise_order(key % O.NOISE_TABLES), np.array(seen, dtype=np.int64), fixed, plans,
-                                 tree, fl_next, O._SCALES)
+    for trial, (board, pending, _, seen), key, fl_next, (plans, tree, (stats, best, outlooks)) in _kernel_turns(6, 20):
+        want = oracle.turn_stats(*_turn_inputs(board, pending, seen, key), plans, tree, fl_next, O._SCALES)
         np.testing.assert_allclose(stats, want[0], rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(outlooks, want[2], rtol=1e-12, atol=1e-12)
         # the same plans per prefix and action, or (a near-tie the sums' order flips) plans as good
