@@ -1,6 +1,6 @@
 """Compile once what every test process would otherwise compile for itself (``make test``).
 
-A fresh clone has no compiled code: the install skips byte-compiling (``--no-compile``),
+A fresh clone has no compiled code: the install writes no bytecode (uv, like ``pip --no-compile``),
 and numba compiles the OFC kernels at their first call and caches the machine code beside
 their source (``cache=True``). Each pytest worker, and each fresh interpreter a test
 starts, would pay for that again until the caches exist. ``make test`` runs this module
