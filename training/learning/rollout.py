@@ -71,7 +71,8 @@ def lean_plan(policy: Any) -> tuple[list[Any], list[Any]] | None:
     return None if pi is None or vf is None else (pi, vf)
 
 
-def _run(steps: list[Any], x: torch.Tensor) -> torch.Tensor:
+def run_layers(steps: list[Any], x: torch.Tensor) -> torch.Tensor:
+    """An MLP of :func:`_layers` steps on ``x`` (its Linear layers as ``F.linear``)."""
     for kind, op in steps:
         x = F.linear(x, op.weight, op.bias) if kind == "linear" else op(x)
     return x
@@ -82,7 +83,7 @@ def lean_act(policy: Any, plan: tuple[list[Any], list[Any]], obs: torch.Tensor,
     """``policy(obs, action_masks=masks)`` (sampled actions, values, log-probabilities) for a
     policy whose :func:`lean_plan` is ``plan``; call under ``torch.no_grad()``."""
     features = obs.float().flatten(1)  # preprocess_obs of a Box, then FlattenExtractor
-    latent_pi, latent_vf = _run(plan[0], features), _run(plan[1], features)
+    latent_pi, latent_vf = run_layers(plan[0], features), run_layers(plan[1], features)
     values = F.linear(latent_vf, policy.value_net.weight, policy.value_net.bias)
     action_net = policy.action_net
     logits = normalised(F.linear(latent_pi, action_net.weight, action_net.bias).view(-1, policy.action_space.n))
@@ -94,7 +95,19 @@ def lean_act(policy: Any, plan: tuple[list[Any], list[Any]], obs: torch.Tensor,
 
 
 class ParlorMaskablePPO(MaskablePPO):
-    """MaskablePPO whose rollouts act through :func:`lean_act` (same results, less CPU)."""
+    """MaskablePPO whose rollouts act through :func:`lean_act` and whose updates go through
+    :func:`.update.lean_train` (same results, less CPU)."""
+
+    def train(self) -> None:
+        """One PPO update on the collected rollout: :func:`.update.lean_train` where it applies
+        (the policy shape of :func:`lean_plan`, sb3-contrib's MaskableRolloutBuffer), else sb3-contrib's."""
+        from parlor.training.learning.update import applies, lean_train  # update imports this module
+
+        plan = lean_plan(self.policy)
+        if plan is not None and applies(self, plan):
+            lean_train(self, plan)
+        else:
+            super().train()
 
     def collect_rollouts(self, env: Any, callback: Any, rollout_buffer: Any, n_rollout_steps: int,
                          use_masking: bool = True) -> bool:
