@@ -18,8 +18,8 @@ beside a much larger budget's, with the value gap of each (:mod:`parlor.training
 ``--train ENV`` measures training throughput instead (:mod:`parlor.training.benchmarks.train_speed`):
 SB3 MaskablePPO with 1 env, 2 in-process envs (also with sb3-contrib's own rollout loop, forward pass
 and update) and ``--procs`` envs (SB3's SubprocVecEnv, and parlor's ``vec_env: subproc``: env 0 in the
-learner's process) next to RLlib PPO with its envs in-process and on ``--procs`` env runners: steps/s, CPU per env step, and
-where an in-process step's CPU goes.
+learner's process) next to RLlib PPO with its envs in-process and on ``--procs`` env runners:
+steps/s, CPU per env step, and where an in-process step's CPU goes.
 
 Every figure is printed as a ratio to the reference measured in the same run; there are
 no pass/fail verdicts against internal targets.

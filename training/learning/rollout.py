@@ -36,6 +36,16 @@ from torch import nn
 from parlor.training.learning.categorical import normalised, sample
 
 MASKED_LOGIT = -1e8  # sb3-contrib's MaskableCategorical value for a masked action
+_MASKED: dict[tuple[torch.dtype, torch.device], torch.Tensor] = {}  # MASKED_LOGIT as a tensor, made once
+
+
+def masked_logit(like: torch.Tensor) -> torch.Tensor:
+    """``torch.tensor(MASKED_LOGIT)`` of ``like``'s dtype and device (what sb3-contrib makes per call),
+    made once: ``torch.where`` reads it, never writes it."""
+    key = (like.dtype, like.device)
+    if key not in _MASKED:
+        _MASKED[key] = torch.tensor(MASKED_LOGIT, dtype=like.dtype, device=like.device)
+    return _MASKED[key]
 _ACTIVATIONS = {nn.ReLU: torch.relu, nn.Tanh: torch.tanh}  # the functions these modules call
 
 
@@ -78,6 +88,14 @@ def run_layers(steps: list[Any], x: torch.Tensor) -> torch.Tensor:
     return x
 
 
+def _bool_tensor(masks: np.ndarray, device: torch.device) -> torch.Tensor:
+    """``torch.as_tensor(masks, dtype=torch.bool, device=device)``; a boolean array on the CPU is
+    shared, not converted (a fifth of the cost; ``torch.where`` only reads it)."""
+    if device.type == "cpu" and type(masks) is np.ndarray and masks.dtype == np.bool_ and masks.flags.writeable:
+        return torch.from_numpy(masks)
+    return torch.as_tensor(masks, dtype=torch.bool, device=device)
+
+
 def lean_act(policy: Any, plan: tuple[list[Any], list[Any]], obs: torch.Tensor,
              masks: np.ndarray | None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``policy(obs, action_masks=masks)`` (sampled actions, values, log-probabilities) for a
@@ -88,8 +106,8 @@ def lean_act(policy: Any, plan: tuple[list[Any], list[Any]], obs: torch.Tensor,
     action_net = policy.action_net
     logits = normalised(F.linear(latent_pi, action_net.weight, action_net.bias).view(-1, policy.action_space.n))
     if masks is not None:
-        keep = torch.as_tensor(masks, dtype=torch.bool, device=logits.device).reshape(logits.shape)
-        logits = torch.where(keep, logits, torch.tensor(MASKED_LOGIT, dtype=logits.dtype, device=logits.device))
+        keep = _bool_tensor(masks, logits.device).reshape(logits.shape)
+        logits = torch.where(keep, logits, masked_logit(logits))
     actions, log_probs = sample(normalised(logits))  # MaskableCategorical normalises again even without masks
     return actions, values, log_probs
 

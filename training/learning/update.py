@@ -25,7 +25,7 @@ from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 from stable_baselines3.common.utils import explained_variance
 
 from parlor.training.learning.categorical import normalised
-from parlor.training.learning.rollout import MASKED_LOGIT, run_layers
+from parlor.training.learning.rollout import masked_logit, run_layers
 
 BUFFER_FIELDS = ("observations", "actions", "values", "log_probs", "advantages", "returns", "action_masks")
 
@@ -41,8 +41,7 @@ def lean_evaluate(policy: Any, plan: tuple[list[Any], list[Any]], obs: torch.Ten
     logits = normalised(F.linear(latent_pi, action_net.weight, action_net.bias).view(-1, policy.action_space.n))
     # MaskableCategorical normalises once more on creation (a result the loss never uses), then masks
     keep = torch.as_tensor(masks, dtype=torch.bool, device=logits.device).reshape(logits.shape)
-    logits = normalised(torch.where(keep, logits, torch.tensor(MASKED_LOGIT, dtype=logits.dtype,
-                                                               device=logits.device)))
+    logits = normalised(torch.where(keep, logits, masked_logit(logits)))
     index, log_pmf = torch.broadcast_tensors(actions.long().unsqueeze(-1), logits)  # Categorical.log_prob
     log_prob = log_pmf.gather(-1, index[..., :1]).squeeze(-1)
     values = F.linear(latent_vf, policy.value_net.weight, policy.value_net.bias)
