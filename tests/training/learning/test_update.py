@@ -22,12 +22,7 @@ from parlor.training.learning.opponents import PoolEntry
 from parlor.training.learning.rollout import ParlorMaskablePPO, lean_plan
 from parlor.training.learning.train import make_model, make_vec_env
 from parlor.training.learning.update import applies, lean_evaluate
-
-
-def _policy(activation: type) -> MaskableActorCriticPolicy:
-    torch.manual_seed(2)
-    return MaskableActorCriticPolicy(spaces.Box(-1.0, 1.0, (11,), np.float32), spaces.Discrete(7), lambda _: 3e-4,
-                                     net_arch=dict(pi=[16, 8], vf=[12]), activation_fn=activation)
+from tests.training.learning.test_rollout import _policy  # the small policy both passes are checked on
 
 
 def _grads(policy: MaskableActorCriticPolicy, out: tuple[torch.Tensor, ...]) -> list[torch.Tensor]:
@@ -39,10 +34,9 @@ def _grads(policy: MaskableActorCriticPolicy, out: tuple[torch.Tensor, ...]) -> 
 
 @pytest.mark.parametrize("activation", [torch.nn.ReLU, torch.nn.Tanh, torch.nn.ELU])
 def test_lean_evaluate_gives_the_stock_numbers_and_gradients(activation: type) -> None:
-    policy = _policy(activation)
+    policy, rng = _policy(activation), np.random.default_rng(3)
     plan = lean_plan(policy)
     assert plan is not None
-    rng = np.random.default_rng(3)
     obs = torch.as_tensor(rng.uniform(-1, 1, (33, 11)).astype(np.float32))
     for masks in (rng.random((33, 7)) < 0.5, np.ones((33, 7), dtype=bool)):
         masks[:, 2] = True
