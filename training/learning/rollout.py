@@ -12,10 +12,11 @@ draws from the global generator), and the log-probability gathered from the mask
 logits -- so the actions, values and log-probabilities are bit-identical and the random
 generator ends in the same state. :class:`ParlorMaskablePPO` is MaskablePPO with its
 ``collect_rollouts`` acting through it and filling the buffer while the envs step (with
-env processes, the learner would otherwise wait idle then); everything else (the buffer,
-callbacks, the update) is sb3-contrib's. Policies outside the plain shape (flat Box observation,
-Discrete action, shared flatten extractor, MLP of Linear and activation layers) act
-through the stock forward pass.
+env processes, the learner would otherwise wait idle then), and its ``train`` going through
+the lean update of :mod:`.update` (the same tensor operations as sb3-contrib's, so the same
+gradients); the buffer and the callbacks are sb3-contrib's. Policies outside the plain shape
+(flat Box observation, Discrete action, shared flatten extractor, MLP of Linear and
+activation layers) act and learn through the stock passes.
 """
 from __future__ import annotations
 
