@@ -134,3 +134,16 @@ def test_a_tonk_training_through_the_lean_update_is_the_stock_training() -> None
         finally:
             vec.close()
     assert _same(*states)
+
+
+def test_a_policy_of_another_shape_learns_through_sb3_contribs_update() -> None:
+    states = []
+    for stock in (True, False):  # each model built right before it learns: one seeds the generators for both
+        model = ParlorMaskablePPO("MlpPolicy", DummyVecEnv([_Guess, _Guess]), n_steps=32, batch_size=16, n_epochs=2,
+                                  seed=3, policy_kwargs=dict(net_arch=[8], share_features_extractor=False))
+        assert lean_plan(model.policy) is None
+        if stock:
+            model.train = MaskablePPO.train.__get__(model)
+        model.learn(128)
+        states.append(_state(model))
+    assert _same(*states)
