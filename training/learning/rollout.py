@@ -37,6 +37,7 @@ from torch import nn
 from parlor.training.learning.categorical import normalised, sample
 
 MASKED_LOGIT = -1e8  # sb3-contrib's MaskableCategorical value for a masked action
+_ACTIVATIONS = {nn.ReLU: torch.relu, nn.Tanh: torch.tanh}  # the functions these modules call
 _MASKED: dict[tuple[torch.dtype, torch.device], torch.Tensor] = {}  # MASKED_LOGIT as a tensor, made once
 
 
@@ -47,7 +48,6 @@ def masked_logit(like: torch.Tensor) -> torch.Tensor:
     if key not in _MASKED:
         _MASKED[key] = torch.tensor(MASKED_LOGIT, dtype=like.dtype, device=like.device)
     return _MASKED[key]
-_ACTIVATIONS = {nn.ReLU: torch.relu, nn.Tanh: torch.tanh}  # the functions these modules call
 
 
 def _layers(net: nn.Module) -> list[Any] | None:

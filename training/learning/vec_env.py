@@ -89,7 +89,7 @@ class LocalFirstVecEnv(VecEnv):
     def step_async(self, actions: np.ndarray) -> None:
         # first: the env processes start at once; the message SubprocVecEnv.step_async sends,
         # pickled plainly (the worker's recv unpickles either alike)
-        for remote, action in zip(self.remote.remotes, actions[1:]):
+        for remote, action in zip(self.remote.remotes, actions[1:], strict=True):
             remote.send_bytes(pickle.dumps(("step", action), protocol=pickle.HIGHEST_PROTOCOL))
         self.remote.waiting = True
         self._action = actions[0]
