@@ -100,10 +100,10 @@ def _env_targets() -> list[tuple[type, str, str]]:
 
 # ---------------------------------------------------------------- the trainers
 def sb3_row(config: Any, steps: int, label: str, split: bool = False, every_env_in_a_process: bool = False,
-            stock_acting: bool = False) -> Row:
+            stock: bool = False) -> Row:
     """parlor's MaskablePPO on ``config``'s vector env (``every_env_in_a_process``: SB3's
-    SubprocVecEnv instead of env 0 here; ``stock_acting``: sb3-contrib's rollout loop and
-    forward pass instead of the lean one); ``split``: time the parts (in-process envs only)."""
+    SubprocVecEnv instead of env 0 here; ``stock``: sb3-contrib's rollout loop, forward pass
+    and update instead of the lean ones); ``split``: time the parts (in-process envs only)."""
     import tempfile
     from pathlib import Path
 
@@ -117,13 +117,15 @@ def sb3_row(config: Any, steps: int, label: str, split: bool = False, every_env_
     vec = make_vec_env(config, every_env_in_a_process=every_env_in_a_process)
     try:
         model = make_model(config, vec, Path(tempfile.mkdtemp()))
-        if stock_acting:
-            model.collect_rollouts = MaskablePPO.collect_rollouts.__get__(model)
+        if stock:  # looked up at each call, so that the timed wrappers below see them
+            model.collect_rollouts = lambda *args, **kwargs: MaskablePPO.collect_rollouts(model, *args, **kwargs)
+            model.train = lambda: MaskablePPO.train(model)
         model.learn(ROLLOUT)  # warm-up: one rollout and one update
         pids = [p.pid for p in getattr(vec.unwrapped, "processes", [])]
         parts: dict[str, float] = {}
-        acting = (type(model.policy), "forward") if stock_acting else (rollout, "lean_act")
-        targets = [*_env_targets(), (*acting, "policy forward"), (MaskablePPO, "train", "update")] if split else []
+        acting = (type(model.policy), "forward") if stock else (rollout, "lean_act")
+        update = (MaskablePPO, "train") if stock else (rollout.ParlorMaskablePPO, "train")
+        targets = [*_env_targets(), (*acting, "policy forward"), (*update, "update")] if split else []
         cpu0, others0, start = time.process_time(), proc_cpu(pids), time.perf_counter()
         with timed_parts(targets, parts):
             model.learn(steps, reset_num_timesteps=False)

@@ -16,10 +16,10 @@ beside the heuristic's (:mod:`parlor.training.benchmarks.ofc_expert`).
 beside a much larger budget's, with the value gap of each (:mod:`parlor.training.benchmarks.ofc_misplays`).
 
 ``--train ENV`` measures training throughput instead (:mod:`parlor.training.benchmarks.train_speed`):
-SB3 MaskablePPO with 1 env, 2 in-process envs (also with sb3-contrib's own acting) and ``--procs``
-envs (SB3's SubprocVecEnv, and parlor's ``vec_env: subproc``: env 0 in the learner's process) next to RLlib
-PPO with its envs in-process and on ``--procs`` env runners: steps/s, CPU per env step, and
-where an in-process step's CPU goes.
+SB3 MaskablePPO with 1 env, 2 in-process envs (also with sb3-contrib's own rollout loop, forward pass
+and update) and ``--procs`` envs (SB3's SubprocVecEnv, and parlor's ``vec_env: subproc``: env 0 in the
+learner's process) next to RLlib PPO with its envs in-process and on ``--procs`` env runners:
+steps/s, CPU per env step, and where an in-process step's CPU goes.
 
 Every figure is printed as a ratio to the reference measured in the same run; there are
 no pass/fail verdicts against internal targets.
@@ -172,8 +172,8 @@ def run_train(args: argparse.Namespace) -> int:
     row = train_speed.sb3_row
     rows = [row(train_speed.sb3_config(sb3, 1, "dummy"), args.steps, "sb3, 1 env in this process", split=True),
             row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs in this process", split=True),
-            row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs here, sb3-contrib's acting",
-                split=True, stock_acting=True)]
+            row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs here, sb3-contrib's loop+update",
+                split=True, stock=True)]
     for n in (n for n in procs if n > 1):
         config = train_speed.sb3_config(sb3, n, "subproc")
         rows += [row(config, args.steps, f"sb3, {n} envs: SB3's SubprocVecEnv", every_env_in_a_process=True),

@@ -12,10 +12,11 @@ draws from the global generator), and the log-probability gathered from the mask
 logits -- so the actions, values and log-probabilities are bit-identical and the random
 generator ends in the same state. :class:`ParlorMaskablePPO` is MaskablePPO with its
 ``collect_rollouts`` acting through it and filling the buffer while the envs step (with
-env processes, the learner would otherwise wait idle then); everything else (the buffer,
-callbacks, the update) is sb3-contrib's. Policies outside the plain shape (flat Box observation,
-Discrete action, shared flatten extractor, MLP of Linear and activation layers) act
-through the stock forward pass.
+env processes, the learner would otherwise wait idle then), and its ``train`` going through
+the lean update of :mod:`.update` (the same tensor operations as sb3-contrib's, so the same
+gradients); the buffer and the callbacks are sb3-contrib's. Policies outside the plain shape
+(flat Box observation, Discrete action, shared flatten extractor, MLP of Linear and
+activation layers) act and learn through the stock passes.
 """
 from __future__ import annotations
 
@@ -37,6 +38,16 @@ from parlor.training.learning.categorical import normalised, sample
 
 MASKED_LOGIT = -1e8  # sb3-contrib's MaskableCategorical value for a masked action
 _ACTIVATIONS = {nn.ReLU: torch.relu, nn.Tanh: torch.tanh}  # the functions these modules call
+_MASKED: dict[tuple[torch.dtype, torch.device], torch.Tensor] = {}  # MASKED_LOGIT as a tensor, made once
+
+
+def masked_logit(like: torch.Tensor) -> torch.Tensor:
+    """``torch.tensor(MASKED_LOGIT)`` of ``like``'s dtype and device (what sb3-contrib makes per call),
+    made once: ``torch.where`` reads it, never writes it."""
+    key = (like.dtype, like.device)
+    if key not in _MASKED:
+        _MASKED[key] = torch.tensor(MASKED_LOGIT, dtype=like.dtype, device=like.device)
+    return _MASKED[key]
 
 
 def _layers(net: nn.Module) -> list[Any] | None:
@@ -71,10 +82,19 @@ def lean_plan(policy: Any) -> tuple[list[Any], list[Any]] | None:
     return None if pi is None or vf is None else (pi, vf)
 
 
-def _run(steps: list[Any], x: torch.Tensor) -> torch.Tensor:
+def run_layers(steps: list[Any], x: torch.Tensor) -> torch.Tensor:
+    """An MLP of :func:`_layers` steps on ``x`` (its Linear layers as ``F.linear``)."""
     for kind, op in steps:
         x = F.linear(x, op.weight, op.bias) if kind == "linear" else op(x)
     return x
+
+
+def _bool_tensor(masks: np.ndarray, device: torch.device) -> torch.Tensor:
+    """``torch.as_tensor(masks, dtype=torch.bool, device=device)``; a boolean array on the CPU is
+    shared, not converted (a fifth of the cost; ``torch.where`` only reads it)."""
+    if device.type == "cpu" and type(masks) is np.ndarray and masks.dtype == np.bool_ and masks.flags.writeable:
+        return torch.from_numpy(masks)
+    return torch.as_tensor(masks, dtype=torch.bool, device=device)
 
 
 def lean_act(policy: Any, plan: tuple[list[Any], list[Any]], obs: torch.Tensor,
@@ -82,19 +102,31 @@ def lean_act(policy: Any, plan: tuple[list[Any], list[Any]], obs: torch.Tensor,
     """``policy(obs, action_masks=masks)`` (sampled actions, values, log-probabilities) for a
     policy whose :func:`lean_plan` is ``plan``; call under ``torch.no_grad()``."""
     features = obs.float().flatten(1)  # preprocess_obs of a Box, then FlattenExtractor
-    latent_pi, latent_vf = _run(plan[0], features), _run(plan[1], features)
+    latent_pi, latent_vf = run_layers(plan[0], features), run_layers(plan[1], features)
     values = F.linear(latent_vf, policy.value_net.weight, policy.value_net.bias)
     action_net = policy.action_net
     logits = normalised(F.linear(latent_pi, action_net.weight, action_net.bias).view(-1, policy.action_space.n))
     if masks is not None:
-        keep = torch.as_tensor(masks, dtype=torch.bool, device=logits.device).reshape(logits.shape)
-        logits = torch.where(keep, logits, torch.tensor(MASKED_LOGIT, dtype=logits.dtype, device=logits.device))
+        keep = _bool_tensor(masks, logits.device).reshape(logits.shape)
+        logits = torch.where(keep, logits, masked_logit(logits))
     actions, log_probs = sample(normalised(logits))  # MaskableCategorical normalises again even without masks
     return actions, values, log_probs
 
 
 class ParlorMaskablePPO(MaskablePPO):
-    """MaskablePPO whose rollouts act through :func:`lean_act` (same results, less CPU)."""
+    """MaskablePPO whose rollouts act through :func:`lean_act` and whose updates go through
+    :func:`.update.lean_train` (same results, less CPU)."""
+
+    def train(self) -> None:
+        """One PPO update on the collected rollout: :func:`.update.lean_train` where it applies
+        (the policy shape of :func:`lean_plan`, sb3-contrib's MaskableRolloutBuffer), else sb3-contrib's."""
+        from parlor.training.learning.update import applies, lean_train  # update imports this module
+
+        plan = lean_plan(self.policy)
+        if plan is not None and applies(self, plan):
+            lean_train(self, plan)
+        else:
+            super().train()
 
     def collect_rollouts(self, env: Any, callback: Any, rollout_buffer: Any, n_rollout_steps: int,
                          use_masking: bool = True) -> bool:

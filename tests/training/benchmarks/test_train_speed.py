@@ -57,9 +57,10 @@ def test_report_gives_ratios_to_the_references_and_the_rest_of_a_step() -> None:
     assert rest.split()[-1] == "1,500"  # (0.5 - 0.2 - 0.1 - 0.05) s over 100 steps, in us
 
 
-# parlor's lean acting pass, and sb3-contrib's forward (slow: test_rollout.py holds the two to the same training)
-@pytest.mark.parametrize("stock_acting", [False, pytest.param(True, marks=pytest.mark.slow)])
-def test_an_sb3_row_splits_a_real_training_step(stock_acting: bool) -> None:
+# parlor's lean acting pass and update, and sb3-contrib's (slow: test_rollout.py and test_update.py hold
+# the two to the same training)
+@pytest.mark.parametrize("stock", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_an_sb3_row_splits_a_real_training_step(stock: bool) -> None:
     pytest.importorskip("sb3_contrib")
     from parlor.training.benchmarks import scale
     from parlor.training.benchmarks.train_speed import PARTS, sb3_config, sb3_row
@@ -68,7 +69,7 @@ def test_an_sb3_row_splits_a_real_training_step(stock_acting: bool) -> None:
 
     register()
     config = replace(scale.train_config("kuhn_test", {}, "sb3"), opponents=(PoolEntry("random"),))
-    row = sb3_row(sb3_config(config, 1, "dummy"), 256, "kuhn", split=True, stock_acting=stock_acting)
+    row = sb3_row(sb3_config(config, 1, "dummy"), 256, "kuhn", split=True, stock=stock)
     assert row.steps == 256 and row.rate > 0 and row.cpu > 0
     assert set(row.parts) == set(PARTS)  # every wrapped method was called: SB3 still has them
     assert row.parts["opponents"] <= row.parts["env"] and sum(row.parts[p] for p in PARTS if p != "opponents") < row.cpu

@@ -17,7 +17,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from parlor.training.learning.configs import PPOConfig, TrainConfig
 from parlor.training.learning.opponents import PoolEntry
 from parlor.training.learning.train import env_kwargs, make_model, make_vec_env
-from parlor.training.learning.vec_env import LocalFirstVecEnv
+from parlor.training.learning.vec_env import LocalFirstVecEnv, copied
 from parlor.training.learning.vec_masks import masked_env
 from parlor.training.learning.wrapper import SingleAgentEnv
 
@@ -131,3 +131,28 @@ def test_a_self_play_run_reaches_every_env_with_its_snapshots(tmp_path: Path, mo
     result = train(config, tmp_path, progress_bar=False, log=lambda *_: None)
     assert result.num_timesteps == 288 and counts and counts[-1][0] >= 1
     assert all(len(set(c)) == 1 for c in counts)  # every env, the one here included, has the same snapshots
+
+
+def _objects(value, out: list) -> list:
+    """Every mutable object inside ``value`` (containers and arrays), ``value`` included."""
+    if isinstance(value, (dict, list, tuple, np.ndarray, bytearray)):
+        out.append(value)
+    for item in (value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else []):
+        _objects(item, out)
+    return out
+
+
+def test_an_info_is_copied_as_a_pickle_round_trip_copies_it() -> None:
+    import pickle
+
+    info = {"learner_seat": 1, "raw_reward": -2.5, "name": "x", "none": None, "flag": np.bool_(True),
+            "mask": np.array([True, False, True]), "fortran": np.asfortranarray(np.arange(6.0).reshape(2, 3)),
+            "strided": np.arange(10, dtype=np.int32)[::3], "stats": {"score": np.float32(1.5), "rows": [1, (2, 3)]},
+            "opaque": bytearray(b"ab"), "terminal_observation": np.ones(4, dtype=np.float32)}
+    copy, reference = copied(info), pickle.loads(pickle.dumps(info))
+    assert _same(copy, reference) and copy["stats"]["rows"] == [1, (2, 3)] and copy["opaque"] == bytearray(b"ab")
+    for key in ("fortran", "strided"):  # the memory order an unpickled array has
+        assert copy[key].flags.c_contiguous == reference[key].flags.c_contiguous
+        assert copy[key].flags.f_contiguous == reference[key].flags.f_contiguous
+    originals = {id(o) for o in _objects(info, [])}
+    assert not originals & {id(o) for o in _objects(copy, [])}  # nothing shared with the env
