@@ -33,19 +33,24 @@ demo: $(STAMP)
 # the browser). docs/testing.md lists the tiers and the fast test that covers each slow one.
 # Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: the install skips compiling,
 # so without it every worker and every fresh interpreter of the tests compiles torch, Ray and
-# parlor from source again. mypy (one core) runs beside tests/warm_up.py (the other), which
-# compiles once what each test process would compile for itself; its failures show in the run.
+# parlor from source again. tests/warm_up.py compiles once what each test process would compile
+# for itself. mypy runs in the background from the start, beside the warm-up and then the tests,
+# so that no core idles while the other finishes (from an empty cache mypy takes ~57 CPU-s, the
+# warm-up ~34); its report prints when the tests end, and its failure fails the target too.
 # loadgroup: the Ray tests (xdist_group "ray") share one worker and one Ray instance
+define checked_tests
+	$(VENV)/bin/ruff check .
+	out=$$(mktemp); $(VENV)/bin/mypy > $$out 2>&1 & mypy=$$!; \
+	$(PY) -m tests.warm_up $(1) && $(PY) -m pytest -n 2 --dist loadgroup $(1) tests; tests=$$?; \
+	wait $$mypy; typed=$$?; echo "mypy:"; cat $$out; rm -f $$out; test $$tests = 0 && test $$typed = 0
+endef
+
 test test-all: export PYTHONDONTWRITEBYTECODE =
 test: $(STAMP)
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy & mypy=$$!; $(PY) -m tests.warm_up -m "not slow and not browser"; wait $$mypy
-	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow and not browser" tests
+	$(call checked_tests,-m "not slow and not browser")
 
 test-all: $(STAMP)
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy & mypy=$$!; $(PY) -m tests.warm_up; wait $$mypy
-	$(PY) -m pytest -n 2 --dist loadgroup tests
+	$(call checked_tests,)
 
 # the replay page in a real browser: Debian's chromium, screenshots in runs/browser-test/
 browser-test: $(STAMP)
