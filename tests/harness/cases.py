@@ -77,7 +77,9 @@ FAST_TWINS: dict[str, EnvCase | str] = {
     "pulle_v0[default]": "pulle_v0[capped]",                                      # up to 100 deals; capped: 2
     # 3 deals: in the episodes of test_no_leak_determinize 20 buy-back offers, 7 of them determinized
     "pulle_v0[buy_back]": _CASE["pulle_v0[buy_back]"].shorter(max_deals=3),
+    "pulle_v0[per_deal_payment]": _CASE["pulle_v0[per_deal_payment]"].shorter(max_deals=2),  # 4 deals
     "buki_v0[default]": _CASE["buki_v0[default]"].shorter(num_deals=2),           # 8 deals
+    "buki_v0[raise_before_4th]": _CASE["buki_v0[raise_before_4th]"].shorter(num_deals=2),    # 3 deals
     "buki_v0[features]": _CASE["buki_v0[features]"].shorter(num_deals=1),         # 3 deals
     # the feature block with one seat, and two seats without it
     "buffalo_bill_v0[features]": "buffalo_bill_v0[solitaire_features]",
