@@ -4,7 +4,7 @@ which fast test covers it. These helpers split a parametrized check into a fast 
 the rest, so that every check keeps a fast case."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pytest
@@ -31,4 +31,26 @@ def first_preset_of_each_env(cases: list[Any]) -> list:
     for case in cases:
         params.append(pytest.param(case, id=case.id, marks=() if case.env_name not in seen else pytest.mark.slow))
         seen.add(case.env_name)
+    return params
+
+
+def shorter_or_twin(cases: list[Any], fast: Mapping[str, Any]) -> list:
+    """``cases`` as parameters for a check that plays whole episodes of each case. A case whose
+    id ``fast`` names runs as itself only in ``make test-all`` (marked slow); in ``make test``
+    it runs as ``fast[id]`` when that is a case (the same rules over a shorter match) and not at
+    all when it is a string (the id of the fast case that plays the same code, named in
+    docs/testing.md). The other cases run as they are in both tiers."""
+    ids = {case.id for case in cases}
+    unknown = [name for name, twin in fast.items() if name not in ids or (isinstance(twin, str) and twin not in ids)]
+    if unknown:
+        raise ValueError(f"fast twins of cases that do not exist (or name none): {unknown}")
+    params = []
+    for case in cases:
+        twin = fast.get(case.id)
+        if twin is None:
+            params.append(pytest.param(case, id=case.id))
+            continue
+        if not isinstance(twin, str):
+            params.append(pytest.param(twin, id=twin.id))
+        params.append(pytest.param(case, id=case.id, marks=pytest.mark.slow))
     return params

@@ -12,6 +12,7 @@ from parlor.envs.aec import entry_points
 from parlor.envs.testing import Subject
 from tests.harness import kuhn
 from tests.harness.hidden import hidden as hidden_of
+from tests.tiers import shorter_or_twin
 
 KUHN_ENV, KUHN_RAW_ENV = entry_points("kuhn_test", kuhn.make_game)
 
@@ -28,6 +29,11 @@ class EnvCase:
     @property
     def id(self) -> str:
         return f"{self.env_name}[{self.preset}]"
+
+    def shorter(self, **options: Any) -> EnvCase:
+        """This preset over a shorter match (``options``: fewer deals), its rules unchanged."""
+        return EnvCase(self.env_name, f"{self.preset}-short", {**self.options, **options}, self.env_fn, self.raw_env_fn,
+                       self.playouts)
 
     def make(self, **extra):
         return self.env_fn(**self.options, **extra)
@@ -54,6 +60,33 @@ def all_cases() -> list[EnvCase]:
 
 
 CASES = all_cases()
+
+
+def _by_id(cases: list[EnvCase]) -> dict[str, EnvCase]:
+    return {c.id: c for c in cases}
+
+
+# The checks that play whole episodes of each case (tests/harness/test_harness.py,
+# test_records.py) spend most of their time on a few long presets. In `make test` those run
+# over a shorter match of the same rules, or not at all where another preset plays the same
+# code (Pulle's capped preset is its default over 2 deals; Buffalo Bill has no option that
+# shortens a match: its sheet is its length); `make test-all` runs them
+# whole. Each still plays its random playouts in `make test` (test_random_playouts_keep_invariants).
+_CASE = _by_id(CASES)
+FAST_TWINS: dict[str, EnvCase | str] = {
+    "pulle_v0[default]": "pulle_v0[capped]",                                      # up to 100 deals; capped: 2
+    # 3 deals: in the episodes of test_no_leak_determinize 20 buy-back offers, 7 of them determinized
+    "pulle_v0[buy_back]": _CASE["pulle_v0[buy_back]"].shorter(max_deals=3),
+    "pulle_v0[per_deal_payment]": _CASE["pulle_v0[per_deal_payment]"].shorter(max_deals=2),  # 4 deals
+    "buki_v0[default]": _CASE["buki_v0[default]"].shorter(num_deals=2),           # 8 deals
+    "buki_v0[raise_before_4th]": _CASE["buki_v0[raise_before_4th]"].shorter(num_deals=2),    # 3 deals
+    "buki_v0[features]": _CASE["buki_v0[features]"].shorter(num_deals=1),         # 3 deals
+    # the feature block with one seat, and two seats without it
+    "buffalo_bill_v0[features]": "buffalo_bill_v0[solitaire_features]",
+    # four seats on the short deck (the sheet is public: the extended one plays in its random playouts)
+    "buffalo_bill_v0[4p_extended]": "buffalo_bill_v0[short32_4p]",
+}
+PLAYED = shorter_or_twin(CASES, FAST_TWINS)
 
 
 def playouts_per_case(case: EnvCase, total: int = 200) -> int:

@@ -13,19 +13,19 @@ import pytest
 
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.testing import CHECKS
-from tests.harness.cases import CASES, EnvCase
+from tests.harness.cases import CASES, PLAYED, EnvCase
 from tests.tiers import first_preset_of_each_env, first_share
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 ids = [c.id for c in CASES]
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", PLAYED)
 def test_pettingzoo_api(case: EnvCase) -> None:
     CHECKS["pettingzoo_api"](case.subject())
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", PLAYED)
 def test_seed_gives_identical_games(case: EnvCase) -> None:
     CHECKS["seed"](case.subject())
 
@@ -42,19 +42,19 @@ def test_random_playouts_keep_invariants(case: EnvCase, playouts: int | None) ->
     CHECKS["random_playouts"](case.subject())
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", PLAYED)
 def test_no_leak_determinize_keeps_each_players_view_and_redeals_what_he_cannot_see(case: EnvCase) -> None:
     """What each game hides comes from tests/harness/hidden.py (docs/rules.md's Information
     sections), so a ``determinize`` that returns the true state fails here."""
     CHECKS["no_leak"](case.subject())
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", PLAYED)
 def test_clone_plays_on_identically(case: EnvCase) -> None:
     CHECKS["clone"](case.subject())
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", PLAYED)
 def test_env_pickles_and_deep_copies_and_the_copy_plays_on_identically(case: EnvCase) -> None:
     CHECKS["pickle"](case.subject())
 
@@ -87,7 +87,7 @@ def test_render_ansi_returns_text(case: EnvCase) -> None:
     CHECKS["render_ansi"](case.subject())
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", PLAYED)
 def test_presenter_has_the_base_signatures_and_words_every_view(case: EnvCase) -> None:
     CHECKS["presenter"](case.subject())
 

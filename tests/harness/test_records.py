@@ -16,13 +16,13 @@ from parlor.envs.engine.trace import ReplayError
 from parlor.envs.records import Step, replay
 from parlor.envs.testing import CHECKS
 from parlor.envs.testing.common import random_episode
-from tests.harness.cases import CASES, EnvCase
+from tests.harness.cases import CASES, PLAYED, EnvCase
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 ids = [c.id for c in CASES]
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", PLAYED)
 def test_a_serialized_state_restores_and_plays_on_identically(case: EnvCase) -> None:
     CHECKS["state_text_restores"](case.subject())
 
@@ -37,19 +37,19 @@ def test_state_text_errors_name_the_problem(case: EnvCase) -> None:
     CHECKS["state_text_errors"](case.subject())
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", PLAYED)
 def test_a_recorded_episode_survives_json_and_resimulates_exactly(case: EnvCase) -> None:
     CHECKS["record_resimulates"](case.subject())
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", PLAYED)
 def test_an_edited_action_fails_at_its_step(case: EnvCase) -> None:
     why = CHECKS["edited_record_fails"](case.subject())
     if why:
         pytest.skip(why)
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", PLAYED)
 def test_final_infos_carry_each_seats_statistics_and_episode_reward(case: EnvCase) -> None:
     CHECKS["final_infos"](case.subject())
 

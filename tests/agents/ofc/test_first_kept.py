@@ -10,6 +10,7 @@ from parlor.agents.ofc import guards
 from parlor.agents.ofc.advisor import OFCAdvisor
 from parlor.agents.registry import make_agent
 from parlor.envs.ofc.game import make_game
+from tests.tiers import first_share
 
 GUARDS = (
     {"endgame_foul": 0.0, "midgame_foul": 0.02},   # the shipped safe policy's
@@ -52,13 +53,15 @@ def test_first_kept_is_the_first_action_of_the_order_the_guarded_mask_keeps(guar
     assert early >= 10 and fallback >= 1  # both ways of deciding are exercised
 
 
-def test_a_guarded_deterministic_policy_plays_as_the_argmax_of_its_guarded_probabilities() -> None:
+# make test: the first hand (34 decisions, 2.5 CPU-s); make test-all: both (the second judges 3x longer)
+@pytest.mark.parametrize("hands", first_share(1))
+def test_a_guarded_deterministic_policy_plays_as_the_argmax_of_its_guarded_probabilities(hands: int | None) -> None:
     game = make_game(variant="pineapple", features=True)
     lazy = make_agent("ppo:agents/pretrained/ofc_pineapple_safe.zip", game)
     full = make_agent("ppo:agents/pretrained/ofc_pineapple_safe.zip", game)
     assert lazy.guard == {"endgame_foul": 0.0, "midgame_foul": 0.02}
     played = 0
-    for seed in range(2):
+    for seed in range(2 if hands is None else hands):
         for obs, legal, view in decisions(game, 100 + seed):
             if full.advisor.solved_action(view) is None:
                 assert lazy.act(obs, legal, view) == int(np.argmax(full.probabilities(obs, legal, view)))
