@@ -18,6 +18,12 @@ episode bookkeeping, callbacks, episode cutting and episode metrics are RLlib's.
 sampled-step counters are logged once per ``sample()`` call with their totals instead of
 once per step (sum reductions: the same values).
 
+Three more of RLlib's per-step costs go, with the same episodes: the vector env's deep copy of
+every observation (``ParlorMultiAgentEnv`` hands out fresh arrays, never changed afterwards), the
+``validate()`` that ends every ``add_env_step`` (each episode is validated when it is done or
+cut instead: :func:`add_env_step_unvalidated`), and the per-step ``on_episode_step`` call while
+no callback defines one (RLlib's own is empty).
+
 Anything else (inference sampling, random actions, custom connectors, more than one module)
 goes through RLlib's own loop. ``tests/training/learning/test_rllib_runner.py`` holds the two
 runners to the same episodes, field by field.
@@ -30,6 +36,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import torch
+from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 from ray.rllib.env.env_runner import ENV_STEP_FAILURE
@@ -38,7 +45,7 @@ from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
 
 from parlor.training.learning import categorical
-from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY
+from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY, ParlorMultiAgentEnv
 
 # one row of the module's batch: (env index, agent id, that agent's observation)
 Row = tuple[int, Any, dict[str, np.ndarray]]
@@ -48,11 +55,36 @@ def to_numpy(tensor: torch.Tensor) -> np.ndarray:
     """RLlib's ``convert_to_numpy`` (its TensorToNumpy connector) for one tensor of 1+ dimensions,
     without its walk over a nested structure: floats become float32 and integers int32."""
     array = tensor.detach().cpu().numpy()
+    # copy=False: an array already of the type is kept (the tensor is this call's, never written again)
     if np.issubdtype(array.dtype, np.floating):
-        return array.astype(np.float32)
+        return array.astype(np.float32, copy=False)
     if np.issubdtype(array.dtype, int):
-        return array.astype(np.int32)
+        return array.astype(np.int32, copy=False)
     return array
+
+
+class _UnvalidatedStep(MultiAgentEpisode):
+    """A ``MultiAgentEpisode`` whose ``validate`` does nothing: what an episode is while
+    :func:`add_env_step_unvalidated` adds a step to it (same slots: the class can be swapped)."""
+
+    __slots__ = ()
+
+    def validate(self) -> None:
+        pass
+
+
+def add_env_step_unvalidated(episode: MultiAgentEpisode, **step: Any) -> None:
+    """RLlib's ``episode.add_env_step(**step)`` without the ``validate()`` it ends with (a walk over
+    every agent's buffers, on every step). The runner validates each episode once instead, when it is
+    done or cut, before it leaves the runner: the same data is checked, once."""
+    if type(episode) is not MultiAgentEpisode:  # a subclass may validate more: leave it to RLlib's
+        episode.add_env_step(**step)
+        return
+    episode.__class__ = _UnvalidatedStep
+    try:
+        episode.add_env_step(**step)
+    finally:
+        episode.__class__ = MultiAgentEpisode
 
 
 class LeanEnvRunner(MultiAgentEnvRunner):
@@ -73,6 +105,12 @@ class LeanEnvRunner(MultiAgentEnvRunner):
                 and config._env_to_module_connector is None and config._module_to_env_connector is None
                 and config.add_default_connectors_to_env_to_module_pipeline
                 and config.add_default_connectors_to_module_to_env_pipeline)
+
+    def make_env(self) -> None:
+        super().make_env()
+        vector = self.env.unwrapped if self.env is not None else None
+        if vector is not None and all(isinstance(e.unwrapped, ParlorMultiAgentEnv) for e in vector.envs):
+            vector.copy = False  # its observations are fresh and never changed (ParlorMultiAgentEnv._masked)
 
     def _reset_envs(self, episodes: list[Any], shared_data: dict, explore: bool) -> None:
         super()._reset_envs(episodes, shared_data, explore)
@@ -96,6 +134,7 @@ class LeanEnvRunner(MultiAgentEnvRunner):
         (module_id,) = multi.keys()
         module = multi[module_id]
         done_episodes: list[MultiAgentEpisode] = []
+        step_callbacks = self._has_step_callbacks()
         env_ts = eps = 0
         agent_steps: Counter[Any] = Counter()
         while (eps < (num_episodes or 0)) if num_timesteps is None else (env_ts < num_timesteps):
@@ -117,16 +156,18 @@ class LeanEnvRunner(MultiAgentEnvRunner):
                     episode.add_env_reset(observations=observations[i], infos=infos[i])
                     started.add(i)
                 else:
-                    episode.add_env_step(observations=observations[i], actions=actions[i], rewards=rewards[i],
-                                         infos=infos[i], terminateds=terminateds[i], truncateds=truncateds[i],
-                                         extra_model_outputs=outputs[i])
+                    add_env_step_unvalidated(episode, observations=observations[i], actions=actions[i],
+                                             rewards=rewards[i], infos=infos[i], terminateds=terminateds[i],
+                                             truncateds=truncateds[i], extra_model_outputs=outputs[i])
                     env_ts += 1
                     agent_steps.update(list(observations[i]))  # a list: counts the agents, not their values
             next_rows: list[Row] = []
             for i in range(self.num_envs):
                 episode = episodes[i]
-                self._make_on_episode_callback("on_episode_start" if i in started else "on_episode_step", i, episodes)
+                if i in started or step_callbacks:
+                    self._make_on_episode_callback("on_episode_start" if i in started else "on_episode_step", i, episodes)
                 if episode.is_done:
+                    episode.validate()  # here once (RLlib's add_env_step: every step); cut ones in _finish
                     eps += 1
                     self._make_on_episode_callback("on_episode_end", i, episodes)
                     self._prune_zero_len_sa_episodes(episode)
@@ -140,6 +181,13 @@ class LeanEnvRunner(MultiAgentEnvRunner):
             self._rows = next_rows
         self._log_sampled(env_ts, agent_steps, done_episodes, module_id)
         return self._finish(done_episodes, num_timesteps)
+
+    def _has_step_callbacks(self) -> bool:
+        """Whether an ``on_episode_step`` callback does anything: RLlib's own (the default) is empty,
+        so with only that and no callback functions the per-step call can be left out."""
+        own = RLlibCallback.on_episode_step
+        return bool(self.config.callbacks_on_episode_step) or any(
+            getattr(type(c), "on_episode_step", own) is not own for c in self._callbacks)
 
     # ------------------------------------------------------------ acting
     def _rows_of_episodes(self) -> list[Row]:
