@@ -26,6 +26,9 @@ import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.models.base import ENCODER_OUT
+from ray.rllib.core.models.torch.encoder import TorchMLPEncoder
+from ray.rllib.core.models.torch.heads import TorchMLPHead
+from ray.rllib.core.models.torch.primitives import TorchMLP
 from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 from ray.rllib.utils.typing import TensorType
@@ -86,9 +89,19 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         else:
             # the actor alone: RLlib's pass also runs the critic's encoder wherever the module is not
             # inference-only (the env runner in the learner's process) and drops its output
-            out = {Columns.ACTION_DIST_INPUTS: self.pi(actor(inner, **kwargs)[ENCODER_OUT])}
+            out = {Columns.ACTION_DIST_INPUTS: self._actor_logits(actor, inner, **kwargs)}
         out[Columns.ACTION_DIST_INPUTS] = masked_logits(out[Columns.ACTION_DIST_INPUTS], mask)
         return out
+
+    def _actor_logits(self, actor: Any, inner: dict, **kwargs: Any) -> torch.Tensor:
+        """The actor's encoder then the pi head on ``inner``: for the plain MLPs of
+        :func:`model_config`, their layer stacks called directly (the same layers in the same order,
+        without RLlib's model wrappers: two dicts and four module calls per pass)."""
+        head = self.pi
+        if (type(actor) is TorchMLPEncoder and type(actor.net) is TorchMLP and type(head) is TorchMLPHead
+                and not head.clip_log_std and type(head.net) is TorchMLP):
+            return head.net.mlp(actor.net.mlp(inner[Columns.OBS]))
+        return head(actor(inner, **kwargs)[ENCODER_OUT])
 
     def _forward_train(self, batch: dict, **kwargs: Any) -> dict:
         mask, inner = self._split(batch)

@@ -213,10 +213,13 @@ def test_acting_runs_the_actor_alone_with_rllibs_logits() -> None:
                                     model_config=model_config((16, 16), "relu"))
     obs, _ = env.reset(seed=0)
     batch = {"obs": {k: torch.as_tensor(np.stack([v, v * 0.5])) for k, v in next(iter(obs.values())).items()}}
-    critic_calls = []
+    critic_calls, wrapper_calls = [], []
     module.encoder.critic_encoder.register_forward_hook(lambda *_: critic_calls.append(1))
+    for wrapper in (module.encoder.actor_encoder, module.encoder.actor_encoder.net, module.pi, module.pi.net):
+        wrapper.register_forward_hook(lambda *_: wrapper_calls.append(1))
     logits = module.forward_exploration(batch)["action_dist_inputs"]
     assert critic_calls == []  # RLlib's pass runs the critic too (the module is not inference-only)
+    assert wrapper_calls == []  # the layer stacks called directly, not RLlib's model wrappers
     mask, inner = module._split(batch)
     rllib = DefaultPPOTorchRLModule._forward(module, inner)["action_dist_inputs"]
     assert critic_calls == [1] and torch.equal(logits, masked_logits(rllib, mask))
