@@ -22,7 +22,8 @@ Three more of RLlib's per-step costs go, with the same episodes: the vector env'
 every observation (``ParlorMultiAgentEnv`` hands out fresh arrays, never changed afterwards), the
 ``validate()`` that ends every ``add_env_step`` (each episode is validated when it is done or
 cut instead: :func:`add_env_step_unvalidated`), and the per-step ``on_episode_step`` call while
-no callback defines one (RLlib's own is empty).
+no callback defines one (RLlib's own is empty); a finished episode's metrics are logged value by
+value, without ``log_dict``'s walks over their dicts.
 
 Anything else (inference sampling, random actions, custom connectors, more than one module)
 goes through RLlib's own loop. ``tests/training/learning/test_rllib_runner.py`` holds the two
@@ -30,7 +31,9 @@ runners to the same episodes, field by field.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -42,7 +45,19 @@ from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorica
 from ray.rllib.env.env_runner import ENV_STEP_FAILURE
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
-from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
+from ray.rllib.utils.metrics import (
+    EPISODE_AGENT_RETURN_MEAN,
+    EPISODE_AGENT_STEPS,
+    EPISODE_DURATION_SEC_MEAN,
+    EPISODE_LEN_MAX,
+    EPISODE_LEN_MEAN,
+    EPISODE_LEN_MIN,
+    EPISODE_MODULE_RETURN_MEAN,
+    EPISODE_RETURN_MAX,
+    EPISODE_RETURN_MEAN,
+    EPISODE_RETURN_MIN,
+    WEIGHTS_SEQ_NO,
+)
 
 from parlor.training.learning import categorical
 from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY, ParlorMultiAgentEnv
@@ -61,6 +76,17 @@ def to_numpy(tensor: torch.Tensor) -> np.ndarray:
     if np.issubdtype(array.dtype, int):
         return array.astype(np.int32, copy=False)
     return array
+
+
+def leaves(values: Mapping[Any, Any], path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """(key path, value) of every leaf of a dict of values and dicts, in dm-tree's order (sorted
+    keys): the keys and order in which ``MetricsLogger.log_dict`` logs them."""
+    for key in sorted(values):
+        value = values[key]
+        if isinstance(value, Mapping):
+            yield from leaves(value, (*path, key))
+        else:
+            yield (*path, key), value
 
 
 class _UnvalidatedStep(MultiAgentEpisode):
@@ -181,6 +207,23 @@ class LeanEnvRunner(MultiAgentEnvRunner):
             self._rows = next_rows
         self._log_sampled(env_ts, agent_steps, done_episodes, module_id)
         return self._finish(done_episodes, num_timesteps)
+
+    def _log_episode_metrics(self, length: Any, ret: Any, sec: Any, agents: Any = None, modules: Any = None,
+                             agent_steps: Any = None) -> None:
+        """RLlib's: the same values under the same keys, reductions and window, each logged with
+        ``log_value`` as RLlib's three ``log_dict`` calls log them leaf by leaf (without their dm-tree
+        walks, most of the cost of a finished episode's metrics)."""
+        config = self.config
+        window = max(1, math.ceil(config.metrics_num_episodes_for_smoothing / (config.num_env_runners or 1)))
+        means = {EPISODE_LEN_MEAN: length, EPISODE_RETURN_MEAN: ret, EPISODE_DURATION_SEC_MEAN: sec}
+        if agents is not None:
+            means |= {EPISODE_AGENT_RETURN_MEAN: agents, EPISODE_AGENT_STEPS: agent_steps,
+                      EPISODE_MODULE_RETURN_MEAN: modules}
+        log = self.metrics.log_value
+        for reduce, values in (("mean", means), ("min", {EPISODE_LEN_MIN: length, EPISODE_RETURN_MIN: ret}),
+                               ("max", {EPISODE_LEN_MAX: length, EPISODE_RETURN_MAX: ret})):
+            for key, value in leaves(values):
+                log(key, value, reduce=reduce, window=window)
 
     def _has_step_callbacks(self) -> bool:
         """Whether an ``on_episode_step`` callback does anything: RLlib's own (the default) is empty,

@@ -59,6 +59,21 @@ def test_the_lean_runner_samples_rllibs_episodes(opponents) -> None:
                 assert same(column(a, agent, name), column(b, agent, name)), (agent, name)
     for key in (NUM_ENV_STEPS_SAMPLED, NUM_EPISODES):
         assert lean_metrics[key].peek() == stock_metrics[key].peek() > 0, key
+    for key in EPISODE_METRICS:  # logged value by value (LeanEnvRunner._log_episode_metrics): the same stats
+        timed = key == "episode_duration_sec_mean"  # wall time: its own in each run
+        assert described(lean_metrics[key], timed) == described(stock_metrics[key], timed), key
+
+
+EPISODE_METRICS = ("episode_len_mean", "episode_len_min", "episode_len_max", "episode_return_mean",
+                   "episode_return_min", "episode_return_max", "episode_duration_sec_mean",
+                   "agent_episode_returns_mean", "agent_steps", "module_episode_returns_mean")
+
+
+def described(stats, timed: bool = False):
+    """A metric (or a dict of them) as (its kind, window, value), the value left out if ``timed``."""
+    if isinstance(stats, dict):
+        return {key: described(value, timed) for key, value in stats.items()}
+    return type(stats).__name__, stats._window, None if timed else stats.peek()
 
 
 def test_inference_sampling_goes_through_rllibs_loop_after_lean_sampling() -> None:
@@ -133,3 +148,12 @@ def test_episode_step_callbacks_still_run_in_the_lean_loop() -> None:
         assert not plain._has_step_callbacks()  # RLlib's empty default: the per-step call is left out
     finally:
         plain.stop()
+
+
+def test_leaves_are_dm_trees_paths_in_its_order() -> None:
+    import tree
+
+    from parlor.training.learning.rllib_runner import leaves
+
+    values = {"b": 1.0, "a": {"player_1": 2, "player_0": 3}, "c": {}, "d": {"x": {"z": 4, "y": 5}}}
+    assert list(leaves(values)) == [(tuple(path), v) for path, v in tree.flatten_with_path(values)]
