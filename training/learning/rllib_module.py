@@ -58,7 +58,9 @@ def plain_stacks(module: Any) -> tuple[nn.Module, nn.Module | None, nn.Module] |
     builds): calling them directly computes what RLlib's model wrappers around them compute (the
     same layers in the same order) without their dicts and module calls. None for any other shape."""
     encoder = module.encoder
-    actor, critic, head = getattr(encoder, "actor_encoder", None), getattr(encoder, "critic_encoder", None), module.pi
+    actor: Any = getattr(encoder, "actor_encoder", None)
+    critic: Any = getattr(encoder, "critic_encoder", None)
+    head = module.pi
 
     def mlp(part: Any) -> bool:
         return type(part) is TorchMLPEncoder and type(part.net) is TorchMLP
@@ -123,10 +125,10 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
 
     def _forward_train(self, batch: dict, **kwargs: Any) -> dict:
         mask, inner = self._split(batch)
-        if self._stacks is not None and self._stacks[1] is not None:
+        actor_net, critic_net, pi_net = self._stacks or (None, None, None)
+        if actor_net is not None and critic_net is not None and pi_net is not None:
             # RLlib's pass (actor encoder, critic encoder, pi head; the critic's output kept as the
             # embeddings for compute_values) through the layer stacks
-            actor_net, critic_net, pi_net = self._stacks
             obs = inner[Columns.OBS]
             latent = actor_net(obs)
             out = {Columns.EMBEDDINGS: critic_net(obs), Columns.ACTION_DIST_INPUTS: pi_net(latent)}
