@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import os
 import time
 from collections.abc import Iterator, Sequence
@@ -156,6 +157,9 @@ def rllib_row(config: Any, steps: int, label: str, split: bool = False, stock_ru
     algo = algo_config.build_algo()
     try:
         algo.train()  # warm-up
+        # the first RLlib row of a process would otherwise pay, in full collections during its
+        # measured updates, for the objects of RLlib's first import and build (not a per-step cost)
+        gc.collect()
         pids = [p for p in algo.env_runner_group.foreach_env_runner(_pid, local_env_runner=False)
                 if p != os.getpid()] if config.rllib.num_env_runners else []
         parts: dict[str, float] = {}

@@ -7,7 +7,8 @@ observations of every agent that acted).
 
 Observations are ``{"observations": float32[...], "action_mask": float32[A]}``:
 RLlib's masking convention (the key ``observations``) lives here only; parlor's
-envs keep PettingZoo's ``observation``. The mask is float32 because the masked
+envs keep PettingZoo's ``observation``. Each is a fresh dict of fresh arrays, never
+changed afterwards (:class:`~.rllib_runner.LeanEnvRunner` relies on it). The mask is float32 because the masked
 module (:mod:`.rllib_module`) reads it as a tensor. An action outside the mask
 raises :class:`~parlor.envs.engine.game.IllegalActionError` naming the legal ones
 (and counts in ``illegal_actions``): with the masked module none ever arrives.
@@ -179,7 +180,9 @@ class ParlorMultiAgentEnv(MultiAgentEnv):
 
     @staticmethod
     def _masked(obs: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
-        return {OBS_KEY: obs, MASK_KEY: mask.astype(np.float32)}
+        # fresh arrays in a fresh dict on every call (a game may hand out a view of its buffers):
+        # nothing returned is ever changed afterwards, so RLlib's runners need not deep-copy it
+        return {OBS_KEY: obs.copy(), MASK_KEY: mask.astype(np.float32)}
 
     def _observe_next(self) -> dict[str, dict[str, np.ndarray]]:
         """The seat to act becomes the agent to act; its observation."""

@@ -26,9 +26,14 @@ import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.models.base import ENCODER_OUT
+from ray.rllib.core.models.torch.encoder import TorchMLPEncoder
+from ray.rllib.core.models.torch.heads import TorchMLPHead
+from ray.rllib.core.models.torch.primitives import TorchMLP
 from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+from ray.rllib.core.rl_module.rl_module import RLModule
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 from ray.rllib.utils.typing import TensorType
+from torch import nn
 
 from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY
 
@@ -47,6 +52,26 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return torch.where(mask > 0.5, logits, torch.full_like(logits, FLOAT_MIN))
 
 
+def plain_stacks(module: Any) -> tuple[nn.Module, nn.Module | None, nn.Module] | None:
+    """The layer stacks (``nn.Sequential``) of ``module``'s actor encoder, critic encoder (None in an
+    inference-only module) and pi head, if they are RLlib's plain MLPs (what :func:`model_config`
+    builds): calling them directly computes what RLlib's model wrappers around them compute (the
+    same layers in the same order) without their dicts and module calls. None for any other shape."""
+    encoder = module.encoder
+    actor: Any = getattr(encoder, "actor_encoder", None)
+    critic: Any = getattr(encoder, "critic_encoder", None)
+    head = module.pi
+
+    def mlp(part: Any) -> bool:
+        return type(part) is TorchMLPEncoder and type(part.net) is TorchMLP
+
+    # (a shared encoder has no actor_encoder; a TorchMLPEncoder is stateless)
+    if (not mlp(actor) or (critic is not None and not mlp(critic)) or type(head) is not TorchMLPHead
+            or head.clip_log_std or type(head.net) is not TorchMLP):
+        return None
+    return actor.net.mlp, None if critic is None else critic.net.mlp, head.net.mlp
+
+
 class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
     """PPO's actor-critic on ``observations``; logits masked by ``action_mask``."""
 
@@ -60,6 +85,7 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
     def setup(self) -> None:
         super().setup()  # the networks, built for the inner observation space
         self.observation_space = self._masked_space  # the module's public space is the env's
+        self._stacks = plain_stacks(self)
 
     @staticmethod
     def _split(batch: dict) -> tuple[torch.Tensor, dict]:
@@ -78,21 +104,36 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
     def forward_inference(self, batch: dict, **kwargs: Any) -> dict:
         return self._forward_inference(batch, **kwargs)  # as forward_exploration
 
+    def forward_train(self, batch: dict, **kwargs: Any) -> dict:
+        # RLlib's TorchRLModule switches to train() on every call (a walk over every submodule, on
+        # every minibatch); the layers act the same in either mode (as forward_exploration)
+        return RLModule.forward_train(self, batch, **kwargs)
+
     def _forward(self, batch: dict, **kwargs: Any) -> dict:
         mask, inner = self._split(batch)
-        actor = getattr(self.encoder, "actor_encoder", None)
-        if actor is None or self.is_stateful():  # a shared or recurrent encoder: RLlib's pass
-            out = super()._forward(inner, **kwargs)
-        else:
-            # the actor alone: RLlib's pass also runs the critic's encoder wherever the module is not
-            # inference-only (the env runner in the learner's process) and drops its output
+        # the actor alone: RLlib's pass also runs the critic's encoder wherever the module is not
+        # inference-only (the env runner in the learner's process) and drops its output
+        if self._stacks is not None:  # through its layer stacks (plain_stacks)
+            actor_net, _, pi_net = self._stacks
+            out = {Columns.ACTION_DIST_INPUTS: pi_net(actor_net(inner[Columns.OBS]))}
+        elif (actor := getattr(self.encoder, "actor_encoder", None)) is not None and not self.is_stateful():
             out = {Columns.ACTION_DIST_INPUTS: self.pi(actor(inner, **kwargs)[ENCODER_OUT])}
+        else:  # a shared or recurrent encoder: RLlib's pass
+            out = super()._forward(inner, **kwargs)
         out[Columns.ACTION_DIST_INPUTS] = masked_logits(out[Columns.ACTION_DIST_INPUTS], mask)
         return out
 
     def _forward_train(self, batch: dict, **kwargs: Any) -> dict:
         mask, inner = self._split(batch)
-        out = super()._forward_train(inner, **kwargs)
+        actor_net, critic_net, pi_net = self._stacks or (None, None, None)
+        if actor_net is not None and critic_net is not None and pi_net is not None:
+            # RLlib's pass (actor encoder, critic encoder, pi head; the critic's output kept as the
+            # embeddings for compute_values) through the layer stacks
+            obs = inner[Columns.OBS]
+            latent = actor_net(obs)
+            out = {Columns.EMBEDDINGS: critic_net(obs), Columns.ACTION_DIST_INPUTS: pi_net(latent)}
+        else:
+            out = super()._forward_train(inner, **kwargs)
         out[Columns.ACTION_DIST_INPUTS] = masked_logits(out[Columns.ACTION_DIST_INPUTS], mask)
         return out
 

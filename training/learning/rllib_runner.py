@@ -18,27 +18,49 @@ episode bookkeeping, callbacks, episode cutting and episode metrics are RLlib's.
 sampled-step counters are logged once per ``sample()`` call with their totals instead of
 once per step (sum reductions: the same values).
 
+Three more of RLlib's per-step costs go, with the same episodes: the vector env's deep copy of
+every observation (``ParlorMultiAgentEnv`` hands out fresh arrays, never changed afterwards), the
+``validate()`` that ends every ``add_env_step`` (each episode is validated when it is done or
+cut instead: :func:`add_env_step_unvalidated`), and the per-step ``on_episode_step`` call while
+no callback defines one (RLlib's own is empty); a finished episode's metrics are logged value by
+value, without ``log_dict``'s walks over their dicts.
+
 Anything else (inference sampling, random actions, custom connectors, more than one module)
 goes through RLlib's own loop. ``tests/training/learning/test_rllib_runner.py`` holds the two
 runners to the same episodes, field by field.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 import torch
+from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 from ray.rllib.env.env_runner import ENV_STEP_FAILURE
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
-from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
+from ray.rllib.utils.metrics import (
+    EPISODE_AGENT_RETURN_MEAN,
+    EPISODE_AGENT_STEPS,
+    EPISODE_DURATION_SEC_MEAN,
+    EPISODE_LEN_MAX,
+    EPISODE_LEN_MEAN,
+    EPISODE_LEN_MIN,
+    EPISODE_MODULE_RETURN_MEAN,
+    EPISODE_RETURN_MAX,
+    EPISODE_RETURN_MEAN,
+    EPISODE_RETURN_MIN,
+    WEIGHTS_SEQ_NO,
+)
 
 from parlor.training.learning import categorical
-from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY
+from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY, ParlorMultiAgentEnv
 
 # one row of the module's batch: (env index, agent id, that agent's observation)
 Row = tuple[int, Any, dict[str, np.ndarray]]
@@ -48,11 +70,47 @@ def to_numpy(tensor: torch.Tensor) -> np.ndarray:
     """RLlib's ``convert_to_numpy`` (its TensorToNumpy connector) for one tensor of 1+ dimensions,
     without its walk over a nested structure: floats become float32 and integers int32."""
     array = tensor.detach().cpu().numpy()
+    # copy=False: an array already of the type is kept (the tensor is this call's, never written again)
     if np.issubdtype(array.dtype, np.floating):
-        return array.astype(np.float32)
+        return array.astype(np.float32, copy=False)
     if np.issubdtype(array.dtype, int):
-        return array.astype(np.int32)
+        return array.astype(np.int32, copy=False)
     return array
+
+
+def leaves(values: Mapping[Any, Any], path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """(key path, value) of every leaf of a dict of values and dicts, in dm-tree's order (sorted
+    keys): the keys and order in which ``MetricsLogger.log_dict`` logs them."""
+    for key in sorted(values):
+        value = values[key]
+        if isinstance(value, Mapping):
+            yield from leaves(value, (*path, key))
+        else:
+            yield (*path, key), value
+
+
+class _UnvalidatedStep(MultiAgentEpisode):
+    """A ``MultiAgentEpisode`` whose ``validate`` does nothing: what an episode is while
+    :func:`add_env_step_unvalidated` adds a step to it (same slots: the class can be swapped)."""
+
+    __slots__ = ()
+
+    def validate(self) -> None:
+        pass
+
+
+def add_env_step_unvalidated(episode: MultiAgentEpisode, **step: Any) -> None:
+    """RLlib's ``episode.add_env_step(**step)`` without the ``validate()`` it ends with (a walk over
+    every agent's buffers, on every step). The runner validates each episode once instead, when it is
+    done or cut, before it leaves the runner: the same data is checked, once."""
+    if type(episode) is not MultiAgentEpisode:  # a subclass may validate more: leave it to RLlib's
+        episode.add_env_step(**step)
+        return
+    episode.__class__ = _UnvalidatedStep
+    try:
+        episode.add_env_step(**step)
+    finally:
+        episode.__class__ = MultiAgentEpisode
 
 
 class LeanEnvRunner(MultiAgentEnvRunner):
@@ -73,6 +131,12 @@ class LeanEnvRunner(MultiAgentEnvRunner):
                 and config._env_to_module_connector is None and config._module_to_env_connector is None
                 and config.add_default_connectors_to_env_to_module_pipeline
                 and config.add_default_connectors_to_module_to_env_pipeline)
+
+    def make_env(self) -> None:
+        super().make_env()
+        vector = self.env.unwrapped if self.env is not None else None
+        if vector is not None and all(isinstance(e.unwrapped, ParlorMultiAgentEnv) for e in vector.envs):
+            vector.copy = False  # its observations are fresh and never changed (ParlorMultiAgentEnv._masked)
 
     def _reset_envs(self, episodes: list[Any], shared_data: dict, explore: bool) -> None:
         super()._reset_envs(episodes, shared_data, explore)
@@ -96,6 +160,7 @@ class LeanEnvRunner(MultiAgentEnvRunner):
         (module_id,) = multi.keys()
         module = multi[module_id]
         done_episodes: list[MultiAgentEpisode] = []
+        step_callbacks = self._has_step_callbacks()
         env_ts = eps = 0
         agent_steps: Counter[Any] = Counter()
         while (eps < (num_episodes or 0)) if num_timesteps is None else (env_ts < num_timesteps):
@@ -117,16 +182,18 @@ class LeanEnvRunner(MultiAgentEnvRunner):
                     episode.add_env_reset(observations=observations[i], infos=infos[i])
                     started.add(i)
                 else:
-                    episode.add_env_step(observations=observations[i], actions=actions[i], rewards=rewards[i],
-                                         infos=infos[i], terminateds=terminateds[i], truncateds=truncateds[i],
-                                         extra_model_outputs=outputs[i])
+                    add_env_step_unvalidated(episode, observations=observations[i], actions=actions[i],
+                                             rewards=rewards[i], infos=infos[i], terminateds=terminateds[i],
+                                             truncateds=truncateds[i], extra_model_outputs=outputs[i])
                     env_ts += 1
                     agent_steps.update(list(observations[i]))  # a list: counts the agents, not their values
             next_rows: list[Row] = []
             for i in range(self.num_envs):
                 episode = episodes[i]
-                self._make_on_episode_callback("on_episode_start" if i in started else "on_episode_step", i, episodes)
+                if i in started or step_callbacks:
+                    self._make_on_episode_callback("on_episode_start" if i in started else "on_episode_step", i, episodes)
                 if episode.is_done:
+                    episode.validate()  # here once (RLlib's add_env_step: every step); cut ones in _finish
                     eps += 1
                     self._make_on_episode_callback("on_episode_end", i, episodes)
                     self._prune_zero_len_sa_episodes(episode)
@@ -140,6 +207,30 @@ class LeanEnvRunner(MultiAgentEnvRunner):
             self._rows = next_rows
         self._log_sampled(env_ts, agent_steps, done_episodes, module_id)
         return self._finish(done_episodes, num_timesteps)
+
+    def _log_episode_metrics(self, length: Any, ret: Any, sec: Any, agents: Any = None, modules: Any = None,
+                             agent_steps: Any = None) -> None:
+        """RLlib's: the same values under the same keys, reductions and window, each logged with
+        ``log_value`` as RLlib's three ``log_dict`` calls log them leaf by leaf (without their dm-tree
+        walks, most of the cost of a finished episode's metrics)."""
+        config = self.config
+        window = max(1, math.ceil(config.metrics_num_episodes_for_smoothing / (config.num_env_runners or 1)))
+        means = {EPISODE_LEN_MEAN: length, EPISODE_RETURN_MEAN: ret, EPISODE_DURATION_SEC_MEAN: sec}
+        if agents is not None:
+            means |= {EPISODE_AGENT_RETURN_MEAN: agents, EPISODE_AGENT_STEPS: agent_steps,
+                      EPISODE_MODULE_RETURN_MEAN: modules}
+        log = self.metrics.log_value
+        for reduce, values in (("mean", means), ("min", {EPISODE_LEN_MIN: length, EPISODE_RETURN_MIN: ret}),
+                               ("max", {EPISODE_LEN_MAX: length, EPISODE_RETURN_MAX: ret})):
+            for key, value in leaves(values):
+                log(key, value, reduce=reduce, window=window)
+
+    def _has_step_callbacks(self) -> bool:
+        """Whether an ``on_episode_step`` callback does anything: RLlib's own (the default) is empty,
+        so with only that and no callback functions the per-step call can be left out."""
+        own = RLlibCallback.on_episode_step
+        return bool(self.config.callbacks_on_episode_step) or any(
+            getattr(type(c), "on_episode_step", own) is not own for c in self._callbacks)
 
     # ------------------------------------------------------------ acting
     def _rows_of_episodes(self) -> list[Row]:

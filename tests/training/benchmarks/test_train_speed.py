@@ -73,3 +73,34 @@ def test_an_sb3_row_splits_a_real_training_step(stock: bool) -> None:
     assert row.steps == 256 and row.rate > 0 and row.cpu > 0
     assert set(row.parts) == set(PARTS)  # every wrapped method was called: SB3 still has them
     assert row.parts["opponents"] <= row.parts["env"] and sum(row.parts[p] for p in PARTS if p != "opponents") < row.cpu
+
+
+def test_an_rllib_row_collects_garbage_after_its_warm_up_not_while_measuring(monkeypatch) -> None:
+    # the first RLlib row of a process otherwise pays, inside its measured updates, for full
+    # collections of the objects RLlib's import and build made (docs/benchmarks.md, fourth pass)
+    pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
+    import gc
+
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+
+    from parlor.training.benchmarks import scale, train_speed
+    from parlor.training.learning import rllib_train
+
+    events = []
+
+    class Algo:
+        def train(self) -> dict:
+            events.append("train")
+            return {ENV_RUNNER_RESULTS: {NUM_ENV_STEPS_SAMPLED: 512}}
+
+        def stop(self) -> None:
+            events.append("stop")
+
+    class Config:
+        def build_algo(self) -> Algo:
+            return Algo()
+
+    monkeypatch.setattr(rllib_train, "ppo_config", lambda config: Config())
+    monkeypatch.setattr(gc, "collect", lambda *args: events.append("collect") or 0)
+    row = train_speed.rllib_row(scale.train_config("tonk_v0", {"num_players": 2}, "rllib", 0), 1024, "rllib")
+    assert events == ["train", "collect", "train", "train", "stop"] and row.steps == 1024

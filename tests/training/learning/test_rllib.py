@@ -203,21 +203,56 @@ def test_two_runs_of_one_config_train_the_same_model(ray_cluster, tmp_path: Path
     assert weights[0] == weights[1]
 
 
-def test_acting_runs_the_actor_alone_with_rllibs_logits() -> None:
-    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
-
+def module_and_batch(scales: tuple[float, ...]) -> tuple[MaskedPPOTorchRLModule, dict]:
+    """A seeded 16x16 masked module for two-player Tonk and a batch of one observation times ``scales``."""
     env = ParlorMultiAgentEnv(rllib_train.env_config(parse_config({**TONK, "backend": "rllib"})))
     space, actions = env.observation_spaces["player_0"], env.action_spaces["player_0"]
     torch.manual_seed(0)
     module = MaskedPPOTorchRLModule(observation_space=space, action_space=actions,
                                     model_config=model_config((16, 16), "relu"))
     obs, _ = env.reset(seed=0)
-    batch = {"obs": {k: torch.as_tensor(np.stack([v, v * 0.5])) for k, v in next(iter(obs.values())).items()}}
-    critic_calls = []
+    return module, {"obs": {k: torch.as_tensor(np.stack([v * scale for scale in scales]))
+                            for k, v in next(iter(obs.values())).items()}}
+
+
+def test_acting_runs_the_actor_alone_with_rllibs_logits() -> None:
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+
+    module, batch = module_and_batch((1.0, 0.5))
+    critic_calls, wrapper_calls = [], []
     module.encoder.critic_encoder.register_forward_hook(lambda *_: critic_calls.append(1))
+    for wrapper in (module.encoder.actor_encoder, module.encoder.actor_encoder.net, module.pi, module.pi.net):
+        wrapper.register_forward_hook(lambda *_: wrapper_calls.append(1))
     logits = module.forward_exploration(batch)["action_dist_inputs"]
     assert critic_calls == []  # RLlib's pass runs the critic too (the module is not inference-only)
+    assert wrapper_calls == []  # the layer stacks called directly, not RLlib's model wrappers
     mask, inner = module._split(batch)
     rllib = DefaultPPOTorchRLModule._forward(module, inner)["action_dist_inputs"]
     assert critic_calls == [1] and torch.equal(logits, masked_logits(rllib, mask))
     assert torch.equal(module.forward_train(batch)["action_dist_inputs"], logits)
+
+
+def test_the_train_pass_is_rllibs_through_the_layer_stacks_same_values_and_gradients() -> None:
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+
+    module, batch = module_and_batch((1.0, 0.5, 0.25))
+    module.eval()
+    trains = []
+    module.train = lambda mode=True: trains.append(mode)  # RLlib's forward_train walks the net on every call
+
+    def loss_and_grads(out: dict) -> tuple[torch.Tensor, list[torch.Tensor]]:
+        module.zero_grad()
+        loss = out["action_dist_inputs"].clamp(min=-10).square().sum() + module.compute_values(
+            batch, out["embeddings"]).square().sum()
+        loss.backward()
+        return loss.detach(), [p.grad.clone() for p in module.parameters()]
+
+    lean = module.forward_train(batch)
+    assert trains == [] and list(lean) == ["embeddings", "action_dist_inputs"]
+    mask, inner = module._split(batch)
+    rllib = DefaultPPOTorchRLModule._forward_train(module, inner)
+    rllib["action_dist_inputs"] = masked_logits(rllib["action_dist_inputs"], mask)
+    for key in lean:
+        assert torch.equal(lean[key], rllib[key]), key
+    (lean_loss, lean_grads), (rllib_loss, rllib_grads) = loss_and_grads(lean), loss_and_grads(rllib)
+    assert torch.equal(lean_loss, rllib_loss) and all(map(torch.equal, lean_grads, rllib_grads))

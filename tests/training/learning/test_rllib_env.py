@@ -192,3 +192,31 @@ def test_every_parlor_env_plays_through_the_adapter_with_masks(name, opponents) 
         assert all(isinstance(r, float) for r in rewards.values())
         done, steps = terminated["__all__"] or truncated["__all__"], steps + 1
     assert steps > 0 and env.illegal_actions == 0
+
+
+@pytest.mark.parametrize("opponents", [[("random", 1.0)], []], ids=["learner seat", "every seat"])
+def test_observations_are_fresh_arrays_whatever_the_game_hands_out(opponents) -> None:
+    # LeanEnvRunner turns off the vector env's deep copy on this promise: a game that hands out
+    # one buffer it overwrites (allowed by Game.observe) must not change what was returned before
+    env = ParlorMultiAgentEnv({"env_name": "tonk_v0", "options": {"num_players": 2}, "opponents": opponents, "seed": 0})
+    game = env.inner.game if env.inner is not None else env.game
+    buffer = np.zeros(game.observation_shape, np.float32)
+
+    def observe(state, player):
+        buffer[:] = game_observe(state, player)
+        return buffer
+
+    game_observe, game.observe = game.observe, observe
+    obs, _ = env.reset(seed=1)
+    seen = []
+    for _ in range(12):  # across an episode's end in the learner seat (a new one is reset)
+        (agent, o), = obs.items()
+        seen.append((o, o[OBS_KEY].copy(), o[MASK_KEY].copy()))
+        obs, _, terminated, truncated, _ = env.step({agent: highest(o)})
+        if terminated["__all__"] or truncated["__all__"]:
+            obs, _ = env.reset()
+    buffer[:] = -1.0
+    assert len({id(o) for o, _, _ in seen}) == len(seen)
+    for o, values, mask in seen:
+        assert not np.shares_memory(o[OBS_KEY], buffer)
+        assert np.array_equal(o[OBS_KEY], values) and np.array_equal(o[MASK_KEY], mask)

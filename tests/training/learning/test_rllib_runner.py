@@ -59,6 +59,21 @@ def test_the_lean_runner_samples_rllibs_episodes(opponents) -> None:
                 assert same(column(a, agent, name), column(b, agent, name)), (agent, name)
     for key in (NUM_ENV_STEPS_SAMPLED, NUM_EPISODES):
         assert lean_metrics[key].peek() == stock_metrics[key].peek() > 0, key
+    for key in EPISODE_METRICS:  # logged value by value (LeanEnvRunner._log_episode_metrics): the same stats
+        timed = key == "episode_duration_sec_mean"  # wall time: its own in each run
+        assert described(lean_metrics[key], timed) == described(stock_metrics[key], timed), key
+
+
+EPISODE_METRICS = ("episode_len_mean", "episode_len_min", "episode_len_max", "episode_return_mean",
+                   "episode_return_min", "episode_return_max", "episode_duration_sec_mean",
+                   "agent_episode_returns_mean", "agent_steps", "module_episode_returns_mean")
+
+
+def described(stats, timed: bool = False):
+    """A metric (or a dict of them) as (its kind, window, value), the value left out if ``timed``."""
+    if isinstance(stats, dict):
+        return {key: described(value, timed) for key, value in stats.items()}
+    return type(stats).__name__, stats._window, None if timed else stats.peek()
 
 
 def test_inference_sampling_goes_through_rllibs_loop_after_lean_sampling() -> None:
@@ -71,3 +86,74 @@ def test_inference_sampling_goes_through_rllibs_loop_after_lean_sampling() -> No
         assert runner.sample(num_timesteps=20)  # and back
     finally:
         runner.stop()
+
+
+def test_episodes_are_validated_when_done_or_cut_not_on_every_step(monkeypatch) -> None:
+    from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
+    from ray.rllib.env.single_agent_episode import SingleAgentEpisode
+
+    checked, in_step = [], []  # (agent episode, its length) validated; those inside add_env_step
+    rllib_validate, rllib_step = SingleAgentEpisode.validate, MultiAgentEpisode.add_env_step
+
+    def validate(self):
+        (in_step if stepping else checked).append((id(self), len(self)))
+        rllib_validate(self)
+
+    def add_env_step(self, *args, **kwargs):
+        nonlocal stepping
+        stepping = True
+        try:
+            rllib_step(self, *args, **kwargs)
+        finally:
+            stepping = False
+
+    stepping = False
+    monkeypatch.setattr(SingleAgentEpisode, "validate", validate)
+    monkeypatch.setattr(MultiAgentEpisode, "add_env_step", add_env_step)
+    stock, _ = sampled(MultiAgentEnvRunner, ["heuristic"], (120,))
+    assert len(in_step) == sum(len(e) for e in stock)  # RLlib's: once per step
+    in_step.clear()
+    lean, _ = sampled(LeanEnvRunner, ["heuristic"], (120,))
+    assert in_step == [] and all(type(e) is MultiAgentEpisode for e in lean)  # RLlib's class after each step
+    # each episode handed out was checked as it is (done or cut), not only at its reset
+    assert all((id(a), len(a)) in set(checked) for e in lean for a in e.agent_episodes.values())
+
+
+def test_the_vector_env_hands_over_the_envs_fresh_observations_without_copying() -> None:
+    config = ppo_config(train_config("tonk_v0", {"num_players": 2}, ["random"], net_arch=(8,), n_envs=2))
+    lean = LeanEnvRunner(config=config, worker_index=0, num_workers=0)
+    stock = MultiAgentEnvRunner(config=config.env_runners(env_runner_cls=MultiAgentEnvRunner), worker_index=0,
+                                num_workers=0)
+    try:  # ParlorMultiAgentEnv returns fresh arrays (test_rllib_env.py): the deep copy is RLlib's only
+        assert lean.env.unwrapped.copy is False and stock.env.unwrapped.copy is True
+    finally:
+        lean.stop()
+        stock.stop()
+
+
+def test_episode_step_callbacks_still_run_in_the_lean_loop() -> None:
+    calls = []
+    config = ppo_config(train_config("tonk_v0", {"num_players": 2}, ["random"], net_arch=(8,), n_envs=2))
+    config = config.callbacks(on_episode_step=lambda episode, **_: calls.append(episode.env_t))
+    runner = LeanEnvRunner(config=config, worker_index=0, num_workers=0)
+    try:
+        assert runner._has_step_callbacks()
+        episodes = runner.sample(num_timesteps=40)
+        assert len(calls) == sum(len(e) for e in episodes) >= 40  # one per env step, as in RLlib's loop
+    finally:
+        runner.stop()
+    plain = LeanEnvRunner(config=ppo_config(train_config("tonk_v0", {"num_players": 2}, ["random"], net_arch=(8,))),
+                          worker_index=0, num_workers=0)
+    try:
+        assert not plain._has_step_callbacks()  # RLlib's empty default: the per-step call is left out
+    finally:
+        plain.stop()
+
+
+def test_leaves_are_dm_trees_paths_in_its_order() -> None:
+    import tree
+
+    from parlor.training.learning.rllib_runner import leaves
+
+    values = {"b": 1.0, "a": {"player_1": 2, "player_0": 3}, "c": {}, "d": {"x": {"z": 4, "y": 5}}}
+    assert list(leaves(values)) == [(tuple(path), v) for path, v in tree.flatten_with_path(values)]
