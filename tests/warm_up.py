@@ -8,6 +8,9 @@ beside mypy (mypy uses one core, this the other), so the test run finds the cach
 
 - ``pytest --collect-only`` imports every test module and what it imports, writing the
   bytecode of the venv's and parlor's modules and the test modules' rewritten asserts;
+- the modules that test modules import only when their tests run (RLlib: see the ``_rllib``
+  fixtures of tests/training/learning/test_rllib*.py) are imported here, so their bytecode
+  is written once too;
 - the OFC kernels are compiled by their own ``warm_up`` functions, one Pineapple hand of
   the heuristic against the expert (the planner's and the expert's kernels) and one of the
   shipped guarded policy (the foul count of its action guard).
@@ -16,6 +19,8 @@ Nothing here is a test: a failure shows again, with its test, in the test run it
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -42,8 +47,23 @@ def compile_kernels() -> None:
     play_episode(game, [make_agent(f"ppo:{safe}", game), make_agent("heuristic", game, seed=1)], seed=0)
 
 
+# what test modules import inside their fixtures (the ``_rllib`` fixtures), not at collection
+DEFERRED = ("ray.rllib.core.columns", "ray.rllib.env.multi_agent_env_runner", "ray.rllib.utils.metrics",
+            "parlor.training.learning.rllib_runner", "parlor.training.learning.rllib_train", "parlor.training.rllib",
+            "tests.training.learning.rllib_unmasked")
+
+
+def import_deferred() -> None:
+    """Import DEFERRED, if the [scale] extra is installed (without it those tests are skipped)."""
+    if importlib.util.find_spec("ray") is None:
+        return
+    for name in DEFERRED:
+        importlib.import_module(name)
+
+
 def main(pytest_args: list[str]) -> int:
     compile_kernels()
+    import_deferred()
     return collect(pytest_args)
 
 

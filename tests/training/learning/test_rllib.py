@@ -10,9 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
-
 import torch
 from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -20,14 +17,22 @@ from parlor.agents.policy import PolicyAgent, load_policy, read_signature, save_
 from parlor.agents.policy_format import HEADER, OPTIMIZER, WEIGHTS
 from parlor.cli import main
 from parlor.envs.engine.game import IllegalActionError
-from parlor.training.learning import rllib_train
 from parlor.training.learning.configs import parse_config
-from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY, ParlorMultiAgentEnv
-from parlor.training.learning.rllib_module import MaskedPPOTorchRLModule, masked_logits, model_config
 from parlor.training.learning.train import env_kwargs, make_model
 from parlor.training.learning.wrapper import SingleAgentEnv
 
 pytestmark = pytest.mark.xdist_group("ray")  # one xdist worker, one Ray instance for every Ray test
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _rllib() -> None:
+    """ray.rllib is imported when this module's tests run, not at collection: every xdist
+    worker collects every module, and only the one running the "ray" group needs RLlib."""
+    global rllib_train, MASK_KEY, OBS_KEY, ParlorMultiAgentEnv, MaskedPPOTorchRLModule, masked_logits, model_config
+    pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
+    from parlor.training.learning import rllib_train
+    from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY, ParlorMultiAgentEnv
+    from parlor.training.learning.rllib_module import MaskedPPOTorchRLModule, masked_logits, model_config
 
 TONK = {"env": "tonk_v0", "options": {"num_players": 2}, "backend": "rllib", "n_envs": 2, "total_steps": 384,
         "opponents": [{"agent": "heuristic", "weight": 1.0}, {"agent": "self", "weight": 3.0}],
@@ -97,17 +102,11 @@ def test_masked_logits_give_illegal_actions_no_probability() -> None:
     assert probs[0, 0] == 0.0 and probs[0, 1:].sum() == pytest.approx(1.0)
 
 
-class Unmasked(MaskedPPOTorchRLModule):
-    """The negative control: the same networks, logits not masked."""
-
-    def _forward(self, batch, **kwargs):
-        _, inner = self._split(batch)
-        return super(MaskedPPOTorchRLModule, self)._forward(inner, **kwargs)
-
-
 def test_an_unmasked_module_is_caught_by_the_env(ray_cluster) -> None:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from tests.training.learning.rllib_unmasked import Unmasked
 
     config = parse_config({**TONK, "opponents": [{"agent": "random"}], "self_play": None})
     spec = RLModuleSpec(module_class=Unmasked, model_config=model_config(config.ppo.net_arch, config.ppo.activation))

@@ -6,16 +6,23 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
-
-from ray.rllib.env.env_context import EnvContext
-
 from parlor import envs
 from parlor.envs.engine.game import ConfigError, IllegalActionError
-from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY, ParlorMultiAgentEnv
 from tests.training.scripted import FixedAgent, register
 
 register()
+pytestmark = pytest.mark.xdist_group("ray")  # RLlib is imported in one xdist worker only (see _rllib)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _rllib() -> None:
+    """ray.rllib is imported when this module's tests run, not at collection: every xdist
+    worker collects every module, and only the one running the "ray" group needs RLlib."""
+    global EnvContext, MASK_KEY, OBS_KEY, ParlorMultiAgentEnv
+    pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
+    from ray.rllib.env.env_context import EnvContext
+
+    from parlor.training.learning.rllib_env import MASK_KEY, OBS_KEY, ParlorMultiAgentEnv
 
 
 def every_seat(name: str, options: dict, seed: int = 0) -> ParlorMultiAgentEnv:

@@ -5,20 +5,26 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
-
 import torch
-from ray.rllib.core.columns import Columns
 
 from parlor.agents.policy import PolicyAgent, read_signature
 from parlor.envs import make_game
 from parlor.envs.engine.game import ConfigError, IllegalActionError
-from parlor.training import rllib as parlor_rllib
 from parlor.training.evaluation.shipped import InputFileError, ShippedPolicy
 from tests.agents.policy_files import tiny_policy
 
 pytestmark = pytest.mark.xdist_group("ray")  # one xdist worker, one Ray instance for every Ray test
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _rllib() -> None:
+    """ray.rllib is imported when this module's tests run, not at collection: every xdist
+    worker collects every module, and only the one running the "ray" group needs RLlib."""
+    global Columns, parlor_rllib
+    pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
+    from ray.rllib.core.columns import Columns
+
+    from parlor.training import rllib as parlor_rllib
 
 
 def test_env_config_reads_policy_opponents_from_the_cwd_and_the_env_masks(tmp_path, monkeypatch) -> None:

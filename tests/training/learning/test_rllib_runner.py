@@ -6,15 +6,23 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
+pytestmark = pytest.mark.xdist_group("ray")  # RLlib is imported in one xdist worker only (see _rllib)
 
-import torch
-from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
-from ray.rllib.utils.metrics import NUM_ENV_STEPS_SAMPLED, NUM_EPISODES
 
-from parlor.training.learning.rllib_runner import LeanEnvRunner
-from parlor.training.learning.rllib_train import ppo_config
-from parlor.training.rllib import train_config
+@pytest.fixture(autouse=True, scope="module")
+def _rllib() -> None:
+    """ray.rllib is imported when this module's tests run, not at collection: every xdist
+    worker collects every module, and only the one running the "ray" group needs RLlib."""
+    global torch, MultiAgentEnvRunner, NUM_ENV_STEPS_SAMPLED, NUM_EPISODES, LeanEnvRunner, ppo_config, train_config
+    pytest.importorskip("ray.rllib", reason="the [scale] extra (ray[rllib]) is not installed")
+    import torch
+    from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+    from ray.rllib.utils.metrics import NUM_ENV_STEPS_SAMPLED, NUM_EPISODES
+
+    from parlor.training.learning.rllib_runner import LeanEnvRunner
+    from parlor.training.learning.rllib_train import ppo_config
+    from parlor.training.rllib import train_config
+
 
 FIELDS = ("observations", "actions", "rewards", "infos")
 
