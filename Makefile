@@ -34,9 +34,10 @@ demo: $(STAMP)
 # Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: the install skips compiling,
 # so without it every worker and every fresh interpreter of the tests compiles torch, Ray and
 # parlor from source again. tests/warm_up.py compiles once what each test process would compile
-# for itself. mypy runs in the background from the start, beside the warm-up and then the tests,
-# so that no core idles while the other finishes (from an empty cache mypy takes ~57 CPU-s, the
-# warm-up ~34); its report prints when the tests end, and its failure fails the target too.
+# for itself, in two processes (the collection, the kernels). mypy runs in the background from
+# the start, beside the warm-up and then the tests, so that no core idles while another job
+# finishes (on a fresh clone mypy takes ~27 CPU-s, the warm-up ~75); its report prints when the
+# tests end, and its failure fails the target too.
 # loadgroup: the Ray tests (xdist_group "ray") share one worker and one Ray instance
 define checked_tests
 	$(VENV)/bin/ruff check .

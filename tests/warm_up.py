@@ -4,7 +4,7 @@ A fresh clone has no compiled code: the install writes no bytecode (uv, like ``p
 and numba compiles the OFC kernels at their first call and caches the machine code beside
 their source (``cache=True``). Each pytest worker, and each fresh interpreter a test
 starts, would pay for that again until the caches exist. ``make test`` runs this module
-beside mypy (mypy uses one core, this the other), so the test run finds the caches made:
+beside mypy, before the tests, so the test run finds the caches made:
 
 - ``pytest --collect-only`` imports every test module and what it imports, writing the
   bytecode of the venv's and parlor's modules and the test modules' rewritten asserts;
@@ -26,10 +26,10 @@ import sys
 from pathlib import Path
 
 
-def collect(pytest_args: list[str]) -> int:
-    """Collect the tests that ``pytest PYTEST_ARGS tests`` would run, in a child pytest."""
-    return subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                           *pytest_args, "tests"], stdout=subprocess.DEVNULL).returncode
+def start_collecting(pytest_args: list[str]) -> subprocess.Popen[bytes]:
+    """Start collecting the tests that ``pytest PYTEST_ARGS tests`` would run, in a child pytest."""
+    return subprocess.Popen([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                             *pytest_args, "tests"], stdout=subprocess.DEVNULL)
 
 
 def compile_kernels() -> None:
@@ -62,9 +62,13 @@ def import_deferred() -> None:
 
 
 def main(pytest_args: list[str]) -> int:
+    # the collection (mostly compiling bytecode) runs in its child beside the kernels' compiling
+    # here: each is one core's work, and mypy, in the background, takes what is left (two
+    # processes writing one module's bytecode is safe: each writes a temporary file, then renames)
+    collecting = start_collecting(pytest_args)
     compile_kernels()
     import_deferred()
-    return collect(pytest_args)
+    return collecting.wait()
 
 
 if __name__ == "__main__":

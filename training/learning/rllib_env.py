@@ -89,7 +89,8 @@ class ParlorMultiAgentEnv(MultiAgentEnv):
             self.inner = SingleAgentEnv(**{**kwargs, "opponents": opponents})
         space = masked_space(observation_space(self.game)["observation"], self.game.num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {a: gym.spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
+        self.action_spaces: dict[Any, gym.spaces.Space[Any]] = {
+            a: gym.spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self.agents = list(self.possible_agents)
         self.illegal_actions = 0  # actions outside the mask that reached step (each also raised)
         self._to_act: str | None = None

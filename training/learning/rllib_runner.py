@@ -118,6 +118,9 @@ class LeanEnvRunner(MultiAgentEnvRunner):
     for :class:`ParlorMultiAgentEnv` under the default connector pipelines, at less CPU."""
 
     _rows: list[Row] | None = None  # the next step's batch rows (None: RLlib's cached batch is current)
+    # MultiAgentEnvRunner's own state, which this loop reads and sets (mypy reads Ray as untyped)
+    _needs_initial_reset: bool
+    _ongoing_episodes: list[Any]
 
     def _lean(self, explore: bool, random_actions: bool) -> bool:
         """Whether this sample call can skip the connector pipelines (see the module docstring)."""
