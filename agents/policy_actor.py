@@ -1,9 +1,11 @@
 """The actor of a policy network, as :class:`~parlor.agents.policy.PolicyAgent` plays it: logits and
 masked action probabilities for one observation.
 
-Two kinds, the same numbers: :class:`NetworkActor` wraps a live sb3-contrib
-MaskableActorCriticPolicy (a learner's own network, wherever it lives), and
-:class:`FileActor` plays the actor half of a policy file with torch alone. A file's
+Three kinds, the same numbers: :class:`NetworkActor` wraps a live sb3-contrib
+MaskableActorCriticPolicy (a learner's own network, wherever it lives),
+:class:`FileActor` plays the actor half of a policy file with torch alone, and
+:class:`RemoteActor` asks another process's FileActor (an evaluation worker's, served by
+:mod:`parlor.training.evaluation.policy_server`, so that the worker never imports torch). A file's
 actor needs neither stable-baselines3 nor a built MaskableActorCriticPolicy, whose
 construction makes an Adam optimizer that imports ``torch._dynamo``: together more CPU
 than the torch import itself in every evaluation worker. It runs the very torch operations
@@ -12,11 +14,18 @@ activation, the two ``Categorical`` normalisations of ``MaskableCategorical``) o
 float32 inputs, so its logits and probabilities are bit for bit the network's
 (``tests/agents/test_policy_actor.py`` compares them on every shipped policy).
 
+A RemoteActor sends the float32 observation (and the mask) to the serving process, which runs
+its FileActor's very method on them: the same torch operations on the same bits, so the same
+logits and probabilities; forward passes stay batch-of-1 (batching changes the bits). Only the
+sampling stays in the calling process (the agent's own generator).
+
 torch is imported inside functions only.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -100,6 +109,116 @@ class FileActor:
             fit_weights(policy, self.weights, "policy")
             self._network = policy
         return self._network
+
+
+def load_torch() -> None:
+    """Import torch for a process that serves forward passes, one intra-op thread as in every
+    evaluation worker (so the server's sums run as a worker's would)."""
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def file_key(path: str | Path) -> tuple[str, int, int]:
+    """(absolute path, mtime, size): a file's key in the per-process caches (a rewritten file is read again)."""
+    key = os.path.abspath(path)
+    stat = os.stat(key)
+    return key, stat.st_mtime_ns, stat.st_size
+
+
+def file_actor(path: str | Path) -> tuple[dict[str, Any], FileActor]:
+    """The header and the actor of the policy file ``path`` (read with its tensors)."""
+    from parlor.agents.policy_format import read_policy_file
+
+    saved = read_policy_file(path)
+    assert saved.weights is not None  # read with its weights
+    return saved.header, FileActor(saved.architecture, saved.weights)
+
+
+class PolicyServerError(RuntimeError):
+    """A forward pass failed in the process serving the policies, or that process is gone."""
+
+
+class PolicyClient:
+    """This process's connection to the process serving its policies' forward passes (an
+    evaluation's :class:`~parlor.training.evaluation.policy_server.PolicyServer`): a unix socket
+    with an authentication key, opened on the first request."""
+
+    def __init__(self, address: str, authkey: bytes):
+        self.address, self.authkey = address, authkey
+        self._connection: Any = None
+        self._opened: dict[tuple[str, int, int], int] = {}
+
+    def call(self, *request: Any) -> Any:
+        """The server's answer to ``request`` (``(operation, *arguments)``); its error, or a lost
+        server, is a :class:`PolicyServerError`."""
+        from multiprocessing.connection import Client
+
+        try:
+            if self._connection is None:
+                self._connection = Client(self.address, family="AF_UNIX", authkey=self.authkey)
+            self._connection.send(request)
+            status, value = self._connection.recv()
+        except (OSError, EOFError) as exc:
+            raise PolicyServerError(f"the process serving the policies ({self.address}) is gone: "
+                                    f"{type(exc).__name__}: {exc}") from None
+        if status != "ok":
+            raise PolicyServerError(value)
+        return value
+
+    def actor(self, path: str, mtime_ns: int, size: int) -> RemoteActor:
+        """The served actor of the policy file ``path`` (its stat as the cache key: a file
+        rewritten since is read again); the server reads each file once."""
+        key = (path, mtime_ns, size)
+        if key not in self._opened:
+            self._opened[key] = self.call("open", *key)
+        return RemoteActor(self, path, self._opened[key])
+
+
+_client: dict[str, PolicyClient] = {}
+
+
+def serve_from(address: str | None, authkey: bytes = b"") -> None:
+    """Where this process's policy files play from now: the server at ``address``, or this
+    process itself (None)."""
+    _client.clear()
+    if address is not None:
+        _client["client"] = PolicyClient(address, authkey)
+
+
+def served() -> PolicyClient | None:
+    """This process's connection to its policy server, if it has one (:func:`serve_from`)."""
+    return _client.get("client")
+
+
+class RemoteActor:
+    """A :class:`FileActor` in another process (:class:`PolicyClient`): the same logits and
+    probabilities, computed there from the same float32 observation."""
+
+    def __init__(self, client: PolicyClient, path: str, actor_id: int):
+        self.client, self.path, self.actor_id = client, path, actor_id
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """:meth:`FileActor.logits`, run by the server."""
+        return self.client.call("logits", self.actor_id, np.asarray(observation, dtype=np.float32))
+
+    def probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """:meth:`FileActor.probabilities`, run by the server."""
+        return self.client.call("probabilities", self.actor_id, np.asarray(observation, dtype=np.float32),
+                                np.asarray(mask))
+
+    def network(self) -> Any:
+        """The whole network, built here (this process imports torch then)."""
+        return file_actor(self.path)[1].network()
+
+
+def answer(actors: Mapping[int, FileActor], request: tuple) -> Any:
+    """What a server answers to a worker's ``logits``/``probabilities`` request: the actor's own method."""
+    operation, actor_id, *arguments = request
+    if operation not in ("logits", "probabilities") or actor_id not in actors:
+        raise ValueError(f"unknown request {operation!r} for actor {actor_id!r}; allowed: logits, probabilities "
+                         f"of actors {sorted(actors)}")
+    return getattr(actors[actor_id], operation)(*arguments)
 
 
 class NetworkActor:
