@@ -160,8 +160,8 @@ class PolicyClient:
             self._connection.send(request)
             status, value = self._connection.recv()
         except (OSError, EOFError) as exc:
-            raise PolicyServerError(f"the process serving the policies ({self.address}) is gone: "
-                                    f"{type(exc).__name__}: {exc}") from None
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            raise PolicyServerError(f"the policy server process is gone (killed, or out of memory?): {detail}") from None
         if status != "ok":
             raise PolicyServerError(value)
         return value

@@ -233,6 +233,7 @@ def _run(args: argparse.Namespace, cluster: contextlib.ExitStack) -> int:
 
 def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace, revision: str) -> int:
     """Play (or finish) the evaluation into ``folder``, then write and print the results."""
+    from parlor.agents.policy_actor import PolicyServerError
     from parlor.envs.engine.game import ConfigError
     from parlor.envs.records import parlor_version
     from parlor.training.evaluation import report, runner
@@ -253,7 +254,7 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
         print(f"parlor eval: a worker process died (killed, or out of memory?); {folder.log.jobs} of "
               f"{count(len(planned.jobs), 'deal')} are kept in {kept}; {resume}", file=sys.stderr)
         return 1
-    except ClusterError as exc:
+    except (ClusterError, PolicyServerError) as exc:  # a lost cluster, a lost or failing policy server
         print(f"parlor eval: {exc}; {folder.log.jobs} of {count(len(planned.jobs), 'deal')} are kept in {kept}; {resume}",
               file=sys.stderr)
         return 1

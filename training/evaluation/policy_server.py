@@ -23,10 +23,12 @@ the same if the owner forgets, and a server process also ends when its parent is
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -74,8 +76,9 @@ class _Actors:
         self.actors: dict[int, FileActor] = {}
         self.paths: dict[int, str] = {}
         self.ready = threading.Event()
+        self.connections: set[Any] = set()  # open ones, shut down when the server stops (threads)
         self.error: str | None = None
-        self.ready_cpu = 0.0
+        self.ready_cpu: Any = None  # a shared double: the server's CPU seconds when it could answer
 
     def open(self, path: str, mtime_ns: int, size: int) -> int:
         with self.lock:
@@ -95,13 +98,12 @@ class _Actors:
         except Exception as exc:  # every worker's first request gets it
             self.error = f"the policy server could not load torch or a policy file: {type(exc).__name__}: {exc}"
         finally:
-            self.ready_cpu = cpu_seconds()
+            if self.ready_cpu is not None:
+                self.ready_cpu.value = cpu_seconds()
             self.ready.set()
 
     def reply(self, request: tuple) -> tuple[str, Any]:
         """("ok", value) or ("error", a message naming the file) for one request."""
-        if request[:1] == ("stats",):  # the owner's question at close; needs no torch
-            return "ok", (self.ready_cpu, cpu_seconds())
         self.ready.wait()
         if self.error is not None:
             return "error", self.error
@@ -116,6 +118,7 @@ class _Actors:
 
 def _serve_connection(connection: Any, actors: _Actors) -> None:
     """Answer one worker until it closes its end or dies (which ends only this thread)."""
+    actors.connections.add(connection)
     with connection:
         while True:
             try:
@@ -126,6 +129,14 @@ def _serve_connection(connection: Any, actors: _Actors) -> None:
                 connection.send(actors.reply(request))
             except OSError:
                 return
+    actors.connections.discard(connection)
+
+
+def _hang_up(connections: set[Any]) -> None:
+    """End every connection: the worker's next request and this side's waiting read see EOF."""
+    for connection in list(connections):
+        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(connection.fileno())) as end:
+            end.shutdown(socket.SHUT_RDWR)
 
 
 def _accept(listener: Any, actors: _Actors, stop: threading.Event) -> None:
@@ -142,20 +153,21 @@ def _accept(listener: Any, actors: _Actors, stop: threading.Event) -> None:
                          name="parlor-policy-connection").start()
 
 
-def _serve(listener: Any, paths: Sequence[str], stop: threading.Event) -> _Actors:
+def _serve(listener: Any, paths: Sequence[str], stop: threading.Event, actors: _Actors) -> None:
     """Accept connections in a thread and load ``paths`` here (the requests wait for it)."""
-    actors = _Actors()
     threading.Thread(target=_accept, args=(listener, actors, stop), daemon=True, name="parlor-policy-server").start()
     actors.load(paths)
-    return actors
 
 
-def _serve_process(listener: Any, paths: Sequence[str], parent: int) -> None:
+def _serve_process(listener: Any, paths: Sequence[str], parent: int, ready_cpu: Any) -> None:
     """The server process: serves until its owner stops it (SIGTERM) or is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the owner's to handle; it stops this process
-    _serve(listener, paths, threading.Event())
+    actors = _Actors()
+    actors.ready_cpu = ready_cpu
+    _serve(listener, paths, threading.Event(), actors)
     while os.getppid() == parent:
         time.sleep(0.5)
+    shutil.rmtree(os.path.dirname(listener.address), ignore_errors=True)  # the owner died without closing
     os._exit(0)
 
 
@@ -172,17 +184,20 @@ class PolicyServer:
         self.address, self.authkey = os.path.join(self.folder, "socket"), os.urandom(32)
         listener = Listener(self.address, family="AF_UNIX", backlog=64, authkey=self.authkey)
         stop = threading.Event()
-        process = None
+        process, actors, ready_cpu = None, _Actors(), None
         startup_cpu.clear()
         startup_cpu["owner_at_start"] = cpu_seconds()
         if "torch" not in sys.modules and "fork" in mp.get_all_start_methods():
-            process = mp.get_context("fork").Process(target=_serve_process, args=(listener, list(paths), os.getpid()),
-                                                     daemon=True, name="parlor-policy-server")
+            ctx = mp.get_context("fork")
+            ready_cpu = ctx.Value("d", 0.0, lock=False)
+            process = ctx.Process(target=_serve_process, args=(listener, list(paths), os.getpid(), ready_cpu),
+                                  daemon=True, name="parlor-policy-server")
             process.start()
         else:  # torch is here already: threads of this process serve, with nothing to import
-            threading.Thread(target=_serve, args=(listener, list(paths), stop), daemon=True).start()
+            threading.Thread(target=_serve, args=(listener, list(paths), stop, actors), daemon=True).start()
         self.in_process = process is None
-        self._close = weakref.finalize(self, _shutdown, process, listener, stop, self.address, self.authkey, self.folder)
+        self._close = weakref.finalize(self, _shutdown, process, ready_cpu, listener, stop, actors.connections,
+                                       self.address, self.authkey, self.folder)
 
     @property
     def closed(self) -> bool:
@@ -193,21 +208,21 @@ class PolicyServer:
         self._close()
 
 
-def _shutdown(process: Any, listener: Any, stop: threading.Event, address: str, authkey: bytes, folder: str) -> None:
+def _shutdown(process: Any, ready_cpu: Any, listener: Any, stop: threading.Event, connections: set[Any], address: str,
+              authkey: bytes, folder: str) -> None:
     from multiprocessing.connection import Client
 
     stop.set()
-    try:  # the server's CPU split for the bench; also wakes a thread that waits in accept()
-        with Client(address, family="AF_UNIX", authkey=authkey) as connection:
-            connection.send(("stats",))
-            if process is not None and connection.poll(2.0):
-                _, (ready, total) = connection.recv()
-                startup_cpu.update(ready=ready, total=total)
-    except (OSError, EOFError, ValueError):
-        pass  # the server is gone already
     if process is not None:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         process.terminate()
         process.join(10)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the server's, now that it was waited for
+        startup_cpu.update(ready=ready_cpu.value, total=(after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    else:  # this process's accept thread waits in accept(): a connection wakes it (it is alive as we are)
+        with contextlib.suppress(OSError, EOFError, ValueError), Client(address, family="AF_UNIX", authkey=authkey):
+            pass
+        _hang_up(connections)
     listener.close()  # removes the socket file
     shutil.rmtree(folder, ignore_errors=True)
 
