@@ -214,17 +214,25 @@ def _shutdown(process: Any, ready_cpu: Any, listener: Any, stop: threading.Event
 
     stop.set()
     if process is not None:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        startup_cpu.update(ready=ready_cpu.value, **_process_cpu(process.pid))
         process.terminate()
         process.join(10)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the server's, now that it was waited for
-        startup_cpu.update(ready=ready_cpu.value, total=(after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
     else:  # this process's accept thread waits in accept(): a connection wakes it (it is alive as we are)
         with contextlib.suppress(OSError, EOFError, ValueError), Client(address, family="AF_UNIX", authkey=authkey):
             pass
         _hang_up(connections)
     listener.close()  # removes the socket file
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def _process_cpu(pid: int | None) -> dict[str, float]:
+    """{"total": CPU seconds} of the process ``pid`` so far, from /proc ({} elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return {"total": (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")}  # utime, stime
+    except (OSError, ValueError, IndexError):
+        return {}
 
 
 def worker_address(server: PolicyServer | None) -> Mapping[str, Any] | None:
