@@ -133,9 +133,9 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
         except ValueError:
             raise ConfigError(f"--seats={args.seats!r} must be comma-separated seat numbers, e.g. 1,2,3") from None
     known = {f.name for f in fields(EvalConfig)}
-    config = EvalConfig(**{k: v for k, v in data.items() if k in known})
-    envs.make_game(config.env, **config.options)  # validates the options, naming the allowed ones
-    return config
+    # the options are checked (naming the allowed ones) where the game is built, by runner.plan: built
+    # here too, it would load the game's kernels before plan() starts the policy server beside them
+    return EvalConfig(**{k: v for k, v in data.items() if k in known})
 
 
 def command_line(config: EvalConfig, *extra: str) -> str:
