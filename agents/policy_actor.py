@@ -23,7 +23,9 @@ torch is imported inside functions only.
 """
 from __future__ import annotations
 
+import json
 import os
+import struct
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -139,6 +141,44 @@ class PolicyServerError(RuntimeError):
     """A forward pass failed in the process serving the policies, or that process is gone."""
 
 
+# The wire format (bytes, no pickle on the hot path): a request is one operation byte, then for a
+# forward pass the actor's id (uint32) and the observation's float32 bytes (for probabilities, then
+# the mask's bool bytes); OPEN is followed by [path, mtime_ns, size] in JSON. A reply is one
+# status byte (OK, else ERROR and a UTF-8 message), then the result's bytes (float32 logits,
+# float64 probabilities, the opened actor's id in JSON). Nothing is unpickled.
+OPEN, LOGITS, PROBABILITIES = 0, 1, 2
+OK, ERROR = b"\0", b"\1"
+_ACTOR = struct.Struct("<BI")
+_RESULTS = {LOGITS: np.float32, PROBABILITIES: np.float64}
+
+
+def forward_request(operation: int, actor_id: int, observation: np.ndarray, mask: np.ndarray | None = None) -> bytes:
+    """A LOGITS or PROBABILITIES request for ``observation`` (as float32) and ``mask`` (as bool)."""
+    tail = b"" if mask is None else np.asarray(mask, dtype=bool).tobytes()
+    return _ACTOR.pack(operation, actor_id) + np.asarray(observation, dtype=np.float32).tobytes() + tail
+
+
+def answer(actors: Mapping[int, FileActor], request: bytes) -> bytes:
+    """The reply to a forward request: the actor's own method on the request's float32
+    observation (and mask); a malformed request raises ValueError naming what was wrong."""
+    if len(request) < _ACTOR.size or request[0] not in _RESULTS:
+        raise ValueError(f"unknown request {request[:1]!r}; allowed: logits ({LOGITS}), probabilities ({PROBABILITIES})")
+    operation, actor_id = _ACTOR.unpack_from(request)
+    if actor_id not in actors:
+        raise ValueError(f"no actor {actor_id}; opened: {sorted(actors)}")
+    actor = actors[actor_id]
+    size, actions = int(np.prod(actor.arch.observation_shape)), actor.arch.num_actions
+    expected = _ACTOR.size + 4 * size + (actions if operation == PROBABILITIES else 0)
+    if len(request) != expected:
+        raise ValueError(f"a request of {len(request)} bytes; this actor takes {expected} (observation of {size} "
+                         f"float32{f', mask of {actions} bool' if operation == PROBABILITIES else ''})")
+    observation = np.frombuffer(request, np.float32, count=size, offset=_ACTOR.size)
+    if operation == LOGITS:
+        return OK + actor.logits(observation).tobytes()
+    mask = np.frombuffer(request, bool, offset=_ACTOR.size + 4 * size)
+    return OK + actor.probabilities(observation, mask).tobytes()
+
+
 class PolicyClient:
     """This process's connection to the process serving its policies' forward passes (an
     evaluation's :class:`~parlor.training.evaluation.policy_server.PolicyServer`): a unix socket
@@ -149,29 +189,34 @@ class PolicyClient:
         self._connection: Any = None
         self._opened: dict[tuple[str, int, int], int] = {}
 
-    def call(self, *request: Any) -> Any:
-        """The server's answer to ``request`` (``(operation, *arguments)``); its error, or a lost
+    def exchange(self, request: bytes) -> bytes:
+        """The server's reply to ``request`` without its status byte; its error, or a lost
         server, is a :class:`PolicyServerError`."""
         from multiprocessing.connection import Client
 
         try:
             if self._connection is None:
                 self._connection = Client(self.address, family="AF_UNIX", authkey=self.authkey)
-            self._connection.send(request)
-            status, value = self._connection.recv()
+            self._connection.send_bytes(request)
+            reply = self._connection.recv_bytes()
         except (OSError, EOFError) as exc:
             detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             raise PolicyServerError(f"the policy server process is gone (killed, or out of memory?): {detail}") from None
-        if status != "ok":
-            raise PolicyServerError(value)
-        return value
+        if reply[:1] != OK:
+            raise PolicyServerError(reply[1:].decode("utf-8", "replace"))
+        return reply[1:]
+
+    def forward(self, operation: int, actor_id: int, observation: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """The served actor's logits or probabilities (a writable array, as the actor's own)."""
+        reply = self.exchange(forward_request(operation, actor_id, observation, mask))
+        return np.frombuffer(reply, _RESULTS[operation]).copy()
 
     def actor(self, path: str, mtime_ns: int, size: int) -> RemoteActor:
         """The served actor of the policy file ``path`` (its stat as the cache key: a file
         rewritten since is read again); the server reads each file once."""
         key = (path, mtime_ns, size)
         if key not in self._opened:
-            self._opened[key] = self.call("open", *key)
+            self._opened[key] = json.loads(self.exchange(bytes([OPEN]) + json.dumps(key).encode()))
         return RemoteActor(self, path, self._opened[key])
 
 
@@ -193,32 +238,22 @@ def served() -> PolicyClient | None:
 
 class RemoteActor:
     """A :class:`FileActor` in another process (:class:`PolicyClient`): the same logits and
-    probabilities, computed there from the same float32 observation."""
+    probabilities, computed there from the same float32 observation (and bool mask)."""
 
     def __init__(self, client: PolicyClient, path: str, actor_id: int):
         self.client, self.path, self.actor_id = client, path, actor_id
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """:meth:`FileActor.logits`, run by the server."""
-        return self.client.call("logits", self.actor_id, np.asarray(observation, dtype=np.float32))
+        return self.client.forward(LOGITS, self.actor_id, observation)
 
     def probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """:meth:`FileActor.probabilities`, run by the server."""
-        return self.client.call("probabilities", self.actor_id, np.asarray(observation, dtype=np.float32),
-                                np.asarray(mask))
+        return self.client.forward(PROBABILITIES, self.actor_id, observation, mask)
 
     def network(self) -> Any:
         """The whole network, built here (this process imports torch then)."""
         return file_actor(self.path)[1].network()
-
-
-def answer(actors: Mapping[int, FileActor], request: tuple) -> Any:
-    """What a server answers to a worker's ``logits``/``probabilities`` request: the actor's own method."""
-    operation, actor_id, *arguments = request
-    if operation not in ("logits", "probabilities") or actor_id not in actors:
-        raise ValueError(f"unknown request {operation!r} for actor {actor_id!r}; allowed: logits, probabilities "
-                         f"of actors {sorted(actors)}")
-    return getattr(actors[actor_id], operation)(*arguments)
 
 
 class NetworkActor:

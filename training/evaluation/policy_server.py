@@ -24,6 +24,7 @@ the same if the owner forgets, and a server process also ends when its parent is
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import resource
 import shutil
@@ -37,7 +38,18 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlor.agents.policy_actor import FileActor, answer, file_actor, file_key, load_torch
+from parlor.agents.policy_actor import (
+    ERROR,
+    LOGITS,
+    OK,
+    OPEN,
+    PROBABILITIES,
+    FileActor,
+    answer,
+    file_actor,
+    file_key,
+    load_torch,
+)
 
 # CPU seconds of the last server's start and of its owner, for ``parlor bench --eval-workers``
 # (:mod:`parlor.training.benchmarks.eval_workers`): "owner_at_start" (the owner when it forked the
@@ -102,18 +114,21 @@ class _Actors:
                 self.ready_cpu.value = cpu_seconds()
             self.ready.set()
 
-    def reply(self, request: tuple) -> tuple[str, Any]:
-        """("ok", value) or ("error", a message naming the file) for one request."""
+    def reply(self, request: bytes) -> bytes:
+        """The reply to one request (:mod:`parlor.agents.policy_actor`'s wire format); an error's
+        names the file."""
         self.ready.wait()
         if self.error is not None:
-            return "error", self.error
+            return ERROR + self.error.encode()
+        actor_id = int.from_bytes(request[1:5], "little") if len(request) >= 5 else None
         try:
-            if request[:1] == ("open",):
-                return "ok", self.open(*request[1:])
-            return "ok", answer(self.actors, request)
+            if request[:1] == bytes([OPEN]):
+                return OK + json.dumps(self.open(*json.loads(request[1:]))).encode()
+            return answer(self.actors, request)
         except Exception as exc:
-            where = self.paths.get(request[1], "policy") if len(request) > 1 and isinstance(request[1], int) else "policy"
-            return "error", f"{where}: {request[0]} failed in the policy server: {type(exc).__name__}: {exc}"
+            where = self.paths.get(actor_id, "policy") if request[:1] != bytes([OPEN]) else "opening a policy"
+            operation = {LOGITS: "logits", PROBABILITIES: "probabilities"}.get(request[0] if request else -1, "a request")
+            return ERROR + f"{where}: {operation} failed in the policy server: {type(exc).__name__}: {exc}".encode()
 
 
 def _serve_connection(connection: Any, actors: _Actors) -> None:
@@ -122,11 +137,11 @@ def _serve_connection(connection: Any, actors: _Actors) -> None:
     with connection:
         while True:
             try:
-                request = connection.recv()
+                request = connection.recv_bytes()
             except (EOFError, OSError):
                 return
             try:
-                connection.send(actors.reply(request))
+                connection.send_bytes(actors.reply(request))
             except OSError:
                 return
     actors.connections.discard(connection)

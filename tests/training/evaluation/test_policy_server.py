@@ -19,7 +19,15 @@ pytest.importorskip("sb3_contrib")
 pytest.importorskip("safetensors")
 
 from parlor import envs
-from parlor.agents.policy_actor import FileActor, PolicyClient, PolicyServerError, file_actor, file_key
+from parlor.agents.policy_actor import (
+    LOGITS,
+    FileActor,
+    PolicyClient,
+    PolicyServerError,
+    file_actor,
+    file_key,
+    forward_request,
+)
 from parlor.envs.engine.game import ConfigError
 from parlor.training.evaluation.policy_server import PolicyServer
 from parlor.training.evaluation.runner import EvalConfig, evaluate, plan
@@ -63,8 +71,8 @@ def test_a_worker_that_dies_does_not_stop_the_server_serving_the_others(policies
     pid = os.fork()
     if pid == 0:  # a worker that connects, asks, and is killed mid-conversation
         client = PolicyClient(server.address, server.authkey)
-        client.call("open", *key)
-        client._connection.send(("logits", 0, np.zeros(1, np.float32)))
+        client.actor(*key)
+        client._connection.send_bytes(forward_request(LOGITS, 0, np.zeros(1, np.float32)))
         os.kill(os.getpid(), signal.SIGKILL)
     os.waitpid(pid, 0)
     game = envs.make_game(ENV)
@@ -72,8 +80,12 @@ def test_a_worker_that_dies_does_not_stop_the_server_serving_the_others(policies
     actor = PolicyClient(server.address, server.authkey).actor(*key)
     expected = file_actor(policies[0])[1]
     assert np.array_equal(actor.probabilities(obs, mask), expected.probabilities(obs, mask))
-    with pytest.raises(PolicyServerError, match="unknown request 'value'"):
-        actor.client.call("value", actor.actor_id, obs)
+    assert np.array_equal(actor.logits(obs), expected.logits(obs))
+    with pytest.raises(PolicyServerError, match=r"unknown request b'\\x07'; allowed: logits \(1\), probabilities \(2\)"):
+        actor.client.exchange(bytes([7, 0, 0, 0, 0]))
+    with pytest.raises(PolicyServerError, match=rf"{policies[0]}: logits failed in the policy server: ValueError: a "
+                                                 r"request of 17 bytes; this actor takes \d+ \(observation of \d+ float32\)"):
+        actor.client.forward(LOGITS, actor.actor_id, obs[:3])
     server.close()
     assert not os.path.exists(server.folder) and not os.path.exists(server.address)
     with pytest.raises(PolicyServerError, match="the policy server process is gone"):
