@@ -15,8 +15,11 @@ torch loads on one core while the parent builds the game on another (both hold t
 interpreter's lock nearly all the time: in threads of one process they could not overlap). A
 process that has torch already (e.g. after training) serves from threads of its own.
 
-Each connection (one per worker) has its own thread, so a worker that dies (EOF) ends only its
-thread; an error in a forward pass goes back to the worker as a
+The server process, once torch and the files are loaded, forks a child per connection (one per
+worker), so the forward passes run in parallel as the workers' play does (in threads of one
+process they would queue for its interpreter lock: the network is about half of a decision's
+CPU); a parent serving from its threads gives each connection a thread. A worker that dies (EOF)
+ends only its own server child or thread; an error in a forward pass goes back to the worker as a
 :class:`~parlor.agents.policy_actor.PolicyServerError` naming the file, and the run stops with it.
 :meth:`PolicyServer.close` stops the server and removes its socket and folder; a finalizer does
 the same if the owner forgets, and a server process also ends when its parent is gone.
@@ -90,7 +93,6 @@ class _Actors:
         self.ready = threading.Event()
         self.connections: set[Any] = set()  # open ones, shut down when the server stops (threads)
         self.error: str | None = None
-        self.ready_cpu: Any = None  # a shared double: the server's CPU seconds when it could answer
 
     def open(self, path: str, mtime_ns: int, size: int) -> int:
         with self.lock:
@@ -110,8 +112,6 @@ class _Actors:
         except Exception as exc:  # every worker's first request gets it
             self.error = f"the policy server could not load torch or a policy file: {type(exc).__name__}: {exc}"
         finally:
-            if self.ready_cpu is not None:
-                self.ready_cpu.value = cpu_seconds()
             self.ready.set()
 
     def reply(self, request: bytes) -> bytes:
@@ -174,15 +174,63 @@ def _serve(listener: Any, paths: Sequence[str], stop: threading.Event, actors: _
     actors.load(paths)
 
 
-def _serve_process(listener: Any, paths: Sequence[str], parent: int, ready_cpu: Any) -> None:
-    """The server process: serves until its owner stops it (SIGTERM) or is gone."""
+def _serve_process(listener: Any, paths: Sequence[str], parent: int, cpu: Any) -> None:
+    """The server process: loads torch and the files, then forks a child to serve each worker's
+    connection (forward passes in parallel, as the workers' play; the children inherit torch,
+    which has started no thread pool at one intra-op thread). Serves until its owner stops it
+    (SIGTERM: the children are stopped and waited for) or is gone. ``cpu`` gets its CPU seconds
+    when loaded and, at the end, with its children's."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the owner's to handle; it stops this process
     actors = _Actors()
-    actors.ready_cpu = ready_cpu
-    _serve(listener, paths, threading.Event(), actors)
+    actors.load(paths)
+    cpu[0] = cpu_seconds()
+    threading.Thread(target=_watch_owner, args=(parent, listener.address), daemon=True).start()
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    children: set[int] = set()
+    try:
+        while True:
+            _reap(children, block=False)
+            try:
+                connection = listener.accept()
+            except Exception:  # a worker killed mid-handshake
+                continue
+            pid = os.fork()
+            if pid == 0:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                _serve_connection(connection, actors)
+                os._exit(0)
+            children.add(pid)
+            connection.close()
+    finally:
+        for pid in children:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+        _reap(children, block=True)
+        own, theirs = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu[1] = own.ru_utime + own.ru_stime + theirs.ru_utime + theirs.ru_stime
+        os._exit(0)
+
+
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
+
+
+def _reap(children: set[int], block: bool) -> None:
+    """Wait for the serving children that ended (all of them if ``block``)."""
+    for pid in list(children):
+        try:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            children.discard(pid)
+
+
+def _watch_owner(parent: int, address: str) -> None:
+    """End the server when its owner is gone without closing it (killed)."""
     while os.getppid() == parent:
         time.sleep(0.5)
-    shutil.rmtree(os.path.dirname(listener.address), ignore_errors=True)  # the owner died without closing
+    shutil.rmtree(os.path.dirname(address), ignore_errors=True)
     os._exit(0)
 
 
@@ -199,19 +247,19 @@ class PolicyServer:
         self.address, self.authkey = os.path.join(self.folder, "socket"), os.urandom(32)
         listener = Listener(self.address, family="AF_UNIX", backlog=64, authkey=self.authkey)
         stop = threading.Event()
-        process, actors, ready_cpu = None, _Actors(), None
+        process, actors, cpu = None, _Actors(), None
         startup_cpu.clear()
         startup_cpu["owner_at_start"] = cpu_seconds()
         if "torch" not in sys.modules and "fork" in mp.get_all_start_methods():
             ctx = mp.get_context("fork")
-            ready_cpu = ctx.Value("d", 0.0, lock=False)
-            process = ctx.Process(target=_serve_process, args=(listener, list(paths), os.getpid(), ready_cpu),
+            cpu = ctx.Array("d", 2, lock=False)
+            process = ctx.Process(target=_serve_process, args=(listener, list(paths), os.getpid(), cpu),
                                   daemon=True, name="parlor-policy-server")
             process.start()
         else:  # torch is here already: threads of this process serve, with nothing to import
             threading.Thread(target=_serve, args=(listener, list(paths), stop, actors), daemon=True).start()
         self.in_process = process is None
-        self._close = weakref.finalize(self, _shutdown, process, ready_cpu, listener, stop, actors.connections,
+        self._close = weakref.finalize(self, _shutdown, process, cpu, listener, stop, actors.connections,
                                        self.address, self.authkey, self.folder)
 
     @property
@@ -223,31 +271,21 @@ class PolicyServer:
         self._close()
 
 
-def _shutdown(process: Any, ready_cpu: Any, listener: Any, stop: threading.Event, connections: set[Any], address: str,
+def _shutdown(process: Any, cpu: Any, listener: Any, stop: threading.Event, connections: set[Any], address: str,
               authkey: bytes, folder: str) -> None:
     from multiprocessing.connection import Client
 
     stop.set()
     if process is not None:
-        startup_cpu.update(ready=ready_cpu.value, **_process_cpu(process.pid))
         process.terminate()
         process.join(10)
+        startup_cpu.update(ready=cpu[0], total=cpu[1])
     else:  # this process's accept thread waits in accept(): a connection wakes it (it is alive as we are)
         with contextlib.suppress(OSError, EOFError, ValueError), Client(address, family="AF_UNIX", authkey=authkey):
             pass
         _hang_up(connections)
     listener.close()  # removes the socket file
     shutil.rmtree(folder, ignore_errors=True)
-
-
-def _process_cpu(pid: int | None) -> dict[str, float]:
-    """{"total": CPU seconds} of the process ``pid`` so far, from /proc ({} elsewhere)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return {"total": (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")}  # utime, stime
-    except (OSError, ValueError, IndexError):
-        return {}
 
 
 def worker_address(server: PolicyServer | None) -> Mapping[str, Any] | None:

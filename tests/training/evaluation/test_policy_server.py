@@ -136,20 +136,22 @@ def _wait_for_episodes(process: subprocess.Popen, out: Path) -> None:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the server and workers in /proc")
-@pytest.mark.parametrize("stop", ["ctrl-c", "kill a worker", "kill the server"])
+@pytest.mark.parametrize("stop", ["ctrl-c", "kill a worker", "kill the server"])  # (its child serving a worker)
 def test_a_stopped_run_says_so_in_one_line_and_leaves_no_process_or_socket(
         policies: list[str], tmp_path: Path, stop: str) -> None:
     out, temp = tmp_path / "run", tmp_path / "tmp"
     temp.mkdir()
     process = _start(out, temp, policies[0])
     _wait_for_episodes(process, out)
-    children = _children(process.pid)  # the server (threads: accept, connections) and two workers
+    children = _children(process.pid)  # the server (threads: its own, the owner's watch) and two workers
     servers = [pid for pid, threads in children if threads > 1]
     assert len(children) == 3 and len(servers) == 1, children
+    serving = _children(servers[0])  # the server's child for each worker
+    assert len(serving) == 2, serving
     if stop == "ctrl-c":
         os.killpg(process.pid, signal.SIGINT)
     else:
-        os.kill(servers[0] if stop == "kill the server" else next(p for p, _ in children if p != servers[0]),
+        os.kill(serving[0][0] if stop == "kill the server" else next(p for p, _ in children if p != servers[0]),
                 signal.SIGKILL)
     _, err = process.communicate(timeout=120)
     lines = [line for line in err.splitlines() if line.strip()]
