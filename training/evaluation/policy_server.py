@@ -155,7 +155,8 @@ def _hang_up(connections: set[Any]) -> None:
 
 
 def _accept(listener: Any, actors: _Actors, stop: threading.Event) -> None:
-    while not stop.is_set():
+    # until the stop's own connection (always made: a stop set before this thread ran still wakes it)
+    while True:
         try:
             connection = listener.accept()
         except Exception:  # a worker killed mid-handshake, or the listener closed at stop
