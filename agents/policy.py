@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -43,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from parlor.agents.advisors import advisor_for, check_guard, first_guarded, guarded, solved_action
-from parlor.agents.policy_actor import FileActor, NetworkActor
+from parlor.agents.policy_actor import FileActor, NetworkActor, RemoteActor, file_actor, file_key, served
 from parlor.agents.policy_format import (
     ACTIVATIONS,
     HEADER,
@@ -267,9 +266,14 @@ def _shared(path: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], Any]:
 
 @functools.lru_cache(maxsize=SHARED_MODELS)
 def _shared_actor(path: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], FileActor]:
-    saved = read_policy_file(path)
-    assert saved.weights is not None  # read with its weights
-    return saved.header, FileActor(saved.architecture, saved.weights)
+    return file_actor(path)
+
+
+def _actor(path: str | Path) -> FileActor | RemoteActor:
+    """The actor of a policy file: this process's shared FileActor, or, in a process whose
+    policies another serves (an evaluation worker), a RemoteActor (no torch here)."""
+    client = served()
+    return _shared_actor(*file_key(path))[1] if client is None else client.actor(*file_key(path))
 
 
 def load_policy(path: str | Path, game: Game, shared: bool = False) -> Any:
@@ -280,14 +284,7 @@ def load_policy(path: str | Path, game: Game, shared: bool = False) -> Any:
     file that is not a policy of this format. ``shared=True`` returns the process's read-only copy
     (agents: each file is read once); otherwise a fresh copy of its own."""
     check_signature(read_signature(path), signature(game), path, game.portable_options)  # before any tensor is read
-    return (_shared(*_file_key(path)) if shared else _build(path))[1]
-
-
-def _file_key(path: str | Path) -> tuple[str, int, int]:
-    """(absolute path, mtime, size): a file's key in the per-process caches (a rewritten file is read again)."""
-    key = os.path.abspath(path)
-    stat = os.stat(key)
-    return key, stat.st_mtime_ns, stat.st_size
+    return (_shared(*file_key(path)) if shared else _build(path))[1]
 
 
 def load_weights_into(policy: Any, path: str | Path, game: Game) -> dict[str, Any]:
@@ -328,7 +325,7 @@ class PolicyAgent:
     def __init__(self, policy: Any, game: Game | None = None, deterministic: bool = True, seed: int | None = None,
                  name: str = "ppo", guard: Mapping[str, float] | None = None):
         network = getattr(policy, "policy", policy)  # an sb3 model or its policy, or a file's actor
-        self.actor = network if isinstance(network, FileActor) else NetworkActor(network)
+        self.actor = network if isinstance(network, (FileActor, RemoteActor)) else NetworkActor(network)
         self.game, self.guard = game, dict(guard or {})
         self.advisor = advisor_for(game) if game is not None else None
         if self.guard:
@@ -344,9 +341,9 @@ class PolicyAgent:
                   seed: int | None = None) -> PolicyAgent:
         """The policy saved at ``path`` (checked by :func:`load_policy`) with the guard it carries."""
         # its actor alone: the same actions without building the sb3 policy (:mod:`.policy_actor`)
-        check_signature(read_signature(path), signature(game), path, game.portable_options)
-        header, actor = _shared_actor(*_file_key(path))
-        return cls(actor, game, deterministic=deterministic, seed=seed, name=f"ppo:{path}",
+        header = read_signature(path)
+        check_signature(header, signature(game), path, game.portable_options)
+        return cls(_actor(path), game, deterministic=deterministic, seed=seed, name=f"ppo:{path}",
                    guard=action_guard(header))
 
     @property

@@ -1,6 +1,7 @@
 """A policy file's actor (torch alone, no sb3 network built) computes bit for bit what the sb3
 network computes: logits and masked probabilities, on every shipped policy and both activations,
-at positions of seeded random play, perturbed observations and arbitrary masks."""
+at positions of seeded random play, perturbed observations and arbitrary masks; and so does the
+same actor served to another process (an evaluation worker's RemoteActor)."""
 from __future__ import annotations
 
 import os
@@ -16,7 +17,7 @@ pytest.importorskip("safetensors")
 
 from parlor import envs
 from parlor.agents.policy import PolicyAgent, _build, read_signature
-from parlor.agents.policy_actor import FileActor, NetworkActor
+from parlor.agents.policy_actor import FileActor, NetworkActor, PolicyClient, RemoteActor, file_key
 from parlor.agents.policy_format import read_policy_file
 from tests.agents.policy_files import tiny_policy
 
@@ -45,9 +46,15 @@ def observations(env_name: str, options: dict, count: int, seed: int = 0):
         env.reset(seed=seed + found)
 
 
-def assert_same_numbers(path: Path, env_name: str, options: dict, count: int) -> int:
+def assert_same_numbers(path: Path, env_name: str, options: dict, count: int, served: bool = False) -> int:
     saved = read_policy_file(path)
     mine, theirs = FileActor(saved.architecture, saved.weights), NetworkActor(_build(path)[1])
+    if served:  # the file's actor as a worker plays it: run by a policy server (forked before torch here)
+        from parlor.training.evaluation.policy_server import PolicyServer
+
+        server = PolicyServer([str(path)])
+        mine = PolicyClient(server.address, server.authkey).actor(*file_key(path))
+        assert isinstance(mine, RemoteActor)
     rng, compared = np.random.default_rng(1), 0
     for obs, mask in observations(env_name, options, count):
         noisy = (obs + rng.normal(0, 0.3, obs.shape)).astype(np.float32)  # off the game's lattice of values
@@ -58,6 +65,8 @@ def assert_same_numbers(path: Path, env_name: str, options: dict, count: int) ->
                     p, q = mine.probabilities(x, m), theirs.probabilities(x, m)
                     assert np.array_equal(p.view(np.uint64), q.view(np.uint64)), (path.name, x, m)
                     compared += 1
+    if served:
+        server.close()
     return compared
 
 
@@ -65,6 +74,12 @@ def assert_same_numbers(path: Path, env_name: str, options: dict, count: int) ->
 def test_a_shipped_policy_file_actor_computes_the_networks_very_numbers(name: str) -> None:
     header = read_signature(PRETRAINED / name)
     assert assert_same_numbers(PRETRAINED / name, header["env"], header["options"], 60) >= 60
+
+
+@pytest.mark.parametrize("name", ["ofc_pineapple.zip", "buki_betting.zip"])
+def test_a_served_actor_computes_the_networks_very_numbers(name: str) -> None:
+    header = read_signature(PRETRAINED / name)
+    assert assert_same_numbers(PRETRAINED / name, header["env"], header["options"], 30, served=True) >= 30
 
 
 @pytest.mark.parametrize("activation", ["tanh", "relu"])

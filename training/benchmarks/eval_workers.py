@@ -8,7 +8,8 @@ checkout (e.g. main before a change) in alternation: what a user waits for, star
 seconds of the whole process tree and its split (the eval process, which starts, plans and
 collects, against its workers), the speed-up of N workers over the first count measured in the
 same round (a ratio of back-to-back runs: the machines are shared and noisy), and the speed-up
-that split gives for idle cores (what a loaded machine's wall times cannot show). The
+that split gives for idle cores (what a loaded machine's wall times cannot show:
+:meth:`Run.idle_seconds`). The
 digest of every run's ``episodes.jsonl`` is compared: the same games must be played whatever
 the number of workers and whichever tree played them.
 """
@@ -23,20 +24,23 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 DEFAULT_EVAL = ("--game-from agents/pretrained/ofc_pineapple.zip "
                 "--agents ppo:agents/pretrained/ofc_pineapple.zip,heuristic --games 400")
 CPU_TAG = "parlor-bench-cpu"
 # the entry point moved from parlor.training.cli to parlor.cli; a reference tree may predate the move.
-# At exit the eval process prints its own CPU seconds and its workers' (the children it waited for;
-# pool workers leave through os._exit, so only the eval process prints)
+# At exit the eval process prints its own CPU seconds and its children's (the workers and the policy
+# server it waited for; they leave through os._exit, so only the eval process prints), then, where
+# this tree records them, the start's CPU marks (:data:`parlor.training.evaluation.policy_server.startup_cpu`)
 CLI = ("import atexit, os, resource, sys\n"
        "def _cpu(pid=os.getpid()):\n"
        "    if os.getpid() == pid:\n"
        "        me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
-       f"        print('{CPU_TAG}', me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime, file=sys.stderr)\n"
+       "        marks = getattr(sys.modules.get('parlor.training.evaluation.policy_server'), 'startup_cpu', {})\n"
+       f"        print('{CPU_TAG}', me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime,\n"
+       "              *(f'{k}={v:.3f}' for k, v in marks.items()), file=sys.stderr)\n"
        "atexit.register(_cpu)\n"
        "try:\n    from parlor.cli import main\nexcept ImportError:\n    from parlor.training.cli import main\n"
        "sys.argv[1:1] = ['eval']\n"
@@ -51,25 +55,46 @@ class Run:
     cpu: float       # CPU seconds of the eval process and its workers
     digest: str      # of episodes.jsonl
     parent_cpu: float   # CPU seconds of the eval process up to its exit hooks (start-up, planning, collecting)
-    workers_cpu: float  # of the worker processes (and any other child of it, e.g. git)
+    workers_cpu: float  # of its children: the workers, a policy server (and any other child, e.g. git)
+    # the eval process's CPU when it started the policy server ("owner_at_start") and forked the
+    # pool ("owner_at_fork"); the server's at its first answer ("ready": torch and the files) and
+    # in all ("total"); {} where the run recorded none (one worker, or an older tree)
+    marks: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def exit_cpu(self) -> float:
         """CPU seconds of the eval process after its exit hooks (the interpreter's teardown)."""
         return max(0.0, self.cpu - self.parent_cpu - self.workers_cpu)
 
+    @property
+    def server_cpu(self) -> float:
+        return self.marks.get("total", 0.0)
+
     def idle_seconds(self) -> float:
-        """Wall seconds this run would take on ``workers`` idle cores, estimated from its CPU: the
-        eval process's part (its exit included) serial, the workers' part split evenly among them."""
-        return self.cpu - self.workers_cpu + self.workers_cpu / self.workers
+        """Wall seconds this run would take on ``workers`` idle cores, estimated from its CPU (it
+        flatters: nothing lost to imbalance or to processes waiting on each other).
+
+        Without marks, the eval process's part (its exit included) is serial and the children's is
+        split evenly. With them: the start is the eval process up to the fork, or the policy
+        server's start (torch, the files) from when the eval process started it, whichever ends
+        later (they run side by side); then everything played after the fork, on the workers, in
+        the server's serving and in the eval process's collecting, split evenly; then the exit."""
+        marks = self.marks
+        if "owner_at_fork" not in marks:
+            return self.cpu - self.workers_cpu + self.workers_cpu / self.workers
+        ready = marks.get("ready", 0.0)
+        start = max(marks["owner_at_fork"], marks.get("owner_at_start", 0.0) + ready)
+        after_fork = (self.workers_cpu - ready) + (self.parent_cpu - marks["owner_at_fork"])
+        return start + after_fork / self.workers + self.exit_cpu
 
 
-def split_cpu(stderr: str) -> tuple[float, float]:
-    """(eval process, workers) CPU seconds from the line :data:`CLI` prints at exit."""
+def split_cpu(stderr: str) -> tuple[float, float, dict[str, float]]:
+    """(eval process, children) CPU seconds and the start's marks from the line :data:`CLI` prints at exit."""
     lines = [line.split() for line in stderr.splitlines() if line.startswith(CPU_TAG + " ")]
     if not lines:
         raise SystemExit(f"parlor eval printed no {CPU_TAG} line at exit: {stderr.strip()[-400:]}")
-    return float(lines[-1][1]), float(lines[-1][2])
+    marks = {key: float(value) for key, value in (mark.split("=") for mark in lines[-1][3:])}
+    return float(lines[-1][1]), float(lines[-1][2]), marks
 
 
 def shim(root: str, folder: str) -> str:
@@ -117,9 +142,11 @@ def measure(eval_args: Sequence[str], counts: Sequence[int], rounds: int, refere
                     run = run_eval(eval_args, n, tree, path, os.path.join(tmp, f"run-{r}-{tree[0]}-{n}"))
                     runs.append(run)
                     if show:
+                        server = (f", {run.server_cpu:.1f} policy server ({run.marks.get('ready', 0.0):.1f} its start)"
+                                  if run.server_cpu else "")
                         print(f"  round {r + 1}: {tree:9s} --workers {n:<2d} {run.wall:6.1f} s wall "
                               f"{run.cpu:6.1f} CPU-s ({run.parent_cpu:.1f} eval process + {run.exit_cpu:.1f} its exit, "
-                              f"{run.workers_cpu:.1f} workers)  episodes {run.digest}", flush=True)
+                              f"{run.workers_cpu - run.server_cpu:.1f} workers{server})  episodes {run.digest}", flush=True)
             result.append(runs)
     return result
 
@@ -135,24 +162,26 @@ def report(rounds: list[list[Run]], counts: Sequence[int]) -> list[str]:
     round, and the speed-up the CPU split gives for idle cores (:meth:`Run.idle_seconds`); then
     whether every run played the same games."""
     trees = list(dict.fromkeys(run.tree for run in rounds[0]))
-    lines = [f"{'code':10s} {'workers':>7s} {'wall s (each round)':>22s} {'CPU-s':>6s} {'eval+workers':>12s} "
+    lines = [f"{'code':10s} {'workers':>7s} {'wall s (each round)':>22s} {'CPU-s':>6s} {'eval+server+workers':>19s} "
              f"{'speed-up':>17s} {'idle estimate':>17s}"]
     for tree in trees:
         for n in counts:
             mine = [next(x for x in runs if x.tree == tree and x.workers == n) for runs in rounds]
             base = [next(x for x in runs if x.tree == tree and x.workers == counts[0]) for runs in rounds]
             walls = ", ".join(f"{m.wall:.1f}" for m in mine)
-            split = (f"{statistics.median(m.cpu - m.workers_cpu for m in mine):.1f}+"
-                     f"{statistics.median(m.workers_cpu for m in mine):.1f}")
+            split = "+".join(f"{statistics.median(part):.1f}" for part in (
+                [m.cpu - m.workers_cpu for m in mine], [m.server_cpu for m in mine],
+                [m.workers_cpu - m.server_cpu for m in mine]))
             wall_up = _spread([b.wall / m.wall for b, m in zip(base, mine)])
             idle_up = _spread([b.idle_seconds() / m.idle_seconds() for b, m in zip(base, mine)])
-            lines.append(f"{tree:10s} {n:7d} {walls:>22s} {statistics.median(m.cpu for m in mine):6.1f} {split:>12s} "
+            lines.append(f"{tree:10s} {n:7d} {walls:>22s} {statistics.median(m.cpu for m in mine):6.1f} {split:>19s} "
                          f"{wall_up:>17s} {idle_up:>17s}")
     digests = {run.digest for runs in rounds for run in runs}
     lines.append("same episodes.jsonl in every run: " + ("yes" if len(digests) == 1 else f"NO ({', '.join(sorted(digests))})"))
     lines.append("speed-up: wall of the first worker count / this one, same tree and round (median, range)")
     lines.append("idle estimate: the same ratio for idle cores, one per worker, from the CPU split: the eval "
-                 "process's CPU serial, the workers' split evenly (it flatters: no start-up or imbalance lost)")
+                 "process's CPU up to the fork (or the policy server's start beside it) serial, everything after "
+                 "the fork split evenly (it flatters: no start-up or imbalance lost)")
     return lines
 
 

@@ -133,9 +133,9 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
         except ValueError:
             raise ConfigError(f"--seats={args.seats!r} must be comma-separated seat numbers, e.g. 1,2,3") from None
     known = {f.name for f in fields(EvalConfig)}
-    config = EvalConfig(**{k: v for k, v in data.items() if k in known})
-    envs.make_game(config.env, **config.options)  # validates the options, naming the allowed ones
-    return config
+    # the options are checked (naming the allowed ones) where the game is built, by runner.plan: built
+    # here too, it would load the game's kernels before plan() starts the policy server beside them
+    return EvalConfig(**{k: v for k, v in data.items() if k in known})
 
 
 def command_line(config: EvalConfig, *extra: str) -> str:
@@ -233,6 +233,7 @@ def _run(args: argparse.Namespace, cluster: contextlib.ExitStack) -> int:
 
 def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace, revision: str) -> int:
     """Play (or finish) the evaluation into ``folder``, then write and print the results."""
+    from parlor.agents.policy_actor import PolicyServerError
     from parlor.envs.engine.game import ConfigError
     from parlor.envs.records import parlor_version
     from parlor.training.evaluation import report, runner
@@ -253,7 +254,7 @@ def play(config: EvalConfig, planned: Any, folder: Any, args: argparse.Namespace
         print(f"parlor eval: a worker process died (killed, or out of memory?); {folder.log.jobs} of "
               f"{count(len(planned.jobs), 'deal')} are kept in {kept}; {resume}", file=sys.stderr)
         return 1
-    except ClusterError as exc:
+    except (ClusterError, PolicyServerError) as exc:  # a lost cluster, a lost or failing policy server
         print(f"parlor eval: {exc}; {folder.log.jobs} of {count(len(planned.jobs), 'deal')} are kept in {kept}; {resume}",
               file=sys.stderr)
         return 1

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from parlor.training.evaluation.labels import agent_labels, split_entry
 
 if TYPE_CHECKING:
+    from parlor.training.evaluation.policy_server import PolicyServer
     from parlor.training.evaluation.run_folder import EpisodeLog
     from parlor.training.evaluation.tournament import Job
 
@@ -139,10 +140,15 @@ def init_worker(config: EvalConfig, make_game: Callable[..., Any] | None = None,
 
 
 def init_pool_worker(config: Any, make_game: Callable[..., Any] | None = None, task: Task | None = None,
-                     factories: Mapping[str, Any] | None = None) -> None:
+                     factories: Mapping[str, Any] | None = None, server: Mapping[str, Any] | None = None) -> None:
     """A pool process: Ctrl-C reaches the whole process group, but stopping is the parent's
-    job (it terminates the pool), so workers ignore it instead of printing tracebacks."""
+    job (it terminates the pool), so workers ignore it instead of printing tracebacks. With
+    ``server`` (:func:`.policy_server.worker_address`) its policy files play from that server."""
+    from parlor.agents.policy_actor import serve_from
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if server is not None:
+        serve_from(server["address"], server["authkey"])
     _set_up(task or EVALUATION, config, make_game, factories)
 
 
@@ -209,12 +215,15 @@ def play_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | 
 
 
 def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | None = None,
-             task: Task | None = None, factories: Mapping[str, Any] | None = None) -> Generator[Any, None, None]:
+             task: Task | None = None, factories: Mapping[str, Any] | None = None,
+             server: PolicyServer | None = None) -> Generator[Any, None, None]:
     """Results of ``jobs`` in order, from this process, a pool of ``config.workers`` or
     Ray tasks (``config.ray``: :mod:`.ray_runner`, where ``factories`` build the policies
     from the bytes the driver read); ``task`` (default: the evaluation's tournament jobs)
     says what a worker does with a job.
 
+    Pool workers play policy files through a :class:`~.policy_server.PolicyServer` (``server``,
+    started by :func:`plan`, or one of their own for the pool's life), so they never import torch.
     A pool worker that dies (killed, out of memory) raises ``BrokenProcessPool`` instead
     of waiting forever; when the caller stops early (an error, Ctrl-C) the workers are
     terminated at once rather than finishing the queue."""
@@ -231,24 +240,33 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    from parlor.training.evaluation.pool import ctrl_c_ignored, pool_context, preload_torch, terminate_workers
+    from parlor.training.evaluation import policy_server
+    from parlor.training.evaluation.pool import ctrl_c_ignored, pool_context, terminate_workers
 
-    preload_torch(config)
-    pool = ProcessPoolExecutor(config.workers, mp_context=pool_context(), initializer=init_pool_worker,
-                               initargs=(config, make_game, task, factories))
-    with ctrl_c_ignored():  # the workers start ignoring it, even while a spawned one imports
-        futures = [pool.submit(task.run, job) for job in jobs]  # (the pool starts its processes here)
-    finished = False
+    own = (server is None or server.closed) and policy_server.wanted(config)
+    server = policy_server.PolicyServer(policy_server.policy_paths(config)) if own else server
+    served = server is not None and not server.closed
     try:
-        for future in futures:
-            yield future.result()
-        finished = True
+        policy_server.startup_cpu["owner_at_fork"] = policy_server.cpu_seconds()
+        pool = ProcessPoolExecutor(config.workers, mp_context=pool_context(served), initializer=init_pool_worker,
+                                   initargs=(config, make_game, task, factories,
+                                             policy_server.worker_address(server if served else None)))
+        with ctrl_c_ignored():  # the workers start ignoring it, even while a spawned one imports
+            futures = [pool.submit(task.run, job) for job in jobs]  # (the pool starts its processes here)
+        finished = False
+        try:
+            for future in futures:
+                yield future.result()
+            finished = True
+        finally:
+            if not finished:
+                # no future is cancelled: the pool's own thread fails every pending one once its
+                # workers are gone (cancelling too races with it in Python 3.11: a traceback)
+                terminate_workers(pool)
+            pool.shutdown(wait=finished)
     finally:
-        if not finished:
-            # no future is cancelled: the pool's own thread fails every pending one once its
-            # workers are gone (cancelling too races with it in Python 3.11: a traceback)
-            terminate_workers(pool)
-        pool.shutdown(wait=finished)
+        if own:
+            server.close()
 
 
 # ---------------------------------------------------------------- the evaluation
@@ -259,6 +277,7 @@ class Plan:
     game: Any
     jobs: list[Job]
     factories: dict[str, Any] = field(default_factory=dict)  # Ray: the policies, read here (:mod:`.shipped`)
+    server: PolicyServer | None = None  # a worker pool's policies: their server, started first (:func:`plan`)
 
 
 def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Plan:
@@ -267,7 +286,22 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
     Policies are checked without torch (:func:`~parlor.agents.registry.check_agent`), so
     the worker pool can fork this process instead of spawning workers that import it all again.
     On Ray the policy files are also read here, once, and their bytes are what the workers get
-    (:mod:`.shipped`): the cluster's machines need neither the files nor our cwd."""
+    (:mod:`.shipped`): the cluster's machines need neither the files nor our cwd. A worker pool
+    that plays policy files gets their :class:`~.policy_server.PolicyServer`, started before
+    anything else, so that it loads torch while this process builds the game (:func:`evaluate`
+    closes it; so does dropping the plan)."""
+    from parlor.training.evaluation import policy_server
+
+    server = policy_server.PolicyServer(policy_server.policy_paths(config)) if policy_server.wanted(config) else None
+    try:
+        return _plan(config, make_game, server)
+    except BaseException:
+        if server is not None:
+            server.close()
+        raise
+
+
+def _plan(config: EvalConfig, make_game: Callable[..., Any] | None, server: PolicyServer | None) -> Plan:
     from parlor.agents.registry import check_agent
     from parlor.envs.engine.game import ConfigError
     from parlor.training.evaluation.shipped import policy_factories
@@ -288,8 +322,8 @@ def plan(config: EvalConfig, make_game: Callable[..., Any] | None = None) -> Pla
         bad = [s for s in seats if not 0 <= s < game.num_players]
         if bad:
             raise ConfigError(f"seats {bad} out of range; allowed values: 0..{game.num_players - 1}")
-        return Plan(game, field_schedule(len(config.agents), game.num_players, config.games, seats), factories)
-    return Plan(game, schedule(len(config.agents), game.num_players, config.games), factories)
+        return Plan(game, field_schedule(len(config.agents), game.num_players, config.games, seats), factories, server)
+    return Plan(game, schedule(len(config.agents), game.num_players, config.games), factories, server)
 
 
 def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = None,
@@ -310,7 +344,7 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
     start = time.perf_counter()
     if progress is not None:
         progress(len(done), len(jobs))
-    played = run_jobs(config, [jobs[i] for i in pending], make_game, factories=planned.factories)
+    played = run_jobs(config, [jobs[i] for i in pending], make_game, factories=planned.factories, server=planned.server)
     try:
         for n, (i, batch) in enumerate(zip(pending, played)):
             done[i] = [{"job": i, "matchup": r["matchup"], "deal": r["deal"], "lineup": r["lineup"],
@@ -321,6 +355,8 @@ def evaluate(config: EvalConfig, progress: Callable[[int, int], None] | None = N
                 progress(len(jobs) - len(pending) + n + 1, len(jobs))
     finally:
         played.close()  # stops the worker pool at once when the loop ends early
+        if planned.server is not None:
+            planned.server.close()
     records = [r for i in range(len(jobs)) for r in done[i]]
     summary = summarize(records, names, game.num_players, game.stat_ratios)
     if config.field is not None or game.num_players == 1:  # every agent met the same cards

@@ -33,14 +33,31 @@ def test_the_table_pairs_each_count_with_the_first_of_its_round_and_flags_other_
     # idle cores: 9 CPU-s serial against 4 + 6 / 2 = 7 and 3 + 6 / 2 = 6 seconds (the eval process's
     # 3 of the second round: 2.5 to its exit hooks and 0.5 after them, the interpreter's teardown)
     assert rounds[1][1].exit_cpu == 0.5
-    assert "3.5+6.0" in lines[2] and "1.39x (1.29-1.50)" in lines[2]
+    assert "3.5+0.0+6.0" in lines[2] and "1.39x (1.29-1.50)" in lines[2]
     assert lines[3].endswith("yes")
     rounds[1][1] = Run("this code", 2, 8.0, 10.0, "b", 3.0, 6.0)
     assert report(rounds, [1, 2])[3].endswith("NO (a, b)")
 
 
+def test_with_a_policy_server_the_estimate_runs_its_start_beside_the_parents_and_splits_the_rest() -> None:
+    # the parent: 0.3 CPU-s when it starts the server, 2.0 when it forks, 2.4 in all (0.4 collecting);
+    # the server: 2.5 to its first answer (torch), 3.0 in all; the workers 7.0
+    marks = {"owner_at_start": 0.3, "owner_at_fork": 2.0, "ready": 2.5, "total": 3.0}
+    served = Run("this code", 2, 6.0, 12.4, "a", 2.4, 10.0, marks)
+    assert served.server_cpu == 3.0 and served.exit_cpu == 0.0
+    # start: max(2.0, 0.3 + 2.5) = 2.8; then (7.0 workers + 0.5 serving + 0.4 collecting) / 2 = 3.95
+    assert served.idle_seconds() == pytest.approx(6.75)
+    later = Run("this code", 2, 6.0, 12.4, "a", 2.4, 10.0, {**marks, "owner_at_start": 0.3, "ready": 1.0})
+    assert later.idle_seconds() == pytest.approx(2.0 + (10.0 - 1.0 + 0.4) / 2)  # the parent's start is the longer
+    one = Run("this code", 1, 11.0, 11.0, "a", 11.0, 0.0)
+    assert "11.0+0.0+0.0" in report([[one, served]], [1, 2])[1]
+    assert "12.4" in report([[one, served]], [1, 2])[2] and "2.4+3.0+7.0" in report([[one, served]], [1, 2])[2]
+
+
 def test_the_cpu_split_is_read_from_the_line_the_eval_prints_at_exit() -> None:
-    assert split_cpu(f"warning: x\n{CPU_TAG} 4.25 7.5\n") == (4.25, 7.5)
+    assert split_cpu(f"warning: x\n{CPU_TAG} 4.25 7.5\n") == (4.25, 7.5, {})
+    assert split_cpu(f"{CPU_TAG} 4.25 7.5 owner_at_start=0.300 owner_at_fork=2.000\n") == (
+        4.25, 7.5, {"owner_at_start": 0.3, "owner_at_fork": 2.0})
     with pytest.raises(SystemExit, match=f"printed no {CPU_TAG} line"):
         split_cpu("Traceback ...")
 
@@ -53,3 +70,16 @@ def test_the_bench_runs_this_code_and_a_reference_tree(tmp_path: Path) -> None:
     assert out.count("round 1:") == 4 and "reference" in out
     assert "same episodes.jsonl in every run: yes" in out
     assert out.count("eval process +") == 4 and "idle estimate:" in out
+
+
+def test_the_bench_prints_the_policy_servers_part(tmp_path: Path) -> None:
+    from parlor import envs
+    from tests.agents.policy_files import tiny_policy
+
+    pytest.importorskip("sb3_contrib")
+    policy = tiny_policy(tmp_path / "tonk.zip", envs.make_game("tonk_v0"), hidden=(16,))
+    out = subprocess.run([sys.executable, "-c", "import sys; from parlor.cli import main; sys.exit(main())",
+                          "bench", "--eval-workers", "1,2", "--rounds", "1",
+                          "--eval", f"tonk_v0 --agents ppo:{policy},heuristic --games 12"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300, check=True).stdout
+    assert out.count("policy server (") == 1 and "same episodes.jsonl in every run: yes" in out
