@@ -76,6 +76,21 @@ def wanted(config: Any) -> bool:
             and bool(policy_paths(config)))
 
 
+# a unix socket's path has room for 107 bytes on Linux (sun_path)
+SOCKET_PATH_ROOM = 107
+
+
+def socket_folder_base(temp: str | None = None) -> str | None:
+    """Where the server's private folder goes: the temporary folder (``TMPDIR``), unless a
+    socket in it would not fit a unix socket's path (a long ``TMPDIR``, e.g. a test's own
+    folder), then ``/tmp``."""
+    temp = temp or tempfile.gettempdir()
+    longest = os.path.join(temp, "parlor-policies-" + "x" * 8, "socket")  # mkdtemp adds 8 characters
+    if len(os.fsencode(longest)) <= SOCKET_PATH_ROOM or not os.path.isdir("/tmp"):
+        return None
+    return "/tmp"
+
+
 def cpu_seconds() -> float:
     """CPU seconds this process has used so far."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -244,7 +259,7 @@ class PolicyServer:
         import multiprocessing as mp
         from multiprocessing.connection import Listener
 
-        self.folder = tempfile.mkdtemp(prefix="parlor-policies-")
+        self.folder = tempfile.mkdtemp(prefix="parlor-policies-", dir=socket_folder_base())
         self.address, self.authkey = os.path.join(self.folder, "socket"), os.urandom(32)
         listener = Listener(self.address, family="AF_UNIX", backlog=64, authkey=self.authkey)
         stop = threading.Event()

@@ -92,16 +92,23 @@ def test_a_worker_that_dies_does_not_stop_the_server_serving_the_others(policies
         actor.logits(obs)
 
 
-def test_a_failed_plan_and_a_dropped_plan_leave_no_server(policies: list[str]) -> None:
-    before = set(os.listdir(os.environ.get("TMPDIR", "/tmp")))
+def test_a_failed_plan_and_a_dropped_plan_leave_no_server(policies: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # the servers' folders go to a folder of this test's own (other tests' servers may be live in /tmp)
+    import tempfile
+
+    from parlor.training.evaluation import policy_server
+
+    own = tempfile.mkdtemp(prefix="pt-", dir="/tmp")
+    monkeypatch.setattr(policy_server, "socket_folder_base", lambda *_: own)
     with pytest.raises(ConfigError):
         plan(EvalConfig(env=ENV, agents=(f"ppo:{policies[0]}", "no_such_agent"), games=4, workers=2))
     planned = plan(EvalConfig(env=ENV, agents=(f"ppo:{policies[0]}", "heuristic"), games=4, workers=2))
     folder = planned.server.folder
     del planned
     gc.collect()
-    assert not os.path.exists(folder)
-    assert {n for n in set(os.listdir(os.environ.get("TMPDIR", "/tmp"))) - before if n.startswith("parlor-policies-")} == set()
+    assert not os.path.exists(folder) and os.path.dirname(folder) == own
+    assert os.listdir(own) == []
+    os.rmdir(own)
 
 
 # the command line in a child process of its own group: a paced random agent keeps it running
@@ -163,3 +170,12 @@ def test_a_stopped_run_says_so_in_one_line_and_leaves_no_process_or_socket(
     with pytest.raises(ProcessLookupError):
         os.killpg(process.pid, 0)  # nothing outlived the run
     assert list(temp.iterdir()) == []
+
+
+def test_a_long_temporary_folder_puts_the_socket_where_its_path_fits(tmp_path) -> None:
+    # a unix socket's path holds at most 107 bytes: under a long TMPDIR (a test's own folder
+    # under xdist) the server's folder goes to /tmp instead of failing with "AF_UNIX path too long"
+    from parlor.training.evaluation.policy_server import socket_folder_base
+
+    assert socket_folder_base("/tmp") is None
+    assert socket_folder_base("/tmp/" + "d" * 90) == "/tmp"
