@@ -70,10 +70,8 @@ def policy_paths(config: Any) -> list[str]:
 def wanted(config: Any) -> bool:
     """Whether ``config``'s jobs will run in a pool of local workers that play policy files, on a
     platform with unix sockets (elsewhere each worker loads the files itself)."""
-    from multiprocessing.connection import families
-
-    return (getattr(config, "ray", None) is None and getattr(config, "workers", 1) > 1 and "AF_UNIX" in families
-            and bool(policy_paths(config)))
+    return (getattr(config, "ray", None) is None and getattr(config, "workers", 1) > 1
+            and hasattr(socket, "AF_UNIX") and bool(policy_paths(config)))
 
 
 # a unix socket's path has room for 107 bytes on Linux (sun_path)
@@ -141,7 +139,8 @@ class _Actors:
                 return OK + json.dumps(self.open(*json.loads(request[1:]))).encode()
             return answer(self.actors, request)
         except Exception as exc:
-            where = self.paths.get(actor_id, "policy") if request[:1] != bytes([OPEN]) else "opening a policy"
+            opening = request[:1] == bytes([OPEN])
+            where = "opening a policy" if opening else self.paths.get(actor_id, "policy") if actor_id is not None else "policy"
             operation = {LOGITS: "logits", PROBABILITIES: "probabilities"}.get(request[0] if request else -1, "a request")
             return ERROR + f"{where}: {operation} failed in the policy server: {type(exc).__name__}: {exc}".encode()
 

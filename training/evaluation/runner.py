@@ -265,7 +265,7 @@ def run_jobs(config: Any, jobs: Sequence[Any], make_game: Callable[..., Any] | N
                 terminate_workers(pool)
             pool.shutdown(wait=finished)
     finally:
-        if own:
+        if own and server is not None:
             server.close()
 
 
