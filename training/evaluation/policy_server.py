@@ -89,10 +89,12 @@ def socket_folder_base(temp: str | None = None) -> str | None:
     return "/tmp"
 
 
-def cpu_seconds() -> float:
-    """CPU seconds this process has used so far."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+def cpu_seconds(with_children: bool = False) -> float:
+    """CPU seconds this process has used so far (and its waited-for children, ``with_children``)."""
+    usages = [resource.getrusage(resource.RUSAGE_SELF)]
+    if with_children:
+        usages.append(resource.getrusage(resource.RUSAGE_CHILDREN))
+    return sum(u.ru_utime + u.ru_stime for u in usages)
 
 
 class _Actors:
@@ -221,8 +223,7 @@ def _serve_process(listener: Any, paths: Sequence[str], parent: int, cpu: Any) -
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
         _reap(children, block=True)
-        own, theirs = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu[1] = own.ru_utime + own.ru_stime + theirs.ru_utime + theirs.ru_stime
+        cpu[1] = cpu_seconds(with_children=True)
         os._exit(0)
 
 
