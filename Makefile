@@ -12,15 +12,16 @@ FIND_LINKS ?= $(or $(PIP_FIND_LINKS),$(shell $(PYTHON) -m pip config get global.
 UV_VERSION := 0.13.9
 
 $(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	# uv, then one uv run (one resolver pass): torch 2.13.0, the CPU build from find-links
-	# (other specs download GBs), with parlor and its extras. uv fetches and unpacks in
-	# parallel: 16 s and 21 CPU-s here against pip's minute and 85 CPU-s (docs/testing.md),
-	# the same versions. Like pip --no-compile it writes no bytecode: modules compile when
-	# first imported, so the thousands of torch and Ray files the tests never load are not.
-	$(PY) -m pip install --disable-pip-version-check -q uv==$(UV_VERSION)
+	# A venv without pip's own install (ensurepip: 6 s), uv put in by the system's pip, then
+	# one uv run (one resolver pass): torch 2.13.0, the CPU build from find-links (other specs
+	# download GBs), with parlor, its extras and pip (so the venv has one as usual). uv fetches
+	# and unpacks in parallel: 16 s and 21 CPU-s here against pip's minute and 85 CPU-s
+	# (docs/testing.md), the same versions. Like pip --no-compile it writes no bytecode: modules
+	# compile when first imported, so the thousands of torch and Ray files the tests never load are not.
+	test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(PY) install --disable-pip-version-check -q uv==$(UV_VERSION)
 	$(VENV)/bin/uv pip install --python $(PY) $(foreach link,$(FIND_LINKS),--find-links $(link)) \
-		torch==2.13.0 -e ".[train,dev,pictures,scale]"
+		torch==2.13.0 -e ".[train,dev,pictures,scale]" pip
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,17 +34,20 @@ demo: $(STAMP)
 # the browser). docs/testing.md lists the tiers and the fast test that covers each slow one.
 # Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: the install skips compiling,
 # so without it every worker and every fresh interpreter of the tests compiles torch, Ray and
-# parlor from source again. tests/warm_up.py compiles once what each test process would compile
-# for itself, in two processes (the collection, the kernels). mypy runs in the background from
-# the start, beside the warm-up and then the tests, so that no core idles while another job
-# finishes (on a fresh clone mypy takes ~27 CPU-s, the warm-up ~75); its report prints when the
-# tests end, and its failure fails the target too.
+# parlor from source again. The tests start at once, and two jobs run beside them: mypy (~27
+# CPU-s on a fresh clone; niced, so it takes what the tests leave idle; its report prints
+# when the tests end and its failure fails the target too) and tests/warm_up.py, which
+# compiles the numba kernels once; a test process that needs a kernel before that compile
+# ends waits for it (tests/kernel_wait.py) rather than compiling it again.
 # loadgroup: the Ray tests (xdist_group "ray") share one worker and one Ray instance
 define checked_tests
 	$(VENV)/bin/ruff check .
-	out=$$(mktemp); $(VENV)/bin/mypy > $$out 2>&1 & mypy=$$!; \
-	$(PY) -m tests.warm_up $(1) && $(PY) -m pytest -n 2 --dist loadgroup $(1) tests; tests=$$?; \
-	wait $$mypy; typed=$$?; echo "mypy:"; cat $$out; rm -f $$out; test $$tests = 0 && test $$typed = 0
+	tmp=$$(mktemp -d); export PARLOR_KERNELS_DONE=$$tmp/kernels-compiled; \
+	nice -n 10 $(VENV)/bin/mypy > $$tmp/mypy.txt 2>&1 & mypy=$$!; \
+	$(PY) -m tests.warm_up > $$tmp/warm_up.txt 2>&1 & warm=$$!; \
+	$(PY) -m pytest -p tests.kernel_wait -n 2 --dist loadgroup $(1) tests; tests=$$?; \
+	wait $$warm || { echo "tests/warm_up.py (not a test; what failed fails again in its test):"; cat $$tmp/warm_up.txt; }; \
+	wait $$mypy; typed=$$?; echo "mypy:"; cat $$tmp/mypy.txt; rm -rf $$tmp; test $$tests = 0 && test $$typed = 0
 endef
 
 test test-all: export PYTHONDONTWRITEBYTECODE =
