@@ -37,15 +37,16 @@ demo: $(STAMP)
 # parlor from source again. The tests start at once, and two jobs run beside them: mypy (~27
 # CPU-s on a fresh clone; niced, so it takes what the tests leave idle; its report prints
 # when the tests end and its failure fails the target too) and tests/warm_up.py, which
-# compiles the numba kernels once; a test process that needs a kernel before that compile
-# ends waits for it (tests/kernel_wait.py) rather than compiling it again.
+# compiles the numba kernels once. tests/compile_once.py has the second worker wait for the
+# first one's collection (its bytecode) and a test that needs a kernel wait for that compile,
+# rather than compiling the same code again.
 # loadgroup: the Ray tests (xdist_group "ray") share one worker and one Ray instance
 define checked_tests
 	$(VENV)/bin/ruff check .
-	tmp=$$(mktemp -d); export PARLOR_KERNELS_DONE=$$tmp/kernels-compiled; \
+	tmp=$$(mktemp -d); export PARLOR_COMPILE_ONCE=$$tmp; \
 	nice -n 10 $(VENV)/bin/mypy > $$tmp/mypy.txt 2>&1 & mypy=$$!; \
 	$(PY) -m tests.warm_up > $$tmp/warm_up.txt 2>&1 & warm=$$!; \
-	$(PY) -m pytest -p tests.kernel_wait -n 2 --dist loadgroup $(1) tests; tests=$$?; \
+	$(PY) -m pytest -p tests.compile_once -n 2 --dist loadgroup $(1) tests; tests=$$?; \
 	wait $$warm || { echo "tests/warm_up.py (not a test; what failed fails again in its test):"; cat $$tmp/warm_up.txt; }; \
 	wait $$mypy; typed=$$?; echo "mypy:"; cat $$tmp/mypy.txt; rm -rf $$tmp; test $$tests = 0 && test $$typed = 0
 endef

@@ -6,9 +6,10 @@ and each fresh interpreter a test starts, would pay for that itself until the ca
 ``make test`` starts this module in the background at the same moment as mypy and the tests.
 It compiles every kernel through the kernels' own ``warm_up`` functions, one Pineapple hand of
 the heuristic against the expert (the planner's and the expert's kernels) and one of the
-shipped guarded policy (the foul count of its action guard). When it ends it creates the file
-named by ``PARLOR_KERNELS_DONE``, failure or not; until then a test process that is about to
-compile a kernel waits for it (``tests/kernel_wait.py``) and then loads the cache.
+shipped guarded policy (the foul count of its action guard). When it ends, failure or not, it
+leaves the file ``kernels`` in the folder ``PARLOR_COMPILE_ONCE`` names; until then a test
+process that is about to compile a kernel waits for it (tests/compile_once.py) and then
+loads the cache.
 
 Nothing here is a test: a failure shows again, with its test, in the test run itself.
 """
@@ -18,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-DONE = "PARLOR_KERNELS_DONE"  # the file this module creates when it has ended
+from tests import compile_once
 
 
 def compile_kernels() -> None:
@@ -40,8 +41,8 @@ def main() -> int:
     try:
         compile_kernels()
     finally:
-        if os.environ.get(DONE):
-            Path(os.environ[DONE]).touch()
+        if os.environ.get(compile_once.FOLDER):
+            (Path(os.environ[compile_once.FOLDER]) / compile_once.KERNELS).touch()
     return 0
 
 
