@@ -81,6 +81,13 @@ FAST_TWINS: dict[str, EnvCase | str] = {
     "buki_v0[default]": _CASE["buki_v0[default]"].shorter(num_deals=2),           # 8 deals
     "buki_v0[raise_before_4th]": _CASE["buki_v0[raise_before_4th]"].shorter(num_deals=2),    # 3 deals
     "buki_v0[features]": _CASE["buki_v0[features]"].shorter(num_deals=1),         # 3 deals
+    # seven tiles each: 3 deals, one in make test (several deals: [default-short], [raise_before_4th-short])
+    "buki_v0[seven_tiles]": _CASE["buki_v0[seven_tiles]"].shorter(num_deals=1),
+    # five and six seats play the default 5 games; two show a game handing over to the next
+    # (the whole match of every other Washizu preset plays in make test, 12 in [fixed_suit_long_match])
+    "washizu_poker_v0[5p_extra_deck]": _CASE["washizu_poker_v0[5p_extra_deck]"].shorter(num_games=2),
+    "washizu_poker_v0[6p_suit_reshuffle]": _CASE["washizu_poker_v0[6p_suit_reshuffle]"].shorter(num_games=2),
+    "washizu_poker_v0[6p_random13_fixed]": _CASE["washizu_poker_v0[6p_random13_fixed]"].shorter(num_games=2),
     # the feature block with one seat, and two seats without it
     "buffalo_bill_v0[features]": "buffalo_bill_v0[solitaire_features]",
     # four seats on the short deck (the sheet is public: the extended one plays in its random playouts)
