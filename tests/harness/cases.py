@@ -92,6 +92,10 @@ FAST_TWINS: dict[str, EnvCase | str] = {
     "buffalo_bill_v0[features]": "buffalo_bill_v0[solitaire_features]",
     # four seats on the short deck (the sheet is public: the extended one plays in its random playouts)
     "buffalo_bill_v0[4p_extended]": "buffalo_bill_v0[short32_4p]",
+    # the reward option only picks what the game pays (BuffaloBillGame.final_rewards at the end,
+    # or each line as written with 'score'): three seats play [3p], the score paid per line [solitaire]
+    "buffalo_bill_v0[reward_win_3p]": "buffalo_bill_v0[3p]",
+    "buffalo_bill_v0[reward_score]": "buffalo_bill_v0[solitaire]",
 }
 PLAYED = shorter_or_twin(CASES, FAST_TWINS)
 
