@@ -88,6 +88,13 @@ FAST_TWINS: dict[str, EnvCase | str] = {
     "washizu_poker_v0[5p_extra_deck]": _CASE["washizu_poker_v0[5p_extra_deck]"].shorter(num_games=2),
     "washizu_poker_v0[6p_suit_reshuffle]": _CASE["washizu_poker_v0[6p_suit_reshuffle]"].shorter(num_games=2),
     "washizu_poker_v0[6p_random13_fixed]": _CASE["washizu_poker_v0[6p_random13_fixed]"].shorter(num_games=2),
+    # OFC's Fantasyland presets play 3 or 4 hands; random play reaches no Fantasyland in the
+    # checks' episodes (0 seat-hands in 13 episodes of the two 3-hand presets), so 2 hands play
+    # the same code: a match going on to its next hand
+    "ofc_v0[fantasyland_regular]": _CASE["ofc_v0[fantasyland_regular]"].shorter(num_hands=2),
+    "ofc_v0[fantasyland_progressive]": _CASE["ofc_v0[fantasyland_progressive]"].shorter(num_hands=2),
+    "ofc_v0[fantasyland_4p_never_stay]": _CASE["ofc_v0[fantasyland_4p_never_stay]"].shorter(num_hands=2),
+    "ofc_v0[pineapple_fantasyland]": _CASE["ofc_v0[pineapple_fantasyland]"].shorter(num_hands=2),
     # the feature block with one seat, and two seats without it
     "buffalo_bill_v0[features]": "buffalo_bill_v0[solitaire_features]",
     # four seats on the short deck (the sheet is public: the extended one plays in its random playouts)
