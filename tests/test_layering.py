@@ -7,6 +7,7 @@ import of the project's own code goes through the ``parlor`` namespace."""
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -20,8 +21,15 @@ FRAMEWORKS = {"gymnasium", "pettingzoo", "stable_baselines3", "sb3_contrib", "to
 PROJECT_ROOTS = {"envs", "agents", "training", "cli"}
 
 
-def imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The file's syntax tree, parsed once per process: several checks read each file."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def imported_modules(path: Path) -> frozenset[str]:
+    tree = parsed(path)
     modules: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -30,7 +38,7 @@ def imported_modules(path: Path) -> set[str]:
             modules.add(node.module)
             if node.module == "parlor":  # ``from parlor import envs``
                 modules.update(f"parlor.{a.name}" for a in node.names)
-    return modules
+    return frozenset(modules)
 
 
 def imported_roots(path: Path) -> set[str]:
@@ -91,7 +99,7 @@ def test_evaluation_imports_no_torch_or_sb3(path: Path) -> None:
 @pytest.mark.parametrize("path", sorted((ROOT / "training" / "evaluation").rglob("*.py")),
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_evaluation_imports_ray_only_inside_functions_and_never_rllib(path: Path) -> None:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     top_level = {n for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
                  for n in ([a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""])}
     assert not {n.split(".")[0] for n in top_level} & {"ray"}

@@ -10,7 +10,8 @@ from parlor import envs
 from tests.harness.cases import CASES, FAST_TWINS, PLAYED
 from tests.tiers import shorter_or_twin
 
-MATCH_LENGTH = {"max_deals", "num_deals"}  # the options that only say how many deals a match has
+# the options that only say how many deals a match has (each game's max_deals: OFC's hands, Washizu's games)
+MATCH_LENGTH = {"max_deals", "num_deals", "num_hands", "num_games"}
 
 
 def slow(param) -> bool:

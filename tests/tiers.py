@@ -17,6 +17,13 @@ def first_share(fast: int) -> list:
     return [pytest.param(fast, id="first"), pytest.param(None, id="all", marks=pytest.mark.slow)]
 
 
+def examples_share(fast: int, full: int) -> list:
+    """Example counts for a Hypothesis property: ``fast`` random examples in ``make test`` and
+    ``full``, marked slow, in ``make test-all``. The test takes the count as a parameter and
+    runs its property under ``@settings(max_examples=count)`` (the same property, fewer draws)."""
+    return [pytest.param(fast, id="few"), pytest.param(full, id="all", marks=pytest.mark.slow)]
+
+
 def first_of(values: Iterable[Any], fast: int = 1) -> list:
     """``values`` as parameters: the first ``fast`` in ``make test``, the others marked slow,
     for a check of code that is the same for each value (the values differ in what they feed it)."""

@@ -13,6 +13,7 @@ from parlor.envs.engine import cards as C
 from parlor.envs.engine.decks import check_deck, check_decks
 from parlor.envs.engine.dominoes import BUKI_SET
 from parlor.envs.engine.game import ConfigError
+from tests.tiers import examples_share
 
 DOUBLE_WITH_JOKERS = C.make_deck("double104", 2)
 
@@ -74,36 +75,44 @@ def test_check_decks_names_the_deck_and_takes_none() -> None:
 ids = st.one_of(st.integers(-3, 115), st.integers(), st.booleans(), st.floats(), st.text(max_size=3), st.none())
 
 
-@settings(max_examples=300, deadline=None)
-@given(deck=st.lists(ids, max_size=110), min_length=st.one_of(st.none(), st.integers(0, 106)))
-def test_any_list_is_a_valid_deck_or_one_config_error(deck: list, min_length: int | None) -> None:
-    try:
-        out = check_deck(deck, DOUBLE_WITH_JOKERS, name=C.card_name, min_length=min_length)
-    except ConfigError as error:
-        assert "\n" not in str(error) and len(str(error)) < 400
-        return
-    assert out == tuple(deck) and not (Counter(out) - Counter(DOUBLE_WITH_JOKERS))
-    assert len(out) >= (len(DOUBLE_WITH_JOKERS) if min_length is None else min_length)
+@pytest.mark.parametrize("examples", examples_share(60, 300))
+def test_any_list_is_a_valid_deck_or_one_config_error(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(deck=st.lists(ids, max_size=110), min_length=st.one_of(st.none(), st.integers(0, 106)))
+    def check(deck: list, min_length: int | None) -> None:
+        try:
+            out = check_deck(deck, DOUBLE_WITH_JOKERS, name=C.card_name, min_length=min_length)
+        except ConfigError as error:
+            assert "\n" not in str(error) and len(str(error)) < 400
+            return
+        assert out == tuple(deck) and not (Counter(out) - Counter(DOUBLE_WITH_JOKERS))
+        assert len(out) >= (len(DOUBLE_WITH_JOKERS) if min_length is None else min_length)
+
+    check()
 
 
-@settings(max_examples=200, deadline=None)
-@given(data=st.data())
-def test_an_edited_permutation_is_accepted_exactly_when_it_is_still_one(data: st.DataObject) -> None:
-    deck = list(data.draw(st.permutations(DOUBLE_WITH_JOKERS)))
-    for _ in range(data.draw(st.integers(1, 3))):
-        at = data.draw(st.integers(0, len(deck) - 1))
-        edit = data.draw(st.sampled_from(["replace", "delete", "duplicate", "swap"]))
-        if edit == "replace":
-            deck[at] = data.draw(st.integers(-1, 112))
-        elif edit == "delete":
-            del deck[at]
-        elif edit == "duplicate":
-            deck.insert(at, deck[at])
-        else:
-            deck[0], deck[at] = deck[at], deck[0]
-    still = sorted(deck) == sorted(DOUBLE_WITH_JOKERS)
-    try:
-        check_deck(deck, DOUBLE_WITH_JOKERS, name=C.card_name)
-        assert still
-    except ConfigError:
-        assert not still
+@pytest.mark.parametrize("examples", examples_share(50, 200))
+def test_an_edited_permutation_is_accepted_exactly_when_it_is_still_one(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(data=st.data())
+    def check(data: st.DataObject) -> None:
+        deck = list(data.draw(st.permutations(DOUBLE_WITH_JOKERS)))
+        for _ in range(data.draw(st.integers(1, 3))):
+            at = data.draw(st.integers(0, len(deck) - 1))
+            edit = data.draw(st.sampled_from(["replace", "delete", "duplicate", "swap"]))
+            if edit == "replace":
+                deck[at] = data.draw(st.integers(-1, 112))
+            elif edit == "delete":
+                del deck[at]
+            elif edit == "duplicate":
+                deck.insert(at, deck[at])
+            else:
+                deck[0], deck[at] = deck[at], deck[0]
+        still = sorted(deck) == sorted(DOUBLE_WITH_JOKERS)
+        try:
+            check_deck(deck, DOUBLE_WITH_JOKERS, name=C.card_name)
+            assert still
+        except ConfigError:
+            assert not still
+
+    check()

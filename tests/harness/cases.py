@@ -81,10 +81,28 @@ FAST_TWINS: dict[str, EnvCase | str] = {
     "buki_v0[default]": _CASE["buki_v0[default]"].shorter(num_deals=2),           # 8 deals
     "buki_v0[raise_before_4th]": _CASE["buki_v0[raise_before_4th]"].shorter(num_deals=2),    # 3 deals
     "buki_v0[features]": _CASE["buki_v0[features]"].shorter(num_deals=1),         # 3 deals
+    # seven tiles each: 3 deals, one in make test (several deals: [default-short], [raise_before_4th-short])
+    "buki_v0[seven_tiles]": _CASE["buki_v0[seven_tiles]"].shorter(num_deals=1),
+    # five and six seats play the default 5 games; two show a game handing over to the next
+    # (the whole match of every other Washizu preset plays in make test, 12 in [fixed_suit_long_match])
+    "washizu_poker_v0[5p_extra_deck]": _CASE["washizu_poker_v0[5p_extra_deck]"].shorter(num_games=2),
+    "washizu_poker_v0[6p_suit_reshuffle]": _CASE["washizu_poker_v0[6p_suit_reshuffle]"].shorter(num_games=2),
+    "washizu_poker_v0[6p_random13_fixed]": _CASE["washizu_poker_v0[6p_random13_fixed]"].shorter(num_games=2),
+    # OFC's Fantasyland presets play 3 or 4 hands; random play reaches no Fantasyland in the
+    # checks' episodes (0 seat-hands in 13 episodes of the two 3-hand presets), so 2 hands play
+    # the same code: a match going on to its next hand
+    "ofc_v0[fantasyland_regular]": _CASE["ofc_v0[fantasyland_regular]"].shorter(num_hands=2),
+    "ofc_v0[fantasyland_progressive]": _CASE["ofc_v0[fantasyland_progressive]"].shorter(num_hands=2),
+    "ofc_v0[fantasyland_4p_never_stay]": _CASE["ofc_v0[fantasyland_4p_never_stay]"].shorter(num_hands=2),
+    "ofc_v0[pineapple_fantasyland]": _CASE["ofc_v0[pineapple_fantasyland]"].shorter(num_hands=2),
     # the feature block with one seat, and two seats without it
     "buffalo_bill_v0[features]": "buffalo_bill_v0[solitaire_features]",
     # four seats on the short deck (the sheet is public: the extended one plays in its random playouts)
     "buffalo_bill_v0[4p_extended]": "buffalo_bill_v0[short32_4p]",
+    # the reward option only picks what the game pays (BuffaloBillGame.final_rewards at the end,
+    # or each line as written with 'score'): three seats play [3p], the score paid per line [solitaire]
+    "buffalo_bill_v0[reward_win_3p]": "buffalo_bill_v0[3p]",
+    "buffalo_bill_v0[reward_score]": "buffalo_bill_v0[solitaire]",
 }
 PLAYED = shorter_or_twin(CASES, FAST_TWINS)
 

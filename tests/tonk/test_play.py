@@ -11,6 +11,7 @@ from parlor.envs.engine.game import ConfigError, IllegalActionError
 from parlor.envs.tonk.encode import DRAW_STOCK, DROP, END_LAYING, MAX_SLOTS, NUM_ACTIONS, TAKE_DISCARD, action_name
 from parlor.envs.tonk.game import make_game
 from parlor.envs.tonk.view import DISCARD, LAY, START
+from tests.tiers import examples_share
 from tests.tonk.helpers import deck, discard, hit, lay, new, turn
 
 MID = "8h Jc Qd 7s 6s"
@@ -238,33 +239,37 @@ class NeverDrop:
         return int(legal_ids[self.rng.integers(legal_ids.size)])
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    seed=st.integers(0, 10_000), n=st.integers(2, 5), hand_size=st.sampled_from([5, 7, 9]),
-    texas=st.booleans(), side=st.booleans(), no_drop=st.booleans(),
-    natural=st.sampled_from(["none", "49_50", "50_auto_49_turn"]),
-    low=st.sampled_from(["none", "13_double", "9_triple_13_double"]),
-)
-def test_stakes_sum_to_zero_every_hand_and_cards_are_conserved(seed, n, hand_size, texas, side, no_drop, natural, low):
-    game = make_game(num_players=n, hand_size=hand_size, texas=texas, spades_side_pot=side, num_hands=3,
-                     natural=natural, low_natural=low, max_turns=40)
-    s = game.new_state(np.random.default_rng(seed))
-    pick = NeverDrop(seed) if no_drop else None
-    rng = np.random.default_rng(seed)
-    total = np.zeros(n)
-    seen_hands = 0
-    while not (s.is_terminal() or s.is_truncated()):
-        mask = s.legal_mask()
-        assert mask.any()
-        a = pick(mask) if pick else int(rng.choice(np.flatnonzero(mask)))
-        s.apply(a)
-        total += s.take_rewards()
-        if s.last_result is not None and s.last_result.hand_index >= seen_hands:
-            assert sum(s.last_result.payments) == 0
-            seen_hands = s.last_result.hand_index + 1
-        s.check_invariants()
-    assert abs(total.sum()) < 1e-9 and seen_hands == 3
-    assert np.allclose(total, s.stakes)
+@pytest.mark.parametrize("examples", examples_share(12, 40))
+def test_stakes_sum_to_zero_every_hand_and_cards_are_conserved(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(
+        seed=st.integers(0, 10_000), n=st.integers(2, 5), hand_size=st.sampled_from([5, 7, 9]),
+        texas=st.booleans(), side=st.booleans(), no_drop=st.booleans(),
+        natural=st.sampled_from(["none", "49_50", "50_auto_49_turn"]),
+        low=st.sampled_from(["none", "13_double", "9_triple_13_double"]),
+    )
+    def check(seed, n, hand_size, texas, side, no_drop, natural, low):
+        game = make_game(num_players=n, hand_size=hand_size, texas=texas, spades_side_pot=side, num_hands=3,
+                         natural=natural, low_natural=low, max_turns=40)
+        s = game.new_state(np.random.default_rng(seed))
+        pick = NeverDrop(seed) if no_drop else None
+        rng = np.random.default_rng(seed)
+        total = np.zeros(n)
+        seen_hands = 0
+        while not (s.is_terminal() or s.is_truncated()):
+            mask = s.legal_mask()
+            assert mask.any()
+            a = pick(mask) if pick else int(rng.choice(np.flatnonzero(mask)))
+            s.apply(a)
+            total += s.take_rewards()
+            if s.last_result is not None and s.last_result.hand_index >= seen_hands:
+                assert sum(s.last_result.payments) == 0
+                seen_hands = s.last_result.hand_index + 1
+            s.check_invariants()
+        assert abs(total.sum()) < 1e-9 and seen_hands == 3
+        assert np.allclose(total, s.stakes)
+
+    check()
 
 
 def test_env_deals_a_stacked_deck_given_at_reset():

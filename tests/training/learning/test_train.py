@@ -126,10 +126,20 @@ def test_resume_continues_the_step_count(tmp_path: Path) -> None:
     assert third.num_timesteps == 512 and any("already has 512" in m for m in messages)
 
 
-def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path) -> None:
+KUHN_RUN = pytest.mark.xdist_group("kuhn_run")  # the tests reading kuhn_run: one worker trains it
+
+
+@pytest.fixture(scope="module")
+def kuhn_run(tmp_path_factory: pytest.TempPathFactory):
+    """A finished 256-step Kuhn run, trained once for the tests that only read its policy file."""
     config = parse_config(__import__("yaml").safe_load(KUHN))
-    run_dir = start_run(tmp_path, config, KUHN)
-    model_path = train(config, run_dir, progress_bar=False, log=lambda *_: None).model_path
+    return train(config, start_run(tmp_path_factory.mktemp("kuhn"), config, KUHN), progress_bar=False,
+                 log=lambda *_: None)
+
+
+@KUHN_RUN
+def test_mismatched_env_or_options_raise_a_clear_error(tmp_path: Path, kuhn_run) -> None:
+    model_path = kuhn_run.model_path
     load_policy(model_path, game_of("kuhn_test", ante=1))  # the defaults spelled out: same env
     with pytest.raises(PolicyMismatchError, match="option ante: trained with 1, loading into 2"):
         load_policy(model_path, game_of("kuhn_test", ante=2))
@@ -265,7 +275,8 @@ def test_pretrain_section_is_strict() -> None:
         parse_config({"env": "kuhn_test", "pretrain": {"teacher": "random", "rounds": 3}})
 
 
-def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path) -> None:
+@KUHN_RUN
+def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path, kuhn_run) -> None:
     """``init``: the new run's network starts as the saved one (before any PPO update),
     with a fresh step count; init.json names the source."""
     import json
@@ -273,7 +284,7 @@ def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path) -> None:
     from parlor.training.learning.train import initialise, make_model, make_vec_env
 
     config = parse_config(__import__("yaml").safe_load(KUHN))
-    source = train(config, start_run(tmp_path / "a", config, KUHN), progress_bar=False, log=lambda *_: None)
+    source = kuhn_run
     tuned = replace(config, init=str(source.model_path), total_steps=128)
     run_dir = start_run(tmp_path / "b", tuned, KUHN)
     vec_env = make_vec_env(tuned)
@@ -291,9 +302,10 @@ def test_init_starts_a_new_run_from_a_saved_policy(tmp_path: Path) -> None:
     assert result.num_timesteps == 128
 
 
-def test_init_refuses_another_env_or_network(tmp_path: Path) -> None:
+@KUHN_RUN
+def test_init_refuses_another_env_or_network(tmp_path: Path, kuhn_run) -> None:
     config = parse_config(__import__("yaml").safe_load(KUHN))
-    source = train(config, start_run(tmp_path / "a", config, KUHN), progress_bar=False, log=lambda *_: None)
+    source = kuhn_run
     other_options = replace(config, init=str(source.model_path), options={"ante": 2})
     with pytest.raises(PolicyMismatchError, match="option ante"):
         train(other_options, start_run(tmp_path / "b", other_options, KUHN), progress_bar=False, log=lambda *_: None)
