@@ -189,7 +189,10 @@ def _flush_value(ranks: Sequence[int], jokers: int, copies: int = 1) -> int:
             return _encode(Category.STRAIGHT_FLUSH, [top])
         if present <= {0, 1, 2, 3, _ACE}:
             return _encode(Category.STRAIGHT_FLUSH, [3])
-    left = [r for r in range(_ACE, -1, -1) for _ in range(copies - list(ranks).count(r))][:jokers]
+    if not jokers:   # most calls (every 5-card multiset): nothing to fill in
+        return _encode(Category.FLUSH, sorted(ranks, reverse=True))
+    held = list(ranks)
+    left = [r for r in range(_ACE, -1, -1) for _ in range(copies - held.count(r))][:jokers]
     return _encode(Category.FLUSH, sorted([*ranks, *left], reverse=True))
 
 

@@ -98,3 +98,10 @@ def test_every_kernel_compiles_one_signature() -> None:
     assert len(seen) > 30   # the kernels of the four modules were found
     extra = {k: sorted(v) for k, v in seen.items() if len(v) > SIGNATURES.get(k.rsplit(".", 1)[1], 1)}
     assert not extra, f"kernels compiled more than once: {extra}"
+
+
+def test_the_popcount_table_counts_the_bits_of_every_16_bit_number() -> None:
+    from parlor.agents.ofc.count_kernel import POPCOUNT
+
+    assert POPCOUNT.dtype == np.int64
+    assert POPCOUNT.tolist() == [bin(m).count("1") for m in range(1 << 16)]
