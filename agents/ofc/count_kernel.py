@@ -29,7 +29,7 @@ import numpy as np
 RANKS = 13
 PLANES = 6          # bits of a class's count of cards: counts below 64
 MAX_CLASSES = 62    # a class graph's rows are bit masks of an int64
-POPCOUNT = sum((np.arange(1 << 16, dtype=np.int64) >> bit) & 1 for bit in range(16))   # per 16 bits
+POPCOUNT = ((np.arange(1 << 16)[:, None] >> np.arange(16)) & 1).sum(axis=1, dtype=np.int64)   # per 16 bits
 
 
 @numba.njit(cache=True, nogil=True)
