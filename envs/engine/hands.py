@@ -141,40 +141,26 @@ def is_royal(rank: int) -> bool:
 
 
 # ---------------------------------------------------------------- reference evaluation (table build)
-def _straight_top(ranks: Sequence[int]) -> int:
-    """Top rank of a straight made of these 5 distinct ranks, else -1."""
-    s = sorted(ranks)
-    if s[4] - s[0] == 4:
-        return s[4]
-    if s == [0, 1, 2, 3, _ACE]:
-        return 3
-    return -1
-
-
-def _plain_value(ranks: Sequence[int]) -> int:
-    """Value of 5 real ranks (duplicates allowed), ignoring suits."""
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
-    shape = tuple(n for n, _ in groups)
-    vals = [r for _, r in groups]
-    if shape == (5,):
-        return _encode(Category.FIVE_OF_A_KIND, vals)
-    if shape == (4, 1):
-        return _encode(Category.QUADS, vals)
-    if shape == (3, 2):
-        return _encode(Category.FULL_HOUSE, vals)
-    if shape == (3, 1, 1):
-        return _encode(Category.TRIPS, vals)
-    if shape == (2, 2, 1):
-        return _encode(Category.TWO_PAIR, vals)
-    if shape == (2, 1, 1, 1):
-        return _encode(Category.PAIR, vals)
-    top = _straight_top(vals)
-    if top >= 0:
-        return _encode(Category.STRAIGHT, [top])
-    return _encode(Category.HIGH_CARD, vals)
+def _plain_values(ranks: np.ndarray) -> np.ndarray:
+    """Values of multisets of 5 real ranks ([K, 5], ascending; duplicates allowed), ignoring
+    suits, all at once: the groups of equal rank by (count, rank), descending, name the
+    category and give the tie-break values."""
+    rows = np.arange(len(ranks))
+    counts = np.zeros((len(ranks), 13), dtype=np.int64)
+    for position in range(5):
+        counts[rows, ranks[:, position]] += 1
+    order = np.argsort(-np.where(counts > 0, counts * 16 + np.arange(13), -1), axis=1, kind="stable")[:, :5]
+    groups = (counts > 0).sum(axis=1)
+    most = counts.max(axis=1)
+    shifts = np.arange(16, -4, -4)
+    grouped = np.where(np.arange(5) < groups[:, None], (order + 1) << shifts, 0).sum(axis=1)
+    top = np.where(ranks[:, 4] - ranks[:, 0] == 4, ranks[:, 4],
+                   np.where((ranks == (0, 1, 2, 3, _ACE)).all(axis=1), 3, -1))
+    cat = np.select([groups == 1, most == 4, (most == 3) & (groups == 2), most == 3, (most == 2) & (groups == 3),
+                     most == 2, top >= 0],
+                    [Category.FIVE_OF_A_KIND, Category.QUADS, Category.FULL_HOUSE, Category.TRIPS, Category.TWO_PAIR,
+                     Category.PAIR, Category.STRAIGHT], Category.HIGH_CARD)
+    return cat << CATEGORY_SHIFT | np.where(cat == Category.STRAIGHT, (top + 1) << 16, grouped)
 
 
 def _flush_value(ranks: Sequence[int], jokers: int, copies: int = 1) -> int:
@@ -212,15 +198,20 @@ def _multisets(size: int) -> list[tuple[int, ...]]:
     return list(itertools.combinations_with_replacement(range(13), size))
 
 
-def _best_over_jokers(size: int, real_value) -> tuple[np.ndarray, np.ndarray]:
+def _rank3_values(ranks: np.ndarray) -> list[int]:
+    return [_rank3_value(ms) for ms in ranks.tolist()]
+
+
+def _best_over_jokers(size: int, real_values) -> tuple[np.ndarray, np.ndarray]:
     """(keys, values) for every multiset of <= ``size`` real ranks, the rest being
-    jokers that may stand for any rank: best(M) = max over ranks r of best(M + r)."""
+    jokers that may stand for any rank: best(M) = max over ranks r of best(M + r).
+    ``real_values``: the values of the multisets of ``size`` real ranks ([K, size], ascending)."""
     rank_keys = np.array(RANK_KEYS, dtype=np.int64)
     span = size * RANK_KEYS[-1] + 1
     best = np.full(span, -1, dtype=np.int64)
     full = _multisets(size)
     full_keys = np.array(full, dtype=np.int64).reshape(len(full), size)
-    best[rank_keys[full_keys].sum(1)] = [real_value(ms) for ms in full]
+    best[rank_keys[full_keys].sum(1)] = real_values(full_keys)
     all_keys = [rank_keys[full_keys].sum(1)]
     for n in range(size - 1, -1, -1):
         sets = _multisets(n)
@@ -264,7 +255,7 @@ def _five_card_flushes() -> tuple[np.ndarray, np.ndarray]:
 
 def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Card keys, flush offsets by suit sum, the 5-card table, the 3-card table."""
-    keys, plain = _best_over_jokers(5, _plain_value)
+    keys, plain = _best_over_jokers(5, _plain_values)
     table = np.full(2 * _KEY_SPAN, -1, dtype=np.int32)
     table[keys] = plain
     table[_KEY_SPAN + keys] = plain
@@ -280,7 +271,7 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         _JOKER_SUIT_KEY << SUIT_SHIFT,
         np.array(RANK_KEYS)[(ids % 52) // 4] | (6 ** (ids % 4)) << SUIT_SHIFT,
     ).astype(np.int32)
-    top_keys, top = _best_over_jokers(3, _rank3_value)
+    top_keys, top = _best_over_jokers(3, _rank3_values)
     top_table = np.full(3 * RANK_KEYS[-1] + 1, -1, dtype=np.int32)
     top_table[top_keys] = top
     return card_key, flush_offset, table, top_table
