@@ -29,7 +29,7 @@ import numpy as np
 RANKS = 13
 PLANES = 6          # bits of a class's count of cards: counts below 64
 MAX_CLASSES = 62    # a class graph's rows are bit masks of an int64
-POPCOUNT = np.array([bin(m).count("1") for m in range(1 << 16)], dtype=np.int64)   # per 16 bits
+POPCOUNT = ((np.arange(1 << 16)[:, None] >> np.arange(16)) & 1).sum(axis=1, dtype=np.int64)   # per 16 bits
 
 
 @numba.njit(cache=True, nogil=True)
@@ -69,11 +69,12 @@ def _scratch(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @numba.njit(cache=True, nogil=True)
-def _triples(masks: np.ndarray, m: int, c: np.ndarray, planes: np.ndarray, used: int, popcount: np.ndarray) -> int:
+def _triples(masks: np.ndarray, c: np.ndarray, planes: np.ndarray, used: int, popcount: np.ndarray) -> int:
     """The count: ordered triples of distinct cards every pair of which fouls, over the class
     graph ``H`` (``masks[k]``: class ``k``'s row as bits, symmetric; ``H_kk``: two cards of
-    class ``k`` foul together) on ``m`` classes with ``c`` cards each (and their bit planes,
-    :func:`_count_planes`)."""
+    class ``k`` foul together) on the ``m = len(masks)`` classes with ``c`` cards each (and
+    their bit planes, :func:`_count_planes`)."""
+    m = masks.shape[0]   # read off the array, not passed: a constant m (RANKS) would compile a second copy
     total = 0
     for i in range(m):
         if c[i] == 0:
@@ -115,7 +116,7 @@ def _board_count(grids: np.ndarray, tb: int, mb: int, wb: int, c: np.ndarray, pl
             if grids[tb, q, k] > mid or mid > grids[wb, q, k]:
                 masks[k] |= 1 << q
                 masks[q] |= 1 << k
-    return _triples(masks, RANKS, c, planes, used, popcount)
+    return _triples(masks, c, planes, used, popcount)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -132,8 +133,33 @@ def _fouled_counts(fouled: np.ndarray, counts: np.ndarray, popcount: np.ndarray)
                 if fouled[b, k, q] and fouled[b, q, k]:
                     masks[k] |= np.int64(1) << q
                     masks[q] |= np.int64(1) << k
-        out[b] = _triples(masks, m, c, planes, used, popcount)
+        out[b] = _triples(masks, c, planes, used, popcount)
     return out
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array`` as a read-only view (no copy). numba compiles a kernel once per kind of
+    argument, writability included: the kernels take their inputs read-only, whoever made them."""
+    if not array.flags.writeable:
+        return array
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def count_array(counts: np.ndarray) -> np.ndarray:
+    """Cards per class as the kernels take them: int64, C order, read-only (one compiled
+    signature for every caller). Integer counts in any dtype, or floats holding whole numbers
+    (exactly converted); anything else is refused."""
+    counts = np.asarray(counts)
+    if counts.dtype == np.int64 and counts.flags.c_contiguous:
+        return read_only(counts)
+    if counts.dtype.kind not in "iuf":
+        raise ValueError(f"counts of cards must be numbers, got dtype {counts.dtype}")
+    whole = np.ascontiguousarray(counts, dtype=np.int64)
+    if counts.dtype.kind == "f" and not np.array_equal(whole, counts):
+        raise ValueError("counts of cards must be whole numbers")
+    return read_only(whole)
 
 
 def fouled_counts(fouled: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -143,7 +169,10 @@ def fouled_counts(fouled: np.ndarray, counts: np.ndarray) -> np.ndarray:
     for classes of single cards, whose diagonal then means nothing). int64 [B]."""
     if fouled.shape[1] > MAX_CLASSES:
         raise ValueError(f"the foul count takes at most {MAX_CLASSES} classes of cards, got {fouled.shape[1]}")
-    return _fouled_counts(fouled, counts, POPCOUNT)   # any strides: a broadcast array is read in place
+    if fouled.dtype != np.bool_:
+        raise ValueError(f"fouled must be a bool array, got dtype {fouled.dtype}")
+    # a broadcast array is read in place (a view, not copied)
+    return _fouled_counts(read_only(fouled), count_array(counts), POPCOUNT)
 
 
 @cache
@@ -168,34 +197,44 @@ def risks(counted: np.ndarray, n: int) -> list[float]:
     return ((counted.astype(np.float64) / 6.0) / deals).tolist()
 
 
-@numba.njit(cache=True, nogil=True)
 def graph_counts(grids: np.ndarray, top: np.ndarray, middle: np.ndarray, bottom: np.ndarray,
-                 counts: np.ndarray, popcount: np.ndarray) -> np.ndarray:
+                 counts: np.ndarray) -> np.ndarray:
     """Per board ``b`` (rows' grid ids ``top[b]``, ``middle[b]``, ``bottom[b]`` into
     ``grids`` [N, 13, 13]; ``counts[b]`` its unseen cards per rank, each below 64): the
     ordered triples of distinct unseen cards whose every pair fouls, as int64."""
+    return _graph_counts(grids, top, middle, bottom, count_array(counts), POPCOUNT)
+
+
+@numba.njit(cache=True, nogil=True)
+def _graph_counts(grids: np.ndarray, top: np.ndarray, middle: np.ndarray, bottom: np.ndarray,
+                  counts: np.ndarray, popcount: np.ndarray) -> np.ndarray:
     boards = top.shape[0]
     out = np.empty(boards, dtype=np.int64)
-    masks, planes, c = _scratch(RANKS)
+    masks, planes, c = _scratch(np.int64(RANKS))   # int64, not the constant: one compile for every m
     for b in range(boards):
         used = _count_planes(counts[b], c, planes)
         out[b] = _board_count(grids, top[b], middle[b], bottom[b], c, planes, used, popcount, masks)
     return out
 
 
-@numba.njit(cache=True, nogil=True)
 def plan_risks(grids: np.ndarray, parts: np.ndarray, form_parts: np.ndarray, form_offsets: np.ndarray,
-               picks: np.ndarray, counts: np.ndarray, popcount: np.ndarray, deals: float) -> np.ndarray:
+               picks: np.ndarray, counts: np.ndarray, deals: float) -> np.ndarray:
     """The foul probability of every (draw, plan) board of a draw layout
     (:class:`agents.ofc.draw_layout.DrawLayout`), draw-major: plan ``i`` of draw ``d`` reads,
     per row ``r``, form ``picks[r, i]``, i.e. grid ``parts[d, form_parts[f]] +
     form_offsets[f]``, against the draw's ``counts[d]`` and ``deals`` deals. A board reading
     a part of id :data:`agents.ofc.rank_classes.SUITED` (negative) gets 0 (judged over the
     cards instead). The count over 6, over ``deals``: the float operations of :func:`risks`."""
+    return _plan_risks(grids, parts, form_parts, form_offsets, picks, count_array(counts), POPCOUNT, float(deals))
+
+
+@numba.njit(cache=True, nogil=True)
+def _plan_risks(grids: np.ndarray, parts: np.ndarray, form_parts: np.ndarray, form_offsets: np.ndarray,
+                picks: np.ndarray, counts: np.ndarray, popcount: np.ndarray, deals: float) -> np.ndarray:
     draws = parts.shape[0]
     plans = picks.shape[1]
     out = np.zeros(draws * plans, dtype=np.float64)
-    masks, planes, c = _scratch(RANKS)
+    masks, planes, c = _scratch(np.int64(RANKS))   # int64, not the constant: one compile for every m
     for d in range(draws):
         used = _count_planes(counts[d], c, planes)   # the same for every plan of the draw
         for i in range(plans):

@@ -41,6 +41,7 @@ import numpy as np
 from parlor.envs.engine.hands import CARD_KEY, FLUSH_OFFSET, RANK_MASK, ROW_TABLE, SUIT_SHIFT, TOP_ROWS
 from parlor.envs.ofc.scoring import ROWS_PLUS_SCOOP, SCOOP_BONUS
 from parlor.envs.ofc_outlook.rollouts import LEAD_FL, LEAD_ROYALTY, LEAD_SHIFT, STRENGTH_UNIT
+from parlor.envs.ofc_outlook.turn_kernel import sort_descending
 
 LEADS = len(LEAD_FL)         # LEAD_ROYALTY holds one block of this many per row (top, middle, bottom)
 DISCARD = 3
@@ -60,8 +61,10 @@ def _rank(keys: int, row: int, row_table: np.ndarray, flush_offset: np.ndarray) 
 def _ranks(keys: np.ndarray, tabs) -> tuple[int, int, int]:
     """The top, middle and bottom ranks of the full rows with key sums ``keys`` [3]."""
     row_table, flush_offset = tabs[0], tabs[1]
-    return (_rank(keys[0], 0, row_table, flush_offset), _rank(keys[1], 1, row_table, flush_offset),
-            _rank(keys[2], 2, row_table, flush_offset))
+    # rows as int64, not constants: numba would compile _rank once per constant
+    top, middle, bottom = np.int64(0), np.int64(1), np.int64(2)
+    return (_rank(keys[0], top, row_table, flush_offset), _rank(keys[1], middle, row_table, flush_offset),
+            _rank(keys[2], bottom, row_table, flush_offset))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -121,9 +124,7 @@ def _fillings(cards: np.ndarray, lo: int, free: int, fills: int, out: np.ndarray
             scratch[i], scratch[j] = scratch[j], scratch[i]
             out[r, i] = scratch[i]
         if r < fills // 2:
-            row = np.sort(out[r, :free])
-            for i in range(free):
-                out[r, i] = row[free - 1 - i]
+            sort_descending(out[r, :free])
 
 
 @numba.njit(cache=True, nogil=True)
@@ -158,6 +159,14 @@ def _placement_ok(code: int, k: int, d: int, counts: np.ndarray) -> bool:
 
 
 @numba.njit(cache=True, nogil=True)
+def _copy(source: np.ndarray, target: np.ndarray) -> None:
+    """``target[:] = source`` (same length), element by element: a slice assignment compiles
+    numba's shape-mismatch error message (string formatting: seconds of the first compile)."""
+    for i in range(target.shape[0]):
+        target[i] = source[i]
+
+
+@numba.njit(cache=True, nogil=True)
 def _apply(code: int, cards: np.ndarray, keys: np.ndarray, counts: np.ndarray, card_key: np.ndarray) -> None:
     for i in range(cards.shape[0]):
         dest = (code >> (2 * i)) & 3
@@ -172,8 +181,8 @@ def _try_placement(code: int, cards: np.ndarray, d: int, keys: np.ndarray, count
     """Whether placement ``code`` is legal; if so ``trial_keys``/``trial_counts`` hold the board after it."""
     if not _placement_ok(code, cards.shape[0], d, counts):
         return False
-    trial_keys[:] = keys
-    trial_counts[:] = counts
+    _copy(keys, trial_keys)
+    _copy(counts, trial_counts)
     _apply(code, cards, trial_keys, trial_counts, card_key)
     return True
 
@@ -183,7 +192,7 @@ def _greedy_turn(cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray
                  card_key: np.ndarray, params: np.ndarray, tabs, work: np.ndarray) -> None:
     """Place ``cards`` (discarding ``d``) where the rollout score over the fillings ``fill`` is best."""
     k = cards.shape[0]
-    best_code, best = -1, -np.inf
+    best_code, best = np.int64(-1), -np.inf   # int64 from the start: one compile of _apply
     trial_keys = np.empty(3, dtype=np.int64)
     trial_counts = np.empty(3, dtype=np.int64)
     for code in range(1 << (2 * k)):
@@ -266,10 +275,10 @@ def _candidate_values(dests, pending, own_keys, own_counts, sk, sd, worlds, fl_b
     for w in range(num_worlds):
         world = worlds[w]
         for q in range(num_fl):
-            opps[q] = fl_boards[q, w]
+            _copy(fl_boards[q, w], opps[q])
         for q in range(num_reg):
-            keys[:] = opp_keys[q]
-            counts[:] = opp_counts[q]
+            _copy(opp_keys[q], keys)
+            _copy(opp_counts[q], counts)
             _complete_opponent(world, opp_start[q], keys, counts, opp_sk[q], opp_sd[q], opp_turns[q], fills,
                                card_key, params, tabs, opps[num_fl + q])
         # our fillings per later turn (all but the last): shared by every candidate
@@ -281,8 +290,8 @@ def _candidate_values(dests, pending, own_keys, own_counts, sk, sd, worlds, fl_b
             if j < own_turns - 1:
                 _fillings(world, pos, 13 - placed, fills, fill[j])
         for c in range(num_cands):
-            keys[:] = own_keys
-            counts[:] = own_counts
+            _copy(own_keys, keys)
+            _copy(own_counts, counts)
             _apply(codes[c], pending, keys, counts, card_key)
             if own_turns == 0:
                 values[c] += _score(keys, opps, fl_value, tabs, board)
@@ -324,7 +333,7 @@ def candidate_values(dests: np.ndarray, pending: Sequence[int] | np.ndarray, own
     tabs = (ROW_TABLE, FLUSH_OFFSET, LEAD_ROYALTY, LEAD_FL)
     return _candidate_values(
         np.ascontiguousarray(dests, dtype=np.int64), np.asarray(pending, dtype=np.int64),
-        np.asarray(own_keys, dtype=np.int64), np.asarray(own_counts, dtype=np.int64),
+        np.asarray(own_keys, dtype=np.int64).reshape(3), np.asarray(own_counts, dtype=np.int64).reshape(3),
         np.ascontiguousarray(sched[:, 0]), np.ascontiguousarray(sched[:, 1]),
         np.ascontiguousarray(worlds, dtype=np.int64), np.asarray(fl_boards, dtype=np.float64).reshape(-1, len(worlds), RESULT),
         np.asarray(opp_keys, dtype=np.int64).reshape(-1, 3), np.asarray(opp_counts, dtype=np.int64).reshape(-1, 3),

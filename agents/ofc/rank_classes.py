@@ -89,10 +89,11 @@ def _build(row: int, cards: tuple[int, ...]):
 
 
 def rank_counts(unseen: np.ndarray) -> np.ndarray | None:
-    """Unseen cards per rank ([13] float32), or None when a joker is among them."""
+    """Unseen cards per rank ([13] int64, as the compiled count takes them), or None when a
+    joker is among them."""
     if len(unseen) and int(unseen.max()) >= JOKER_BASE:
         return None
-    return np.bincount((unseen % 52) // 4, minlength=RANKS).astype(np.float32)
+    return np.bincount((unseen % 52) // 4, minlength=RANKS)
 
 
 def row_key(row: int, cards: Sequence[int]) -> int:
@@ -226,7 +227,7 @@ def rank_risks(grids: np.ndarray, at: np.ndarray, counts: np.ndarray, n: int) ->
     ``grids``) against their unseen cards per rank ``counts`` ([B, 13]) of ``n`` unseen
     cards: the one foul count (:func:`agents.ofc.count_kernel.graph_counts`)."""
     kernel = _kernel()
-    return kernel.risks(kernel.graph_counts(grids, at[0], at[1], at[2], counts, kernel.POPCOUNT), n)
+    return kernel.risks(kernel.graph_counts(grids, at[0], at[1], at[2], counts), n)
 
 
 def kernel_fits(counts: np.ndarray) -> bool:
@@ -246,5 +247,4 @@ def layout_rank_risks(grids: np.ndarray, parts: np.ndarray, form_parts: np.ndarr
     deals = n * (n - 1) * (n - 2) / 6.0
     if not (kernel_fits(counts) if fits is None else fits):
         kernel.check_counts(counts)   # names the count that does not fit
-    return kernel.plan_risks(grids, parts, form_parts, form_offsets, picks, counts, kernel.POPCOUNT,
-                             deals).tolist()
+    return kernel.plan_risks(grids, parts, form_parts, form_offsets, picks, counts, deals).tolist()

@@ -21,6 +21,8 @@ line for a hand, one hand at a time (``values``) or a numpy batch of hands
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
 from itertools import combinations_with_replacement, product
 from math import comb
 
@@ -61,42 +63,53 @@ def _runs(length: int) -> tuple[tuple[int, int], ...]:
 
 
 RUNS = {k: _runs(k) for k in (3, 4, 5)}
+VALUES = np.array(CARD_VALUE, dtype=np.int64)
+_FACE = np.array(sorted(FACE_RANKS))
+_NUMBER = np.array(sorted(NUMBER_RANKS))
+
+# The categories below read many hands at once (numpy arrays: the tables are built from
+# all of them in one pass): rank categories take the rank counts [N, 13] of 5-card hands,
+# suit categories the rank sets [N] (13-bit masks) of one suit. Each returns int64 [N].
 
 
-def best_run(mask: int, length: int) -> int:
-    """Value of the best run of ``length`` consecutive ranks inside a rank set (0 if none)."""
-    return max((value for bits, value in RUNS[length] if mask & bits == bits), default=0)
+def best_run(masks: np.ndarray, length: int) -> np.ndarray:
+    """Value of the best run of ``length`` consecutive ranks inside each rank set (0 if none)."""
+    best = np.zeros(len(masks), dtype=np.int64)
+    for bits, value in RUNS[length]:
+        best = np.where(masks & bits == bits, np.maximum(best, value), best)
+    return best
 
 
-def _mask_values(mask: int) -> list[int]:
-    return [CARD_VALUE[r] for r in range(13) if mask >> r & 1]
+def _mask_bits(masks: np.ndarray) -> np.ndarray:
+    """[N, 13]: 1 where the rank set holds the rank."""
+    return (masks[:, None] >> np.arange(13)) & 1
 
 
 # ---------------------------------------------------------------- rank categories
-# Each takes the 13 rank counts of a 5-card hand.
-def _groups(counts: Sequence[int], at_least: int) -> list[int]:
-    """Values of ``at_least`` cards of each rank held that often, best first."""
-    return sorted((at_least * CARD_VALUE[r] for r in range(13) if counts[r] >= at_least), reverse=True)
+def _groups(counts: np.ndarray, at_least: int) -> np.ndarray:
+    """[N, 13]: per rank held ``at_least`` times or more, the value of ``at_least`` of its cards (else 0)."""
+    return np.where(counts >= at_least, at_least * VALUES, 0)
 
 
-def _rank_mask(counts: Sequence[int]) -> int:
-    return sum(1 << r for r in range(13) if counts[r])
+def _rank_mask(counts: np.ndarray) -> np.ndarray:
+    return ((counts > 0) << np.arange(13)).sum(axis=1)
 
 
-def _total(counts: Sequence[int]) -> int:
-    return sum(c * v for c, v in zip(counts, CARD_VALUE))
+def _total(counts: np.ndarray) -> np.ndarray:
+    return counts @ VALUES
 
 
-def _sum_of(counts: Sequence[int], ranks: frozenset[int]) -> int:
-    return sum(counts[r] * CARD_VALUE[r] for r in ranks)
+def _all_of(counts: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """Whether all five cards are of ``ranks``."""
+    return counts[:, ranks].sum(axis=1) == 5
 
 
 def four_of_a_kind(counts):
-    return max(_groups(counts, 4), default=0)
+    return _groups(counts, 4).max(axis=1)
 
 
 def full_house(counts):
-    return _total(counts) if sorted(c for c in counts if c) == [2, 3] else 0
+    return np.where((counts == 3).any(axis=1) & (counts == 2).any(axis=1), _total(counts), 0)
 
 
 def straight(counts):
@@ -104,16 +117,16 @@ def straight(counts):
 
 
 def three_of_a_kind(counts):
-    return max(_groups(counts, 3), default=0)
+    return _groups(counts, 3).max(axis=1)
 
 
 def two_pair(counts):
-    pairs = _groups(counts, 2)  # one pair from each of two different ranks
-    return pairs[0] + pairs[1] if len(pairs) >= 2 else 0
+    pairs = np.sort(_groups(counts, 2), axis=1)  # one pair from each of two different ranks
+    return np.where((counts >= 2).sum(axis=1) >= 2, pairs[:, -1] + pairs[:, -2], 0)
 
 
 def one_pair(counts):
-    return max(_groups(counts, 2), default=0)
+    return _groups(counts, 2).max(axis=1)
 
 
 def high_card(counts):
@@ -121,11 +134,11 @@ def high_card(counts):
 
 
 def blaze(counts):
-    return _total(counts) if sum(counts[r] for r in FACE_RANKS) == 5 else 0
+    return np.where(_all_of(counts, _FACE), _total(counts), 0)
 
 
 def four_blaze(counts):
-    return 4 * 10 if sum(counts[r] for r in FACE_RANKS) >= 4 else 0  # any 4 of J/Q/K, all worth 10
+    return np.where(counts[:, _FACE].sum(axis=1) >= 4, 4 * 10, 0)  # any 4 of J/Q/K, all worth 10
 
 
 def four_straight(counts):
@@ -137,53 +150,55 @@ def sequence(counts):
 
 
 def puritan(counts):
-    return _total(counts) if sum(counts[r] for r in NUMBER_RANKS) == 5 else 0
+    return np.where(_all_of(counts, _NUMBER), _total(counts), 0)
 
 
 def face_cards(counts):
-    return _sum_of(counts, FACE_RANKS)
+    return counts[:, _FACE] @ VALUES[_FACE]
 
 
 def number_cards(counts):
-    return _sum_of(counts, NUMBER_RANKS)
+    return counts[:, _NUMBER] @ VALUES[_NUMBER]
 
 
 # ---------------------------------------------------------------- suit categories
-# Each takes the rank set (13-bit mask) of ONE suit; the line takes the best suit.
-def straight_flush(mask):
-    return best_run(mask, 5)
+# Each takes rank sets (13-bit masks) of ONE suit; the line takes the best suit.
+def straight_flush(masks):
+    return best_run(masks, 5)
 
 
-def big_bobtail(mask):
-    return best_run(mask, 4)
+def big_bobtail(masks):
+    return best_run(masks, 4)
 
 
-def little_bobtail(mask):
-    return best_run(mask, 3)
+def little_bobtail(masks):
+    return best_run(masks, 3)
 
 
-def bobtail(mask):
-    return max(best_run(mask, 5), best_run(mask, 4), best_run(mask, 3))
+def bobtail(masks):
+    return np.maximum(np.maximum(best_run(masks, 5), best_run(masks, 4)), best_run(masks, 3))
 
 
-def flush(mask):
-    values = _mask_values(mask)
-    return sum(values) if len(values) == 5 else 0
+def flush(masks):
+    bits = _mask_bits(masks)
+    return np.where(bits.sum(axis=1) == 5, bits @ VALUES, 0)
 
 
-def four_flush(mask):
-    values = _mask_values(mask)  # ascending: the best four are the last four
-    return sum(values[-4:]) if len(values) >= 4 else 0
+def four_flush(masks):
+    bits = _mask_bits(masks)
+    from_top = np.cumsum(bits[:, ::-1], axis=1)[:, ::-1]   # cards of this rank or higher
+    best_four = bits * (from_top <= 4)   # the four highest ranks hold the four best values
+    return np.where(bits.sum(axis=1) >= 4, best_four @ VALUES, 0)
 
 
-RANK_CATEGORIES: dict[str, Callable[[Sequence[int]], int]] = {
+RANK_CATEGORIES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "four of a kind": four_of_a_kind, "full house": full_house, "straight": straight,
     "three of a kind": three_of_a_kind, "two pair": two_pair, "one pair": one_pair,
     "high card": high_card, "blaze": blaze, "four blaze": four_blaze,
     "four straight": four_straight, "sequence": sequence, "puritan": puritan,
     "face cards": face_cards, "number cards": number_cards,
 }
-SUIT_CATEGORIES: dict[str, Callable[[int], int]] = {
+SUIT_CATEGORIES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "straight flush": straight_flush, "big bobtail": big_bobtail, "little bobtail": little_bobtail,
     "bobtail": bobtail, "flush": flush, "four flush": four_flush,
 }
@@ -211,29 +226,35 @@ def multiset_index(sorted_ranks: Sequence[int]) -> int:
     return m[0][sorted_ranks[0]] + m[1][sorted_ranks[1]] + m[2][sorted_ranks[2]] + m[3][sorted_ranks[3]] + m[4][sorted_ranks[4]]
 
 
-def _rank_table() -> tuple[np.ndarray, np.ndarray]:
-    """[NUM_MULTISETS, len(RANK_CATEGORIES)] values and the card total of each multiset."""
-    table = np.zeros((NUM_MULTISETS, len(RANK_CATEGORIES)), dtype=np.int16)
-    totals = np.zeros(NUM_MULTISETS, dtype=np.int16)
-    funcs = list(RANK_CATEGORIES.values())
-    for ranks in combinations_with_replacement(range(13), 5):
-        counts = [0] * 13
-        for r in ranks:
-            counts[r] += 1
-        i = multiset_index(ranks)
-        table[i] = [f(counts) for f in funcs]
-        totals[i] = _total(counts)
-    return table, totals
+@dataclass(frozen=True)
+class Tables:
+    """The category values of every rank multiset and one-suit rank set (read-only)."""
+
+    rank: np.ndarray     # int16 [NUM_MULTISETS, len(RANK_CATEGORIES)]
+    total: np.ndarray    # int16 [NUM_MULTISETS]: the card total of each multiset
+    suit: np.ndarray     # int16 [8192, len(SUIT_CATEGORIES)]
 
 
-def _suit_table() -> np.ndarray:
-    """[8192, len(SUIT_CATEGORIES)] values of every one-suit rank set."""
-    funcs = list(SUIT_CATEGORIES.values())
-    return np.array([[f(mask) for f in funcs] for mask in range(1 << 13)], dtype=np.int16)
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
 
 
-RANK_TABLE, MULTISET_TOTAL = _rank_table()
-SUIT_TABLE = _suit_table()
+@cache
+def tables() -> Tables:
+    """Built at the first :class:`LineEvaluator`, not at import (a process that only imports
+    the game pays nothing), each category reading all multisets or rank sets at once."""
+    multisets = np.array(list(combinations_with_replacement(range(13), 5)))   # sorted ranks
+    index = MULTI_TABLE[np.arange(5), multisets].sum(axis=1)
+    counts = np.zeros((NUM_MULTISETS, 13), dtype=np.int64)
+    for position in range(5):
+        counts[index, multisets[:, position]] += 1
+    rank = np.stack([f(counts) for f in RANK_CATEGORIES.values()], axis=1).astype(np.int16)
+    masks = np.arange(1 << 13)
+    suit = np.stack([f(masks) for f in SUIT_CATEGORIES.values()], axis=1).astype(np.int16)
+    return Tables(_frozen(rank), _frozen(_total(counts).astype(np.int16)), _frozen(suit))
+
+
 _RANK_COL = {name: j for j, name in enumerate(RANK_CATEGORIES)}
 _SUIT_COL = {name: j for j, name in enumerate(SUIT_CATEGORIES)}
 BLACK = (True, False, False, True)  # clubs, spades black; diamonds, hearts red
@@ -271,16 +292,17 @@ class LineEvaluator:
     def __init__(self, lines: Sequence[str]):
         self.lines = tuple(lines)
         n = len(self.lines)
+        built = self.tables = tables()
         rank_cols = [(j, _RANK_COL[c]) for j, c in enumerate(self.lines) if c in _RANK_COL]
         # per multiset: the full line vector with every rank line filled in (others 0)
         rows = np.zeros((NUM_MULTISETS, n), dtype=np.int16)
         for j, col in rank_cols:
-            rows[:, j] = RANK_TABLE[:, col]
+            rows[:, j] = built.rank[:, col]
         self.rank_rows_np = rows
-        self.rank_rows: list[tuple[int, ...]] = [tuple(int(v) for v in r) for r in rows]
-        self.suit_lines = [(j, SUIT_TABLE[:, _SUIT_COL[c]].tolist()) for j, c in enumerate(self.lines) if c in _SUIT_COL]
+        self.rank_rows: list[tuple[int, ...]] = [tuple(r) for r in rows.tolist()]
+        self.suit_lines = [(j, built.suit[:, _SUIT_COL[c]].tolist()) for j, c in enumerate(self.lines) if c in _SUIT_COL]
         self.color_lines = [j for j, c in enumerate(self.lines) if c in COLOR_CATEGORIES]
-        self._totals = MULTISET_TOTAL.tolist()
+        self._totals = built.total.tolist()
 
     def values(self, cards: Sequence[int]) -> list[int]:
         """Line values of a 5-card hand (card ids 0..51), in sheet order."""
@@ -315,11 +337,11 @@ class LineEvaluator:
             suits = hands & 3
             masks = [np.where(suits == s, bits, 0).sum(axis=1) for s in range(4)]
             for j, _ in self.suit_lines:
-                col = SUIT_TABLE[:, _SUIT_COL[self.lines[j]]]
+                col = self.tables.suit[:, _SUIT_COL[self.lines[j]]]
                 out[:, j] = np.max([col[m] for m in masks], axis=0)
         if self.color_lines:
             black = np.array(BLACK)[hands & 3].sum(axis=1)
             same = (black == 0) | (black == 5)
             for j in self.color_lines:
-                out[:, j] = np.where(same, MULTISET_TOTAL[idx], 0)
+                out[:, j] = np.where(same, self.tables.total[idx], 0)
         return out

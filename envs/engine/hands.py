@@ -141,40 +141,26 @@ def is_royal(rank: int) -> bool:
 
 
 # ---------------------------------------------------------------- reference evaluation (table build)
-def _straight_top(ranks: Sequence[int]) -> int:
-    """Top rank of a straight made of these 5 distinct ranks, else -1."""
-    s = sorted(ranks)
-    if s[4] - s[0] == 4:
-        return s[4]
-    if s == [0, 1, 2, 3, _ACE]:
-        return 3
-    return -1
-
-
-def _plain_value(ranks: Sequence[int]) -> int:
-    """Value of 5 real ranks (duplicates allowed), ignoring suits."""
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
-    shape = tuple(n for n, _ in groups)
-    vals = [r for _, r in groups]
-    if shape == (5,):
-        return _encode(Category.FIVE_OF_A_KIND, vals)
-    if shape == (4, 1):
-        return _encode(Category.QUADS, vals)
-    if shape == (3, 2):
-        return _encode(Category.FULL_HOUSE, vals)
-    if shape == (3, 1, 1):
-        return _encode(Category.TRIPS, vals)
-    if shape == (2, 2, 1):
-        return _encode(Category.TWO_PAIR, vals)
-    if shape == (2, 1, 1, 1):
-        return _encode(Category.PAIR, vals)
-    top = _straight_top(vals)
-    if top >= 0:
-        return _encode(Category.STRAIGHT, [top])
-    return _encode(Category.HIGH_CARD, vals)
+def _plain_values(ranks: np.ndarray) -> np.ndarray:
+    """Values of multisets of 5 real ranks ([K, 5], ascending; duplicates allowed), ignoring
+    suits, all at once: the groups of equal rank by (count, rank), descending, name the
+    category and give the tie-break values."""
+    rows = np.arange(len(ranks))
+    counts = np.zeros((len(ranks), 13), dtype=np.int64)
+    for position in range(5):
+        counts[rows, ranks[:, position]] += 1
+    order = np.argsort(-np.where(counts > 0, counts * 16 + np.arange(13), -1), axis=1, kind="stable")[:, :5]
+    groups = (counts > 0).sum(axis=1)
+    most = counts.max(axis=1)
+    shifts = np.arange(16, -4, -4)
+    grouped = np.where(np.arange(5) < groups[:, None], (order + 1) << shifts, 0).sum(axis=1)
+    top = np.where(ranks[:, 4] - ranks[:, 0] == 4, ranks[:, 4],
+                   np.where((ranks == (0, 1, 2, 3, _ACE)).all(axis=1), 3, -1))
+    cat = np.select([groups == 1, most == 4, (most == 3) & (groups == 2), most == 3, (most == 2) & (groups == 3),
+                     most == 2, top >= 0],
+                    [Category.FIVE_OF_A_KIND, Category.QUADS, Category.FULL_HOUSE, Category.TRIPS, Category.TWO_PAIR,
+                     Category.PAIR, Category.STRAIGHT], Category.HIGH_CARD)
+    return cat << CATEGORY_SHIFT | np.where(cat == Category.STRAIGHT, (top + 1) << 16, grouped)
 
 
 def _flush_value(ranks: Sequence[int], jokers: int, copies: int = 1) -> int:
@@ -189,7 +175,10 @@ def _flush_value(ranks: Sequence[int], jokers: int, copies: int = 1) -> int:
             return _encode(Category.STRAIGHT_FLUSH, [top])
         if present <= {0, 1, 2, 3, _ACE}:
             return _encode(Category.STRAIGHT_FLUSH, [3])
-    left = [r for r in range(_ACE, -1, -1) for _ in range(copies - list(ranks).count(r))][:jokers]
+    if not jokers:   # most calls (every 5-card multiset): nothing to fill in
+        return _encode(Category.FLUSH, sorted(ranks, reverse=True))
+    held = list(ranks)
+    left = [r for r in range(_ACE, -1, -1) for _ in range(copies - held.count(r))][:jokers]
     return _encode(Category.FLUSH, sorted([*ranks, *left], reverse=True))
 
 
@@ -209,15 +198,20 @@ def _multisets(size: int) -> list[tuple[int, ...]]:
     return list(itertools.combinations_with_replacement(range(13), size))
 
 
-def _best_over_jokers(size: int, real_value) -> tuple[np.ndarray, np.ndarray]:
+def _rank3_values(ranks: np.ndarray) -> list[int]:
+    return [_rank3_value(ms) for ms in ranks.tolist()]
+
+
+def _best_over_jokers(size: int, real_values) -> tuple[np.ndarray, np.ndarray]:
     """(keys, values) for every multiset of <= ``size`` real ranks, the rest being
-    jokers that may stand for any rank: best(M) = max over ranks r of best(M + r)."""
+    jokers that may stand for any rank: best(M) = max over ranks r of best(M + r).
+    ``real_values``: the values of the multisets of ``size`` real ranks ([K, size], ascending)."""
     rank_keys = np.array(RANK_KEYS, dtype=np.int64)
     span = size * RANK_KEYS[-1] + 1
     best = np.full(span, -1, dtype=np.int64)
     full = _multisets(size)
     full_keys = np.array(full, dtype=np.int64).reshape(len(full), size)
-    best[rank_keys[full_keys].sum(1)] = [real_value(ms) for ms in full]
+    best[rank_keys[full_keys].sum(1)] = real_values(full_keys)
     all_keys = [rank_keys[full_keys].sum(1)]
     for n in range(size - 1, -1, -1):
         sets = _multisets(n)
@@ -233,16 +227,35 @@ def _add_flushes(table: np.ndarray, copies: int) -> None:
     """Raise the flush half of ``table`` to the best flush of every suited multiset of at
     most 5 ranks (the rest jokers) when a card has ``copies`` copies in the deck."""
     # a flush needs 5 cards of one suit; a double deck holds at most 2 copies of a card
-    for n in range(6):
+    for n in range(5):
         for ms in _multisets(n):
             if all(ms.count(r) <= 2 for r in set(ms)):
                 key = _KEY_SPAN + sum(RANK_KEYS[r] for r in ms)
                 table[key] = max(int(table[key]), _flush_value(ms, 5 - n, copies))
+    keys, values = _five_card_flushes()   # no joker: :func:`_flush_value` over all of them at once
+    table[keys] = np.maximum(table[keys], values)
+
+
+def _five_card_flushes() -> tuple[np.ndarray, np.ndarray]:
+    """(keys into the flush half, values) of :func:`_flush_value` for every multiset of 5
+    ranks, none held more than twice, and no joker: in numpy (the 6,000 multisets cost a
+    Python loop 0.1 s at every import). The keys are distinct (a B5 set's sums)."""
+    ranks = np.array(_multisets(5), dtype=np.int64)            # ascending
+    ranks = ranks[~(ranks[:, :-2] == ranks[:, 2:]).any(axis=1)]   # at most 2 of a rank
+    distinct = (ranks[:, 1:] != ranks[:, :-1]).all(axis=1)
+    lo, hi = ranks[:, 0], ranks[:, 4]
+    top = np.minimum(lo + 4, _ACE)
+    wheel = np.isin(ranks, (0, 1, 2, 3, _ACE)).all(axis=1)
+    straight_top = np.where(distinct & (top >= hi) & (top >= 4), top, np.where(distinct & wheel, 3, -1))
+    straight_flush = Category.STRAIGHT_FLUSH << CATEGORY_SHIFT | (straight_top + 1) << 16
+    flush = Category.FLUSH << CATEGORY_SHIFT | ((ranks[:, ::-1] + 1) << np.arange(16, -4, -4)).sum(axis=1)
+    keys = _KEY_SPAN + np.array(RANK_KEYS, dtype=np.int64)[ranks].sum(axis=1)
+    return keys, np.where(straight_top >= 0, straight_flush, flush)
 
 
 def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Card keys, flush offsets by suit sum, the 5-card table, the 3-card table."""
-    keys, plain = _best_over_jokers(5, _plain_value)
+    keys, plain = _best_over_jokers(5, _plain_values)
     table = np.full(2 * _KEY_SPAN, -1, dtype=np.int32)
     table[keys] = plain
     table[_KEY_SPAN + keys] = plain
@@ -258,7 +271,7 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         _JOKER_SUIT_KEY << SUIT_SHIFT,
         np.array(RANK_KEYS)[(ids % 52) // 4] | (6 ** (ids % 4)) << SUIT_SHIFT,
     ).astype(np.int32)
-    top_keys, top = _best_over_jokers(3, _rank3_value)
+    top_keys, top = _best_over_jokers(3, _rank3_values)
     top_table = np.full(3 * RANK_KEYS[-1] + 1, -1, dtype=np.int32)
     top_table[top_keys] = top
     return card_key, flush_offset, table, top_table

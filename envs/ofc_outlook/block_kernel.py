@@ -126,7 +126,7 @@ def _board_block(obs, out, start, next_card, pending, discards, opponents, unsee
     seen = np.zeros(52, dtype=np.bool_)
     rows = np.zeros((3, 6), dtype=np.int64)   # a spare slot for the next card
     counts = np.zeros(3, dtype=np.int64)
-    _rows_of(obs, 0, rows, counts, seen)
+    _rows_of(obs, np.int64(0), rows, counts, seen)   # int64, not the constant 0: one compile of _rows_of
     nxt = -1
     for c in range(52):
         if obs[next_card + c] != 0.0:

@@ -37,18 +37,21 @@ from parlor.envs.ofc_outlook.rollouts import (
 )
 
 NOISE_TABLES = 256
-_NOISE = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # fixed: sampling is a pure function
 
 
-# The 52 card ids by ascending noise, per table and sample (one argsort for all tables). A
-# row's noise values are distinct, so any pool's cards come in this order, as sorting the
-# pool's own noise (``completed_stats``) puts them.
-_ORDERS = np.argsort(_NOISE, axis=2)
+@cache
+def _orders() -> np.ndarray:
+    """The 52 card ids by ascending noise, per table and sample (one argsort for all tables).
+    A row's noise values are distinct, so any pool's cards come in this order, as sorting the
+    pool's own noise (``completed_stats``) puts them. Made at the first turn completed, not
+    at import (every process that imports the game would pay for it)."""
+    noise = np.random.default_rng(20261122).random((NOISE_TABLES, SAMPLES, 52))  # fixed: sampling is a pure function
+    return np.argsort(noise, axis=2)
 
 
 def _noise_order(table: int) -> np.ndarray:
     """The 52 card ids by ascending noise, per sample of noise table ``table``."""
-    return _ORDERS[table]
+    return _orders()[table]
 
 
 def sampled_turn(view: OFCView, key: int) -> tuple[list[list[int]], TurnStats]:

@@ -2,24 +2,31 @@
 the oracle's), layout, option checks; the oracle's made hands."""
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import pytest
 
 from parlor.envs.engine.cards import parse_cards
 from parlor.envs.engine.game import ConfigError
-from parlor.envs.ofc.game import make_game
+from parlor.envs.ofc.game import OFCGame, make_game
 from parlor.envs.ofc.view import OFCView
 from parlor.envs.ofc_outlook import features as F
 from tests.ofc.helpers import turn_view
 from tests.ofc_outlook import oracle
 
-PINEAPPLE = make_game(variant="pineapple", features=True)
+
+@cache
+def pineapple() -> OFCGame:
+    """Heads-up Pineapple with features, made by the first test that uses it: not at
+    collection, where every pytest process would load the block's compiled kernels."""
+    return make_game(variant="pineapple", features=True)
 
 
 def block(view: OFCView) -> np.ndarray:
     """The production block of a heads-up Pineapple ``view`` (``encode(view)``'s end), held to
     the oracle's plain statement of it on the way."""
-    out = np.asarray(F.block_of(PINEAPPLE.encode(view), view.num_players))
+    out = np.asarray(F.block_of(pineapple().encode(view), view.num_players))
     assert out.tobytes() == oracle.features(view).tobytes()
     return out
 
