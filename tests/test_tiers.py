@@ -7,7 +7,7 @@ import re
 import pytest
 
 from parlor import envs
-from tests.harness.cases import CASES, FAST_TWINS, PLAYED
+from tests.harness.cases import CASES, EPISODES_PLAYED, FAST_TWINS, FEW_EPISODES, PLAYED
 from tests.tiers import shorter_or_twin
 
 # the options that only say how many deals a match has (each game's max_deals: OFC's hands, Washizu's games)
@@ -47,3 +47,22 @@ def test_a_twin_of_no_case_is_refused() -> None:
         shorter_or_twin(CASES, {"no_such[preset]": case})
     with pytest.raises(ValueError, match=re.escape(case.id)):
         shorter_or_twin(CASES, {case.id: "no_such[preset]"})
+
+
+def test_the_episode_checks_play_each_envs_first_case_in_full_and_the_rest_in_part_in_make_test() -> None:
+    """No-leak and clone (EPISODES_PLAYED): in make test each env's first case plays its full
+    count and every other case FEW_EPISODES; make test-all plays every case in full."""
+    fast = [p.values[0] for p in EPISODES_PLAYED if not slow(p)]
+    assert [c.id for c in fast] == [p.values[0].id for p in PLAYED if not slow(p)]  # the same cases
+    firsts = {}
+    for case in fast:
+        firsts.setdefault(case.env_name, case)
+    assert set(firsts) == {c.env_name for c in CASES}
+    for case in fast:
+        assert case.episodes == (None if firsts[case.env_name] is case else FEW_EPISODES), case.id
+    # make test-all: every case of either tier in full (None: the checks' own count), ids unique
+    full = {p.values[0].id for p in EPISODES_PLAYED if p.values[0].episodes is None}
+    assert full >= {c.id for c in CASES} | {c.id for c in fast}
+    ids = [p.id for p in EPISODES_PLAYED]
+    assert len(ids) == len(set(ids))
+    assert FEW_EPISODES < 5

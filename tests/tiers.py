@@ -4,7 +4,7 @@ which fast test covers it. These helpers split a parametrized check into a fast 
 the rest, so that every check keeps a fast case."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pytest
@@ -61,3 +61,24 @@ def shorter_or_twin(cases: list[Any], fast: Mapping[str, Any]) -> list:
             params.append(pytest.param(twin, id=twin.id))
         params.append(pytest.param(case, id=case.id, marks=pytest.mark.slow))
     return params
+
+
+def fewer_after_first_of_each_env(params: list, fewer: Callable[[Any], Any]) -> list:
+    """``params`` (cases, as ``shorter_or_twin`` gives them) for a check that plays a count of
+    seeded episodes, each standing alone. In ``make test`` each env's first case plays as it is
+    and every other case as ``fewer(case)`` (its first episodes only, id ``<case>-few``); those
+    also play as they are, marked slow, in ``make test-all``. Slow params stay as they are."""
+    seen: set[str] = set()
+    out = []
+    for param in params:
+        case = param.values[0]
+        if any(mark.name == "slow" for mark in param.marks):
+            out.append(param)
+            continue
+        if case.env_name not in seen:  # the env's first case of make test plays in full there
+            seen.add(case.env_name)
+            out.append(param)
+            continue
+        out.append(pytest.param(fewer(case), id=f"{param.id}-few"))
+        out.append(pytest.param(case, id=param.id, marks=pytest.mark.slow))
+    return out

@@ -39,14 +39,27 @@ class Hidden:
 @dataclass(frozen=True)
 class Subject:
     """An environment under test: its factory, the options it is built with, where its
-    hidden cards are (``hidden(state, seat)``; None: not told) and how many random playouts
-    the playout checks make."""
+    hidden cards are (``hidden(state, seat)``; None: not told), how many random playouts
+    the playout checks make, and how many seeded episodes the whole-episode checks play
+    (``episodes``: the no-leak and the clone check). ``episodes=None`` keeps their own counts:
+    5 for the clone check, and for the no-leak check 5 or a tenth of ``playouts``, whichever
+    is more. Episode ``i`` plays the same whatever the count, so fewer episodes check a prefix."""
 
     env_fn: Callable[..., Any]
     options: Mapping[str, Any] = field(default_factory=dict)
     hidden: Callable[[Any, int], Hidden] | None = None
     playouts: int = 200
     name: str = "env"
+    episodes: int | None = None
+
+    def __post_init__(self) -> None:
+        e = self.episodes
+        if e is not None and (isinstance(e, bool) or not isinstance(e, int) or e < 1):
+            raise ValueError(f"episodes={e!r}: a positive integer (episodes per whole-episode check) or None")
+
+    def episodes_or(self, default: int) -> int:
+        """The episodes a whole-episode check plays: ``episodes``, or the check's own ``default``."""
+        return default if self.episodes is None else self.episodes
 
     def make(self, **extra: Any) -> Any:
         return self.env_fn(**{**self.options, **extra})

@@ -90,7 +90,7 @@ def check_no_leak(s: Subject) -> None:
     rng = np.random.default_rng(99)
     expected = {"hands": 0, "deck": 0}  # positions where a redeal can change them ...
     same: dict[str, list] = {"hands": [], "deck": []}  # ... and those where DRAWS worlds all agreed
-    for episode in range(max(5, s.playouts // 10)):
+    for episode in range(s.episodes_or(max(5, s.playouts // 10))):
         env.reset(seed=1000 + episode)
         for step, agent in enumerate(env.agent_iter(max_iter=100_000)):
             state = env.state
@@ -141,7 +141,7 @@ def check_clone(s: Subject) -> None:
     """A clone plays on identically (same views, masks, rewards, end)."""
     env = s.make_raw()
     game = env.game
-    for episode in range(5):
+    for episode in range(s.episodes_or(5)):
         env.reset(seed=500 + episode)
         state = env.state
         rng = np.random.default_rng(episode)

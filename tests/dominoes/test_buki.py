@@ -65,6 +65,21 @@ def test_r4a_5_winner_gets_bet_back_plus_two_and_a_half_times_from_banker():
     assert state.ledger.pot == 0 and state.bets == [0, 0, 0, 0]
 
 
+def test_r4a_5_the_payout_per_bet_equals_the_table_it_replaced_at_both_ends_of_the_bets():
+    """``game.payout(bet)`` (computed per bet) gives what the table built up to ``max_bet``
+    held: 2.5 x bet exactly, a plain int for an even bet, a Fraction for an odd one."""
+    from parlor.envs.engine.config import MAX_STAKE
+
+    game = make_game(min_bet=1, max_bet=MAX_STAKE, num_deals=1, chips=3 * MAX_STAKE)
+    rng = np.random.default_rng(0)
+    bets = [0, 1, 2, 3, 4, 5, 6, 7, MAX_STAKE - 1, MAX_STAKE, *rng.integers(1, MAX_STAKE, 50).tolist()]
+    for b in bets:
+        table = 5 * b // 2 if b % 2 == 0 else Fraction(5 * b, 2)   # exact(PAYOUT * b), the old entry
+        got = game.payout(b)
+        assert got == table and type(got) is type(table), (b, got)
+    assert make_game().payout(6) == 15 and make_game().payout(5) == Fraction(25, 2)
+
+
 def test_r4a_5_banker_takes_every_bet_when_he_wins():
     game, state = new([BUKI_BLOCK_BANKER])
     state.apply(bet(game, 5)); state.apply(BLOCK_LINE[0])

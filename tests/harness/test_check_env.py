@@ -11,7 +11,7 @@ import pytest
 
 from parlor import envs
 from parlor.agents import registry
-from parlor.envs.testing import CHECKS, check_env
+from parlor.envs.testing import CHECKS, Subject, check_env
 from tests.harness import kuhn
 from tests.harness.cases import KUHN_ENV
 from tests.harness.hidden import hidden
@@ -43,6 +43,31 @@ def test_check_env_names_an_unknown_check_to_skip_and_a_bad_playout_count() -> N
     for bad in (0, 2.5, True):
         with pytest.raises(ValueError, match=f"playouts={bad!r}: a positive integer"):
             check_env(KUHN_ENV, playouts=bad)
+
+
+def _seeds_reset(seeds: list) -> object:
+    """KUHN_ENV whose raw env records the seed of each reset."""
+    def env_fn(**options):
+        env = KUHN_ENV(**options)
+        raw, reset = env.unwrapped, env.unwrapped.reset
+        raw.reset = lambda seed=None, options=None: (seeds.append(seed), reset(seed=seed, options=options))[1]
+        return env
+    return env_fn
+
+
+@pytest.mark.parametrize("check, first, default", [("clone", 500, 5), ("no_leak", 1000, 20)])
+def test_a_subjects_episodes_set_how_many_episodes_the_whole_episode_checks_play(check, first, default) -> None:
+    # default: the clone check's 5, the no-leak check's tenth of the 200 playouts; else the first `episodes`
+    for episodes, played in ((None, default), (2, 2), (7, 7)):
+        seeds: list = []
+        CHECKS[check](Subject(_seeds_reset(seeds), hidden=kuhn_hidden, episodes=episodes))
+        assert seeds == list(range(first, first + played)), (episodes, seeds)
+
+
+def test_a_subject_refuses_a_bad_episode_count() -> None:
+    for bad in (0, -1, 2.5, True, "2"):
+        with pytest.raises(ValueError, match=f"episodes={bad!r}: a positive integer"):
+            Subject(KUHN_ENV, episodes=bad)
 
 
 def test_check_env_names_options_the_env_refuses() -> None:

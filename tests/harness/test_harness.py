@@ -13,7 +13,7 @@ import pytest
 
 from parlor.envs.engine.game import IllegalActionError
 from parlor.envs.testing import CHECKS
-from tests.harness.cases import CASES, PLAYED, EnvCase
+from tests.harness.cases import CASES, EPISODES_PLAYED, PLAYED, EnvCase
 from tests.tiers import first_preset_of_each_env, first_share
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -42,14 +42,14 @@ def test_random_playouts_keep_invariants(case: EnvCase, playouts: int | None) ->
     CHECKS["random_playouts"](case.subject())
 
 
-@pytest.mark.parametrize("case", PLAYED)
+@pytest.mark.parametrize("case", EPISODES_PLAYED)  # make test: 2 episodes past each env's first case
 def test_no_leak_determinize_keeps_each_players_view_and_redeals_what_he_cannot_see(case: EnvCase) -> None:
     """What each game hides comes from tests/harness/hidden.py (docs/rules.md's Information
     sections), so a ``determinize`` that returns the true state fails here."""
     CHECKS["no_leak"](case.subject())
 
 
-@pytest.mark.parametrize("case", PLAYED)
+@pytest.mark.parametrize("case", EPISODES_PLAYED)  # make test: 2 episodes past each env's first case
 def test_clone_plays_on_identically(case: EnvCase) -> None:
     CHECKS["clone"](case.subject())
 

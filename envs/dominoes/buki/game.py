@@ -4,6 +4,7 @@ The rules of the game are described in the package docstring (``envs/dominoes/bu
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -69,11 +70,20 @@ def chips_needed(min_bet: int, max_bet: int, num_deals: int) -> Fraction:
     return num_deals * max(banker_worst, Fraction(max_bet))
 
 
+@functools.lru_cache(maxsize=1024)
+def banker_payout(bet: int) -> int | Fraction:
+    """The banker's exact 2.5 x ``bet`` (docs/rules.md §4a.5): an int for an even bet. Cached per
+    bet, so a deal pays without a Fraction product; computed on demand, not as a table up to
+    ``max_bet`` (at its limit, ``MAX_STAKE``, that table was a million Fractions per game)."""
+    return exact(PAYOUT * bet)
+
+
 class BukiGame(DominoGame[BukiState, BukiView]):
     name = "buki_v0"
     state_class = BukiState
     tail_size = TAIL
     tail_blocks = [(0, 1), (4, 1), (8, 1), (12, 5), (32, 1), (36, 1), (44, 1)]
+    payout = staticmethod(banker_payout)  # the banker's 2.5 x a bet (cached per bet)
 
     def __init__(self, config: BukiConfig):
         max_bet = config.max_bet
@@ -86,8 +96,6 @@ class BukiGame(DominoGame[BukiState, BukiView]):
         super().__init__(config, NUM_PLAYERS, self.REFUSE + 1)
         self.total_chips = NUM_PLAYERS * config.chips
         self.max_deals = config.num_deals
-        # payout[bet]: the banker's exact 2.5x, an int for even bets (no Fraction product per deal)
-        self.payout = [exact(PAYOUT * b) for b in range(max_bet + 1)]
         if config.features:  # else observe stays the base's fast path
             self.observe = self._observe_features
 

@@ -197,7 +197,7 @@ class BukiState(DominoState):
                     led.pay_from_pot(banker, self.bets[s])
             if w != banker:
                 led.pay_from_pot(w, self.bets[w])
-                led.transfer(banker, w, self.game.payout[self.bets[w]])
+                led.transfer(banker, w, self.game.payout(self.bets[w]))
             self.bets = [0] * NUM_PLAYERS
             self.carried = [False] * NUM_PLAYERS
         self.must_bet_first = [s == w and s != banker for s in range(NUM_PLAYERS)]
