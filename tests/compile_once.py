@@ -74,14 +74,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         wait_for(folder / COLLECTED)
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
+def _say_collected() -> None:
     folder = _folder()
     if folder is not None and _worker() == FIRST_WORKER:
         (folder / COLLECTED).touch()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    _say_collected()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    # a first worker that failed before the end of its collection must not hold the others
-    folder = _folder()
-    if folder is not None and _worker() == FIRST_WORKER:
-        (folder / COLLECTED).touch()
+    _say_collected()   # a first worker that failed before the end of its collection must not hold the others

@@ -26,10 +26,12 @@ from functools import cache
 import numba
 import numpy as np
 
+from parlor.envs.engine.bits import mask_bits
+
 RANKS = 13
 PLANES = 6          # bits of a class's count of cards: counts below 64
 MAX_CLASSES = 62    # a class graph's rows are bit masks of an int64
-POPCOUNT = ((np.arange(1 << 16)[:, None] >> np.arange(16)) & 1).sum(axis=1, dtype=np.int64)   # per 16 bits
+POPCOUNT = mask_bits(np.arange(1 << 16), 16).sum(axis=1, dtype=np.int64)   # per 16 bits
 
 
 @numba.njit(cache=True, nogil=True)

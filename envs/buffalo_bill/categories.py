@@ -28,6 +28,8 @@ from math import comb
 
 import numpy as np
 
+from parlor.envs.engine.bits import mask_bits
+
 CARD_VALUE = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)  # by rank 0=2 .. 12=A
 FACE_RANKS = frozenset((9, 10, 11))  # J Q K (no aces)
 NUMBER_RANKS = frozenset(range(9))  # 2..10
@@ -78,11 +80,6 @@ def best_run(masks: np.ndarray, length: int) -> np.ndarray:
     for bits, value in RUNS[length]:
         best = np.where(masks & bits == bits, np.maximum(best, value), best)
     return best
-
-
-def _mask_bits(masks: np.ndarray) -> np.ndarray:
-    """[N, 13]: 1 where the rank set holds the rank."""
-    return (masks[:, None] >> np.arange(13)) & 1
 
 
 # ---------------------------------------------------------------- rank categories
@@ -180,12 +177,12 @@ def bobtail(masks):
 
 
 def flush(masks):
-    bits = _mask_bits(masks)
+    bits = mask_bits(masks, 13)
     return np.where(bits.sum(axis=1) == 5, bits @ VALUES, 0)
 
 
 def four_flush(masks):
-    bits = _mask_bits(masks)
+    bits = mask_bits(masks, 13)
     from_top = np.cumsum(bits[:, ::-1], axis=1)[:, ::-1]   # cards of this rank or higher
     best_four = bits * (from_top <= 4)   # the four highest ranks hold the four best values
     return np.where(bits.sum(axis=1) >= 4, best_four @ VALUES, 0)

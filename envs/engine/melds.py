@@ -27,6 +27,7 @@ from itertools import combinations
 
 import numpy as np
 
+from parlor.envs.engine.bits import mask_bits
 from parlor.envs.engine.cards import NUM_RANKS, NUM_SUITS, RANK_ACE, card
 
 SET = "set"
@@ -69,7 +70,7 @@ def cards_of(mask: int) -> list[int]:
 
 def _chunk_tables() -> list[list[int]]:
     """Count of every 13-bit slice of a card mask (4 slices cover ids 0..51)."""
-    bits = (np.arange(8192)[:, None] >> np.arange(13)[None, :]) & 1
+    bits = mask_bits(np.arange(8192), 13)
     return [(bits * VALUES[13 * k:13 * k + 13]).sum(axis=1).tolist() for k in range(4)]
 
 
