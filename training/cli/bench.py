@@ -162,6 +162,7 @@ def run_train(args: argparse.Namespace) -> int:
     require([*TRAIN_MODULES, *([] if args.no_rllib else RLLIB_MODULES)], "parlor bench --train",
             alternative="" if args.no_rllib else "or SB3 alone: --no-rllib")
     from parlor.training.benchmarks import scale, train_speed
+    from parlor.training.learning.vec_env import wait_seconds
 
     options = game_options(args.train, args.preset, args.option)
     sb3 = scale.train_config(args.train, options, "sb3")
@@ -176,8 +177,11 @@ def run_train(args: argparse.Namespace) -> int:
                 split=True, stock=True)]
     for n in (n for n in procs if n > 1):
         config = train_speed.sb3_config(sb3, n, "subproc")
-        rows += [row(config, args.steps, f"sb3, {n} envs: SB3's SubprocVecEnv", every_env_in_a_process=True),
-                 row(config, args.steps, f"sb3, {n} envs: 1 here + {n - 1} in processes")]
+        rows.append(row(config, args.steps, f"sb3, {n} envs: SB3's SubprocVecEnv", every_env_in_a_process=True))
+        auto = "spin" if wait_seconds("auto", n) else "sleep"  # what vec_env_wait: auto takes here
+        rows += [row(replace(config, vec_env_wait=wait), args.steps, f"sb3, {n} envs: 1 here + {n - 1} in processes, "
+                     f"{wait}{'n' if wait == 'spin' else ''}ing{' (auto)' if wait == auto else ''}")
+                 for wait in ("spin", "sleep")]
     if not args.no_rllib:
         from parlor.training.evaluation import ray_runner
 

@@ -13,6 +13,7 @@ One YAML file describes one experiment::
     action_guard: {foul: 0.0}        # optional: the learner may only take actions the advisor's guard keeps
     n_envs: 2
     vec_env: subproc                 # subproc (env 0 in the learner's process, the rest in their own) | dummy
+    vec_env_wait: auto               # subproc: the processes spin or sleep waiting for each other | auto (spin with a core each)
     total_steps: 1000000
     seed: 0
     checkpoint_every: 100000
@@ -56,7 +57,8 @@ from parlor.training.learning.wrapper import SHAPING_MODES
 VEC_ENVS = ("dummy", "subproc")
 DEVICES = ("cpu", "cuda")
 BACKENDS = ("sb3", "rllib")
-SB3_ONLY = ("vec_env",)  # keys RLlib has no use for: given with backend rllib, an error
+VEC_ENV_WAITS = ("auto", "spin", "sleep")  # parlor.training.learning.vec_env.WAITS (not imported: no sb3 here)
+SB3_ONLY = ("vec_env", "vec_env_wait")  # keys RLlib has no use for: given with backend rllib, an error
 
 
 def _check_names(name: str, values: Any, allow_empty: bool = True) -> tuple[str, ...]:
@@ -202,6 +204,7 @@ class TrainConfig:
     action_guard: Mapping[str, float] = field(default_factory=dict)
     n_envs: int = 2
     vec_env: str = "dummy"
+    vec_env_wait: str = "auto"
     total_steps: int = 100_000
     seed: int = 0
     checkpoint_every: int = 50_000
@@ -239,6 +242,7 @@ class TrainConfig:
             raise ConfigError("reward_scale=0 is not allowed; allowed values: a number > 0")
         check_int("n_envs", self.n_envs, 1, 64)
         check_choice("vec_env", self.vec_env, VEC_ENVS)
+        check_choice("vec_env_wait", self.vec_env_wait, VEC_ENV_WAITS)
         check_int("total_steps", self.total_steps, 1)
         check_seed(self.seed, "seed")
         check_int("checkpoint_every", self.checkpoint_every, 1)

@@ -114,21 +114,25 @@ def env_kwargs(config: TrainConfig, rank: int) -> dict[str, Any]:
 def make_vec_env(config: TrainConfig, every_env_in_a_process: bool = False):
     """``n_envs`` learner envs under one VecMonitor (so the workers never import sb3 or torch):
     ``vec_env: dummy`` all in this process (DummyVecEnv), ``subproc`` env 0 in this process
-    and the others in processes of their own (:class:`.vec_env.LocalFirstVecEnv`; with
-    ``every_env_in_a_process``, SB3's SubprocVecEnv, for comparison: the same results).
+    and the others in processes of their own (:class:`.vec_env.LocalFirstVecEnv`, waiting for
+    each other as ``vec_env_wait`` says; with ``every_env_in_a_process``, SB3's SubprocVecEnv,
+    for comparison: the same results).
     ``action_masks`` reaches MaskablePPO with each step's results (:mod:`.vec_masks`: no
     second round trip to the env processes)."""
     from functools import partial
 
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    from parlor.training.learning.vec_env import LocalFirstVecEnv
+    from parlor.training.learning.vec_env import LocalFirstVecEnv, wait_seconds
     from parlor.training.learning.vec_masks import CachedMasks, masked_env
     from parlor.training.learning.wrapper import SingleAgentEnv
 
     fns: list[Callable[[], Any]] = [partial(masked_env, partial(SingleAgentEnv, **env_kwargs(config, rank))) for rank in range(config.n_envs)]
     if config.vec_env == "subproc" and config.n_envs > 1:
-        return VecMonitor(CachedMasks(SubprocVecEnv(fns) if every_env_in_a_process else LocalFirstVecEnv(fns)))
+        if every_env_in_a_process:
+            return VecMonitor(CachedMasks(SubprocVecEnv(fns)))
+        spin_s = wait_seconds(config.vec_env_wait, config.n_envs)  # n_envs processes: env 0 is here
+        return VecMonitor(CachedMasks(LocalFirstVecEnv(fns, spin_s=spin_s)))
     return VecMonitor(CachedMasks(DummyVecEnv(fns)))
 
 

@@ -18,10 +18,20 @@ actions go out as plain pickles (``Connection.send`` builds a ``ForkingPickler``
 message, copying a dispatch table that torch fills with its reducers in the learner), and
 the env processes' results are stacked once with env 0's instead of stacked, then copied
 into a second array.
+
+Waiting (``spin_s``): a process that sleeps in ``recv`` is woken by the kernel when the
+message comes, which on a VM's idle core costs a wake-up of the core (measured on the
+2-core development VM: 1 here + 1 in a process made 627-1,065 steps/s sleeping, erratic,
+against 1,168-1,227 busy-waiting; docs/benchmarks.md). With ``spin_s`` > 0 the learner
+and the env processes poll the pipe for up to ``spin_s`` seconds before they block: what
+they receive, and so the training, is the same; only the waiting differs. Spinning takes
+a core, so it pays only with a core per process (``wait_seconds`` decides for ``auto``).
 """
 from __future__ import annotations
 
+import os
 import pickle
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,7 +39,14 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.env_util import is_wrapped
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper
 from stable_baselines3.common.vec_env.patch_gym import _patch_env
+from stable_baselines3.common.vec_env.subproc_vec_env import _worker
+
+# the longest busy wait before blocking: the learner's acting and bookkeeping between two
+# steps take about 1 ms on the development VM (docs/benchmarks.md), its update 100+ ms
+SPIN_LIMIT_S = 0.002
+WAITS = ("auto", "spin", "sleep")
 
 _IMMUTABLE = (str, int, float, bool, type(None))  # exact types (a subclass may be mutable)
 
@@ -53,14 +70,88 @@ def copied(value: Any) -> Any:
     return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-class LocalFirstVecEnv(VecEnv):
-    """``env_fns[0]`` built and stepped here, the rest in a ``SubprocVecEnv`` (at least 2 envs;
-    Box observations); the SB3 ``VecEnv`` interface, results in env order."""
+def usable_cores() -> int:
+    """Cores this process may run on (its affinity where the OS says; else the CPU count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
-    def __init__(self, env_fns: Sequence[Callable[[], gym.Env]], start_method: str | None = None):
+
+def wait_seconds(wait: str, processes: int) -> float:
+    """How long a process polls for a message before blocking: ``spin`` ``SPIN_LIMIT_S``,
+    ``sleep`` 0, ``auto`` spin when the ``processes`` (the learner's included) each have a core."""
+    if wait not in WAITS:
+        raise ValueError(f"wait={wait!r}; allowed values: {', '.join(WAITS)}")
+    if wait == "auto":
+        wait = "spin" if usable_cores() >= processes else "sleep"
+    return SPIN_LIMIT_S if wait == "spin" else 0.0
+
+
+def receive(conn: Any, spin_s: float) -> Any:
+    """``conn.recv()``, polling for up to ``spin_s`` seconds first (then blocking as recv does)."""
+    if spin_s > 0 and not conn.poll(0):
+        deadline = time.perf_counter() + spin_s
+        while not conn.poll(0) and time.perf_counter() < deadline:
+            pass
+    return conn.recv()
+
+
+class _PollingConnection:
+    """An env process's end of its pipe whose ``recv`` polls first (:func:`receive`)."""
+
+    def __init__(self, conn: Any, spin_s: float):
+        self.conn, self.spin_s = conn, spin_s
+
+    def recv(self) -> Any:
+        return receive(self.conn, self.spin_s)
+
+    def __getattr__(self, name: str) -> Any:  # send, close, poll: the pipe's own
+        return getattr(self.conn, name)
+
+
+def polling_worker(remote: Any, parent_remote: Any, env_fn_wrapper: CloudpickleWrapper, spin_s: float) -> None:
+    """SB3's env-process loop, receiving through :class:`_PollingConnection`."""
+    _worker(_PollingConnection(remote, spin_s), parent_remote, env_fn_wrapper)  # type: ignore[arg-type]
+
+
+class EnvProcesses(SubprocVecEnv):
+    """SB3's ``SubprocVecEnv`` whose env processes poll for ``spin_s`` seconds before they block.
+    Its ``__init__`` is SubprocVecEnv's with :func:`polling_worker` as the processes' target
+    (SB3 has no hook for another worker); everything else is SubprocVecEnv's."""
+
+    def __init__(self, env_fns: list[Callable[[], gym.Env]], spin_s: float, start_method: str | None = None):
+        import multiprocessing as mp
+
+        self.waiting, self.closed = False, False
+        if start_method is None:  # SubprocVecEnv's choice
+            start_method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+        ctx = mp.get_context(start_method)
+        self.remotes, self.work_remotes = zip(*[ctx.Pipe() for _ in env_fns], strict=True)
+        self.processes = []
+        for work_remote, remote, env_fn in zip(self.work_remotes, self.remotes, env_fns, strict=True):
+            args = (work_remote, remote, CloudpickleWrapper(env_fn), spin_s)
+            process = ctx.Process(target=polling_worker, args=args, daemon=True)  # type: ignore[attr-defined]
+            process.start()
+            self.processes.append(process)
+            work_remote.close()
+        self.remotes[0].send(("get_spaces", None))
+        observation_space, action_space = self.remotes[0].recv()
+        VecEnv.__init__(self, len(env_fns), observation_space, action_space)
+
+
+class LocalFirstVecEnv(VecEnv):
+    """``env_fns[0]`` built and stepped here, the rest in :class:`EnvProcesses` (at least 2 envs;
+    Box observations); the SB3 ``VecEnv`` interface, results in env order. ``spin_s``: how
+    long this process and the env processes poll for a step's message before they block."""
+
+    def __init__(self, env_fns: Sequence[Callable[[], gym.Env]], start_method: str | None = None,
+                 spin_s: float = 0.0):
         if len(env_fns) < 2:
             raise ValueError(f"LocalFirstVecEnv needs at least 2 envs (got {len(env_fns)}); 1 env: DummyVecEnv")
-        self.remote = SubprocVecEnv(list(env_fns[1:]), start_method=start_method)
+        if not isinstance(spin_s, (int, float)) or isinstance(spin_s, bool) or not 0 <= spin_s <= 1:
+            raise ValueError(f"spin_s={spin_s!r}: seconds in 0..1 (0: block at once)")
+        self.spin_s = float(spin_s)
+        self.remote = EnvProcesses(list(env_fns[1:]), self.spin_s, start_method=start_method)
         try:
             self.env = _patch_env(env_fns[0]())
             if not isinstance(self.env.observation_space, gym.spaces.Box):
@@ -103,7 +194,7 @@ class LocalFirstVecEnv(VecEnv):
             obs, reset_info = self.env.reset()
             self._reset_info = copied(reset_info)  # kept until the next reset, as a process keeps it
         info = copied(info)
-        results = [remote.recv() for remote in self.remote.remotes]  # SubprocVecEnv.step_wait's results
+        results = [receive(remote, self.spin_s) for remote in self.remote.remotes]  # SubprocVecEnv.step_wait's
         self.remote.waiting = False
         rest_obs, rest_rewards, rest_dones, rest_infos, rest_reset_infos = zip(*results)
         self.remote.reset_infos = list(rest_reset_infos)

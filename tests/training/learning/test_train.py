@@ -196,6 +196,8 @@ def test_ppo_agent_of_the_registry_refuses_another_env(tmp_path: Path) -> None:
     ("env: kuhn_test\nopponents: [{agent: random, wieght: 2}]\n", "allowed keys: agent"),
     ("env: kuhn_test\nopponents: [{agent: self}]\n", "no self_play section"),
     ("env: kuhn_test\nvec_env: threads\n", "vec_env='threads'.*'dummy', 'subproc'"),
+    ("env: kuhn_test\nvec_env_wait: yield\n", "vec_env_wait='yield'.*'auto', 'spin', 'sleep'"),
+    ("env: kuhn_test\nbackend: rllib\nvec_env_wait: spin\n", "vec_env_wait: only applies with backend: sb3"),
     ("env: kuhn_test\nppo: {device: gpu}\n", "ppo.device='gpu'.*'cpu', 'cuda'"),
     ("env: kuhn_test\nbackend: rllib\nrllib: {learner_device: tpu}\n", "rllib.learner_device='tpu'.*'cpu', 'cuda'"),
     ("env: kuhn_test\nbackend: rllib\nrllib: {num_learners: -1}\n", "rllib.num_learners=-1"),

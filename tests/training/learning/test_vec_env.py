@@ -14,10 +14,11 @@ pytest.importorskip("sb3_contrib")
 
 from stable_baselines3.common.vec_env import DummyVecEnv
 
+from parlor.training.learning import vec_env
 from parlor.training.learning.configs import PPOConfig, TrainConfig
 from parlor.training.learning.opponents import PoolEntry
 from parlor.training.learning.train import env_kwargs, make_model, make_vec_env
-from parlor.training.learning.vec_env import LocalFirstVecEnv, copied
+from parlor.training.learning.vec_env import SPIN_LIMIT_S, LocalFirstVecEnv, copied, receive, wait_seconds
 from parlor.training.learning.vec_masks import masked_env
 from parlor.training.learning.wrapper import SingleAgentEnv
 
@@ -38,7 +39,8 @@ def _same(a, b) -> bool:
 
 
 def test_local_first_steps_as_the_dummy_vec_env_does_across_episode_ends() -> None:
-    local, dummy = LocalFirstVecEnv(_fns(CONFIG)), DummyVecEnv(_fns(CONFIG))
+    """Spinning (the training below sleeps: between them, both ways of waiting)."""
+    local, dummy = LocalFirstVecEnv(_fns(CONFIG), spin_s=SPIN_LIMIT_S), DummyVecEnv(_fns(CONFIG))
     try:
         assert len(local.processes) == 2  # env 0 lives here
         local.seed(11), dummy.seed(11)
@@ -90,12 +92,53 @@ def _weights(config: TrainConfig, **kwargs) -> dict[str, np.ndarray]:
 
 
 def test_training_with_env_0_here_is_the_training_with_every_env_in_a_process() -> None:
-    vec = make_vec_env(CONFIG)
+    vec = make_vec_env(replace(CONFIG, vec_env_wait="spin"))
     vec.close()
-    assert isinstance(vec.unwrapped, LocalFirstVecEnv)  # what vec_env: subproc builds
-    local, processes = _weights(CONFIG), _weights(CONFIG, every_env_in_a_process=True)
+    assert isinstance(vec.unwrapped, LocalFirstVecEnv) and vec.unwrapped.spin_s == SPIN_LIMIT_S  # vec_env: subproc
+    local = _weights(replace(CONFIG, vec_env_wait="sleep"))  # sleeping (the stepping test above spins)
+    processes = _weights(CONFIG, every_env_in_a_process=True)
     dummy = _weights(replace(CONFIG, vec_env="dummy"))
     assert all(np.array_equal(local[k], processes[k]) and np.array_equal(local[k], dummy[k]) for k in local)
+
+
+class _Pipe:
+    """A pipe end whose message arrives after ``late`` polls (``None``: never, until recv blocks for it)."""
+
+    def __init__(self, late: int | None):
+        self.late, self.polls = late, 0
+
+    def poll(self, timeout: float) -> bool:
+        assert timeout == 0  # a poll that never sleeps
+        self.polls += 1
+        return self.late is not None and self.polls > self.late
+
+    def recv(self) -> str:
+        return "message"
+
+
+def test_receive_polls_until_the_message_comes_then_reads_it() -> None:
+    pipe = _Pipe(late=50)
+    assert receive(pipe, 10.0) == "message" and pipe.polls == 51  # no poll after the message came
+
+
+def test_receive_blocks_after_its_spin_and_at_once_without_one() -> None:
+    import time
+
+    pipe, start = _Pipe(late=None), time.perf_counter()
+    assert receive(pipe, 0.01) == "message"  # recv after the deadline
+    assert 0.01 <= time.perf_counter() - start < 5 and pipe.polls > 1
+    pipe = _Pipe(late=None)
+    assert receive(pipe, 0.0) == "message" and pipe.polls == 0
+
+
+def test_auto_spins_only_with_a_core_per_process(monkeypatch) -> None:
+    monkeypatch.setattr(vec_env, "usable_cores", lambda: 2)
+    assert wait_seconds("auto", 2) == SPIN_LIMIT_S and wait_seconds("auto", 3) == 0.0
+    assert wait_seconds("spin", 3) == SPIN_LIMIT_S and wait_seconds("sleep", 1) == 0.0
+    with pytest.raises(ValueError, match="wait='yield'.*auto, spin, sleep"):
+        wait_seconds("yield", 2)
+    with pytest.raises(ValueError, match="spin_s=-1"):
+        LocalFirstVecEnv(_fns(CONFIG), spin_s=-1)
 
 
 def test_has_attr_asks_each_env_in_place() -> None:
