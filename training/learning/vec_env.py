@@ -97,7 +97,8 @@ def receive(conn: Any, spin_s: float) -> Any:
 
 
 class _PollingConnection:
-    """An env process's end of its pipe whose ``recv`` polls first (:func:`receive`)."""
+    """An env process's end of its pipe whose ``recv`` polls first (:func:`receive`) and
+    whose ``send`` pickles plainly."""
 
     def __init__(self, conn: Any, spin_s: float):
         self.conn, self.spin_s = conn, spin_s
@@ -105,7 +106,12 @@ class _PollingConnection:
     def recv(self) -> Any:
         return receive(self.conn, self.spin_s)
 
-    def __getattr__(self, name: str) -> Any:  # send, close, poll: the pipe's own
+    def send(self, obj: Any) -> None:
+        """A plain pickle (``Connection.send`` builds a ``ForkingPickler``, copying the reducer
+        table that torch fills, per message): the learner's recv unpickles either alike."""
+        self.conn.send_bytes(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def __getattr__(self, name: str) -> Any:  # close, poll: the pipe's own
         return getattr(self.conn, name)
 
 
