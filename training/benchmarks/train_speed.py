@@ -23,8 +23,9 @@ import contextlib
 import functools
 import gc
 import os
+import statistics
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -181,6 +182,36 @@ def sb3_config(base: Any, n_envs: int, vec_env: str) -> Any:
     from parlor.training.benchmarks.scale import ROLLOUT
 
     return replace(base, n_envs=n_envs, vec_env=vec_env, ppo=replace(base.ppo, n_steps=ROLLOUT // n_envs))
+
+
+# ---------------------------------------------------------------- alternated rounds
+def alternated(makers: Sequence[tuple[str, Callable[[], Row]]], rounds: int) -> dict[str, list[Row]]:
+    """Each ``(label, make)`` measured once a round, in the given order in even rounds and reversed
+    in odd ones (no row always follows another), so that the machine's drift over a run falls
+    on every row alike: the rows by label, in round order."""
+    rows: dict[str, list[Row]] = {label: [] for label, _ in makers}
+    for i in range(rounds):
+        for label, make in makers if i % 2 == 0 else makers[::-1]:
+            rows[label].append(make())
+    return rows
+
+
+def round_ratios(rows: dict[str, list[Row]], numerator: str, denominator: str, cpu: bool) -> list[float]:
+    """Per round, ``numerator``'s CPU per step (``cpu``) or steps/s over ``denominator``'s."""
+    return [n.cpu_per_step / d.cpu_per_step if cpu else n.rate / d.rate
+            for n, d in zip(rows[numerator], rows[denominator], strict=True)]
+
+
+def rounds_report(rows: dict[str, list[Row]], comparisons: Sequence[tuple[str, str, bool]]) -> list[str]:
+    """One line per ``(numerator, denominator, cpu)``: the ratio in each round and their median."""
+    rounds = len(next(iter(rows.values()), []))
+    lines = [f"\n{rounds} alternated rounds (each row once a round, the order reversed every other round); "
+             "ratios of rows of one round:"]
+    for numerator, denominator, cpu in comparisons:
+        ratios = round_ratios(rows, numerator, denominator, cpu)
+        lines.append(f"  {'CPU per step' if cpu else 'steps/s'}, {numerator} over {denominator}: "
+                     + " ".join(f"{r:.2f}x" for r in ratios) + f"; median {statistics.median(ratios):.2f}x")
+    return lines
 
 
 # ---------------------------------------------------------------- the report

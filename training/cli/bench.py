@@ -33,6 +33,7 @@ a reference checkout of the code (:mod:`parlor.training.benchmarks.ofc_advisors`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 from dataclasses import replace
@@ -93,7 +94,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --eval-workers: the parlor eval arguments (default: 400 single-hand OFC games, "
                         "ofc_pineapple.zip against the heuristic)")
     parser.add_argument("--rounds", type=int, default=2,
-                        help="with --ofc-advisors or --eval-workers: alternating rounds per workload")
+                        help="with --ofc-advisors or --eval-workers: alternating rounds per workload; with --train: "
+                        "rounds of the 1-env, 2-env, --procs and RLlib rows alternated after the table, for ratios "
+                        "within a round (0: none)")
     parser.add_argument("--size", type=float, default=1.0,
                         help="with --ofc-advisors: episodes/hands per measurement, relative to the defaults")
 
@@ -182,20 +185,35 @@ def run_train(args: argparse.Namespace) -> int:
         rows += [row(replace(config, vec_env_wait=wait), args.steps, f"sb3, {n} envs: 1 here + {n - 1} in processes, "
                      f"{wait}{'n' if wait == 'spin' else ''}ing{' (auto)' if wait == auto else ''}")
                  for wait in ("spin", "sleep")]
+    def rllib(runners: int) -> Any:
+        config = scale.train_config(args.train, options, "rllib", runners)
+        return replace(config, rllib=replace(config.rllib, learner_device=args.device))
+
+    # the rows again, alternated: ratios within a round (the machine drifts over a run)
+    makers: list[tuple[str, Any]] = [
+        ("sb3, 1 env", lambda: row(train_speed.sb3_config(sb3, 1, "dummy"), args.steps, "sb3, 1 env")),
+        ("sb3, 2 envs here", lambda: row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs here"))]
+    comparisons = []
+    for n in (n for n in procs if n > 1):
+        label = f"sb3, {n} envs: 1 here + {n - 1} in processes"
+        makers.append((label, lambda n=n, label=label: row(train_speed.sb3_config(sb3, n, "subproc"), args.steps, label)))
+        comparisons.append((label, "sb3, 1 env", False))
     if not args.no_rllib:
-        from parlor.training.evaluation import ray_runner
+        makers.append(("rllib, 2 envs here", lambda: train_speed.rllib_row(rllib(0), args.steps, "rllib, 2 envs here")))
+        comparisons.append(("rllib, 2 envs here", "sb3, 2 envs here", True))
+    with contextlib.ExitStack() as stack:
+        if not args.no_rllib:
+            from parlor.training.evaluation import ray_runner
 
-        with ray_runner.session(ray_runner.LOCAL, num_cpus=max(os.cpu_count() or 1, max(procs) + 1)):
-            def rllib(runners: int) -> Any:
-                config = scale.train_config(args.train, options, "rllib", runners)
-                return replace(config, rllib=replace(config.rllib, learner_device=args.device))
-
+            stack.enter_context(ray_runner.session(ray_runner.LOCAL, num_cpus=max(os.cpu_count() or 1, max(procs) + 1)))
             rows.append(train_speed.rllib_row(rllib(0), args.steps, "rllib, 2 envs in this process", split=True))
             rows.append(train_speed.rllib_row(rllib(0), args.steps, "rllib, 2 envs here, RLlib's runner", split=True,
                                               stock_runner=True))
             rows += [train_speed.rllib_row(rllib(n), args.steps, f"rllib, {n} env runner(s) x 2 envs") for n in procs]
-    print("\n".join(train_speed.report(rows, reference=rows[0], cpu_reference=rows[1])))
-    print("\n".join(train_speed.breakdown(rows)))
+        print("\n".join(train_speed.report(rows, reference=rows[0], cpu_reference=rows[1])))
+        print("\n".join(train_speed.breakdown(rows)))
+        if args.rounds > 0 and comparisons:
+            print("\n".join(train_speed.rounds_report(train_speed.alternated(makers, args.rounds), comparisons)))
     return 0
 
 

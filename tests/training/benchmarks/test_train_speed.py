@@ -8,7 +8,16 @@ from dataclasses import replace
 
 import pytest
 
-from parlor.training.benchmarks.train_speed import Row, breakdown, proc_cpu, report, timed_parts
+from parlor.training.benchmarks.train_speed import (
+    Row,
+    alternated,
+    breakdown,
+    proc_cpu,
+    report,
+    round_ratios,
+    rounds_report,
+    timed_parts,
+)
 
 
 class Base:
@@ -55,6 +64,24 @@ def test_report_gives_ratios_to_the_references_and_the_rest_of_a_step() -> None:
     assert "two" not in table[1]  # only split rows have parts
     rest = next(line for line in table if line.startswith("the rest"))
     assert rest.split()[-1] == "1,500"  # (0.5 - 0.2 - 0.1 - 0.05) s over 100 steps, in us
+
+
+def test_rounds_alternate_the_rows_and_compare_rows_of_one_round() -> None:
+    order: list[str] = []
+    speeds = iter([100.0, 150.0, 300.0, 200.0, 100.0, 120.0])  # a, b in round 0; b, a in 1; a, b in 2
+
+    def make(label: str):
+        def measure() -> Row:
+            order.append(label)
+            return Row(label, 1000.0, 1000.0 / next(speeds), 1.0)
+        return measure
+
+    rows = alternated([("a", make("a")), ("b", make("b"))], 3)
+    assert order == ["a", "b", "b", "a", "a", "b"]
+    assert [round(r, 6) for r in round_ratios(rows, "b", "a", cpu=False)] == [1.5, round(300 / 200, 6), 1.2]
+    assert round_ratios(rows, "b", "a", cpu=True) == [1.0, 1.0, 1.0]  # 1 CPU-s per 1,000 steps in every row
+    line = rounds_report(rows, [("b", "a", False)])[1]
+    assert line.endswith("1.50x 1.50x 1.20x; median 1.50x") and "steps/s, b over a" in line
 
 
 # parlor's lean acting pass and update, and sb3-contrib's (slow: test_rollout.py and test_update.py hold
