@@ -9,7 +9,7 @@ the game's ``Game.name``: an agent is built from the game alone.
 | ``heuristic`` | the game's rule-based player (table ``HEURISTICS``) |
 | extra names of a game (``EXTRAS``) | e.g. ``always_min`` / ``always_max`` (buki_v0), ``montecarlo`` (buffalo_bill_v0) |
 | ``search[:BUDGET[:ROLLOUT[:HORIZON]]]`` | determinized Monte Carlo (:mod:`parlor.agents.search`): BUDGET rollouts per decision, ROLLOUT ``heuristic`` or ``random``, HORIZON ``episode`` or ``reward``; omitted parts take the game's defaults (``SEARCH_DEFAULTS``: a :class:`SearchDefaults` per env); decisions the env's advisor solves (OFC: Fantasyland hands) are played as solved |
-| ``expert[:SAMPLES]`` | OFC only: the Monte-Carlo expert (:mod:`parlor.agents.ofc.expert`), SAMPLES sampled worlds per regular turn (default ``agents.ofc.expert.DEFAULT_SAMPLES``) |
+| ``expert[:SAMPLES][:fl=VALUE]`` | OFC only: the Monte-Carlo expert (:mod:`parlor.agents.ofc.expert`), SAMPLES sampled worlds per regular turn (default ``agents.ofc.expert.DEFAULT_SAMPLES``), VALUE the points entering or staying in Fantasyland is worth to it (default ``FANTASYLAND_VALUE``, 17) |
 | ``ppo:PATH.zip`` | a trained policy (:class:`parlor.agents.policy.PolicyAgent`, deterministic; its signature must fit the env; torch is imported only then; decisions the env's advisor solves are played as solved) |
 | ``package.module:Class`` | any class with the ``(game, seed=None)`` constructor |
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,14 +187,40 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Any:
 
 
 def _make_planner(spec: str, target: str, game: Game, seed: int | None) -> Any:
-    """``NAME`` or ``NAME:SAMPLES`` (an integer 1..MAX_PLANNER_SAMPLES) of :data:`PLANNERS`."""
-    name, _, samples = spec.partition(":")
-    if not samples:
-        return resolve(target)(game, seed=seed)
-    if not (samples.isascii() and samples.isdigit()) or not 1 <= int(samples) <= MAX_PLANNER_SAMPLES:
-        raise ConfigError(f"bad {name} budget {samples[:40]!r} in {spec[:80]!r}: an integer in "
-                          f"1..{MAX_PLANNER_SAMPLES:,} (sampled worlds per turn), e.g. {name}:64")
-    return resolve(target)(game, seed=seed, samples=int(samples))
+    """``NAME[:SAMPLES][:fl=VALUE]`` of :data:`PLANNERS`: SAMPLES an integer in
+    1..MAX_PLANNER_SAMPLES, VALUE the points a Fantasyland hand is worth to the planner."""
+    name, *parts = spec.split(":")
+    kwargs: dict[str, Any] = {}
+    for i, part in enumerate(parts):
+        key, eq, value = part.partition("=")
+        if not eq:
+            if i or not (part.isascii() and part.isdigit()) or not 1 <= int(part) <= MAX_PLANNER_SAMPLES:
+                raise ConfigError(f"bad {name} budget {part[:40]!r} in {spec[:80]!r}: an integer in "
+                                  f"1..{MAX_PLANNER_SAMPLES:,} (sampled worlds per turn) right after {name}, "
+                                  f"e.g. {name}:64 or {name}:64:fl=11")
+            kwargs["samples"] = int(part)
+        elif key == "fl" and "fl_value" not in kwargs:
+            kwargs["fl_value"] = _fl_value(name, value, spec)
+        else:
+            raise ConfigError(f"bad {name} option {part[:40]!r} in {spec[:80]!r}; allowed: fl=VALUE (once), "
+                              f"e.g. {name}:fl=11")
+    planner = resolve(target)
+    try:
+        return planner(game, seed=seed, **kwargs)
+    except ValueError as err:  # the planner's own check of a value (e.g. the range of fl)
+        raise ConfigError(f"bad {name} spec {spec[:80]!r}: {err}") from None
+
+
+def _fl_value(name: str, text: str, spec: str) -> float:
+    """The points of ``fl=VALUE``, a finite number (the planner checks its range)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not math.isfinite(value):
+        raise ConfigError(f"bad {name} fl={text[:40]!r} in {spec[:80]!r}: the points a Fantasyland hand is worth, "
+                          f"a number, e.g. {name}:fl=11")
+    return value
 
 
 def check_agent(spec: str, game: Game) -> None:

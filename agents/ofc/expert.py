@@ -16,8 +16,10 @@ scoring, compiled):
   fillings, see the kernel), we complete ours with the same policy up to our last turn,
   which is played exactly: every legal completion against the opponents' finished boards;
 - a finished board is scored by the showdown's points against every opponent (rows,
-  scoop, fouls, royalties on both sides) plus ``FANTASYLAND_VALUE`` (the measured worth
-  of a Fantasyland hand, 17) when it earns Fantasyland and another hand follows.
+  scoop, fouls, royalties on both sides) plus ``fl_value`` (default ``FANTASYLAND_VALUE``,
+  the worth of a Fantasyland hand measured for the heuristic, 17; ``expert:SAMPLES:fl=V``)
+  when it earns Fantasyland and another hand follows; its Fantasyland solver values
+  staying at the same ``fl_value``.
 
 So our last street is exact (against the opponents' finished boards), the street before
 it is an expectimax over sampled final draws, each played exactly, and a foul is only a
@@ -44,6 +46,7 @@ from parlor.envs.ofc_outlook.rollouts import FOUL_COST, ROW_WEIGHT, plans_of
 DEFAULT_SAMPLES = 128    # worlds per decision of ``expert`` (the final comparison; see OFCExpert.samples_for)
 FILLS = 8                # random fillings behind each rollout placement
 MAX_SAMPLES = 1 << 16
+MAX_FL_VALUE = 1000.0  # points a Fantasyland hand may be worth to the planner (measured: 11-17)
 SCREEN_KEEP = 24         # candidates kept from a turn's screening for the full budget
 SCREEN_SHARE = 4         # the screening's worlds: the budget divided by this
 FL_DEALS = 16            # distinct deals of a hidden Fantasyland opponent per decision (each solved exactly)
@@ -159,11 +162,16 @@ class OFCExpert(OFCHeuristic):
     heuristic with another planner: :meth:`plan_regular_turn`)."""
 
     def __init__(self, game: OFCGame | None = None, seed: int | None = None, samples: int = DEFAULT_SAMPLES,
-                 fills: int = FILLS):
+                 fills: int = FILLS, fl_value: float = FANTASYLAND_VALUE):
         if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
             raise ValueError(f"expert samples must be an integer in 1..{MAX_SAMPLES}, got {samples!r}")
         if not isinstance(fills, int) or fills < 1:
             raise ValueError(f"expert fills must be a positive integer, got {fills!r}")
+        if isinstance(fl_value, bool) or not isinstance(fl_value, (int, float)) or not 0 <= fl_value <= MAX_FL_VALUE:
+            raise ValueError(f"expert fl_value must be a number of points in 0..{MAX_FL_VALUE:g}, got {fl_value!r}")
+        # entering and staying alike, as FANTASYLAND_VALUE is used; read by the heuristic's
+        # Fantasyland solver (stay_value) in its __init__, so set first
+        self.fl_bonus = self.stay_value = float(fl_value)
         super().__init__(game, seed)
         self.samples, self.fills = samples, fills
         self.fl_stay = self.fantasyland.fl_stay
@@ -201,7 +209,7 @@ class OFCExpert(OFCHeuristic):
         worlds = draw_worlds(unseen, samples, self.rng, head=setup.own_start)
         seed = int(self.rng.integers(2**31 - 1))
         next_hand = view.hand_index + 1 < view.num_hands
-        fl_value = FANTASYLAND_VALUE if next_hand else 0.0
+        fl_value = self.fl_bonus if next_hand else 0.0
         fl_boards = fantasyland_boards(worlds, setup.fl_sizes, self.fl_stay, fl_value)
         return candidate_values(
             dests, view.pending, *row_keys(view.own_rows), setup.schedule, worlds, fl_boards,

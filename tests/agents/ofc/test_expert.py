@@ -207,6 +207,25 @@ def test_registry_parses_the_budget() -> None:
         make_agent("expert", envs.make_game("tonk_v0"))
 
 
+def test_the_fantasyland_value_option_reaches_the_planner_and_the_solver() -> None:
+    """``fl=VALUE``: the last street's exact values carry VALUE for a board that earns
+    Fantasyland (the default's 17 would differ there), and the solver stays at VALUE."""
+    game, states = last_turn_positions("pineapple", 2, 2, count=80)  # about 1 in 80 can earn Fantasyland
+    views = [state.view(state.current_player) for state in states]
+    earning = [v for v in views if brute_force(v, 5.5) != brute_force(v, FANTASYLAND_VALUE)]
+    assert earning, "some position must offer a board that earns Fantasyland"
+    for i, view in enumerate(earning + views[:3]):
+        expert = make_agent("expert:4:fl=5.5", game, seed=i)
+        assert (expert.fl_bonus, expert.stay_value, expert.fantasyland.stay_value) == (5.5, 5.5, 5.5)
+        np.testing.assert_array_equal(expert.values(view)[1], brute_force(view, 5.5))
+    assert make_agent("expert:fl=0", game).fl_bonus == 0.0 and make_agent("expert", game).fl_bonus == FANTASYLAND_VALUE
+    for bad, match in [("expert:fl=x", "fl='x'"), ("expert:fl=inf", "fl='inf'"), ("expert:fl=-1", "fl_value.*0..1000"),
+                       ("expert:8:fl=2:fl=3", "option 'fl=3'"), ("expert:8:depth=2", "option 'depth=2'.*fl=VALUE"),
+                       ("expert:fl=3:8", "budget '8'.*right after expert")]:
+        with pytest.raises(ConfigError, match=match):
+            make_agent(bad, game)
+
+
 def test_expert_plays_only_legal_actions_in_its_plan() -> None:
     game = envs.make_game("ofc_v0", variant="pineapple")
     view = game.new_state(np.random.default_rng(4)).view(0)
