@@ -70,7 +70,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ofc-expert", metavar="BUDGETS",
                         help="only the OFC expert's CPU per heads-up hand at these comma-separated budgets (e.g. "
                         "16,48,192), beside the heuristic's; game options from --option (default variant=pineapple)")
-    parser.add_argument("--hands", type=int, default=20, help="with --ofc-expert: hands per budget")
+    parser.add_argument("--ofc-agents", metavar="SPECS",
+                        help="with or instead of --ofc-expert: also these comma-separated agents' CPU per heads-up "
+                        "hand, e.g. ppo:agents/pretrained/ofc_pineapple.zip (with --option features=true)")
+    parser.add_argument("--hands", type=int, default=20, help="with --ofc-expert or --ofc-agents: hands per agent")
     parser.add_argument("--ofc-misplays", metavar="DEALS", type=int,
                         help="only the OFC expert's misplays: its decisions in DEALS seeded deals (hands, or matches "
                         "with --option num_hands=N) beside a larger budget's, with value gaps; see --budgets")
@@ -224,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
         return run_scale(args)
     if args.ofc_advisors:
         return run_ofc_advisors(args)
-    if args.ofc_expert:
+    if args.ofc_expert or args.ofc_agents:
         return run_ofc_expert(args)
     if args.ofc_misplays is not None:
         return run_ofc_misplays(args)
@@ -268,16 +271,19 @@ def run_ofc_expert(args: argparse.Namespace) -> int:
     from parlor.cli.options import game_options
     from parlor.training.benchmarks.ofc_expert import report, timed_hands
 
-    budgets = [b for b in args.ofc_expert.split(",") if b]
-    if not budgets or not all(b.isdigit() and int(b) > 0 for b in budgets):
+    budgets = [b for b in (args.ofc_expert or "").split(",") if b]
+    if args.ofc_expert is not None and (not budgets or not all(b.isdigit() and int(b) > 0 for b in budgets)):
         raise SystemExit(f"--ofc-expert {args.ofc_expert!r}: comma-separated positive sample counts, e.g. 16,48,192")
+    others = [a for a in (args.ofc_agents or "").split(",") if a]
+    if args.ofc_agents is not None and not others:
+        raise SystemExit(f"--ofc-agents {args.ofc_agents!r}: comma-separated agent names, e.g. ppo:policy.zip")
     if args.hands < 1:
         raise SystemExit(f"--hands {args.hands}: at least 1")
     options = {"variant": "pineapple", **game_options("ofc_v0", args.preset, args.option)}
     if options.get("num_players", 2) != 2:
         raise SystemExit("--ofc-expert times heads-up hands: leave num_players at 2")
     costs = [timed_hands("heuristic", options, args.hands)]
-    costs += [timed_hands(f"expert:{b}", options, args.hands) for b in budgets]
+    costs += [timed_hands(spec, options, args.hands) for spec in [f"expert:{b}" for b in budgets] + others]
     print("\n".join(report(costs, options)))
     return 0
 

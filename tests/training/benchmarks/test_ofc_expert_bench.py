@@ -25,3 +25,11 @@ def test_bench_option_rejects_bad_budgets(capsys) -> None:
         main(["bench", "--ofc-expert", "0,x"])
     with pytest.raises(SystemExit, match="heads-up"):
         main(["bench", "--ofc-expert", "4", "--option", "num_players=3"])
+
+
+def test_bench_times_other_agents_beside_the_heuristic(capsys) -> None:
+    assert main(["bench", "--ofc-agents", "random", "--hands", "1"]) == 0
+    rows = capsys.readouterr().out
+    assert "heuristic" in rows and "random" in rows and "expert" not in rows
+    with pytest.raises(SystemExit, match="--ofc-agents ',': comma-separated agent names"):
+        main(["bench", "--ofc-agents", ","])
