@@ -186,8 +186,8 @@ def run_train(args: argparse.Namespace) -> int:
         rows.append(row(config, args.steps, f"sb3, {n} envs: SB3's SubprocVecEnv", every_env_in_a_process=True))
         auto = "spin" if wait_seconds("auto", n) else "sleep"  # what vec_env_wait: auto takes here
         rows += [row(replace(config, vec_env_wait=wait), args.steps, f"sb3, {n} envs: 1 here + {n - 1} in processes, "
-                     f"{wait}{'n' if wait == 'spin' else ''}ing{' (auto)' if wait == auto else ''}")
-                 for wait in ("spin", "sleep")]
+                     f"{doing}{' (auto)' if wait == auto else ''}")
+                 for wait, doing in (("spin", "spinning"), ("sleep", "sleeping"))]
     def rllib(runners: int) -> Any:
         config = scale.train_config(args.train, options, "rllib", runners)
         return replace(config, rllib=replace(config.rllib, learner_device=args.device))

@@ -57,7 +57,7 @@ from parlor.training.learning.wrapper import SHAPING_MODES
 VEC_ENVS = ("dummy", "subproc")
 DEVICES = ("cpu", "cuda")
 BACKENDS = ("sb3", "rllib")
-VEC_ENV_WAITS = ("auto", "spin", "sleep")  # parlor.training.learning.vec_env.WAITS (not imported: no sb3 here)
+VEC_ENV_WAITS = ("auto", "spin", "sleep")  # how subproc processes wait (parlor.training.learning.vec_env)
 SB3_ONLY = ("vec_env", "vec_env_wait")  # keys RLlib has no use for: given with backend rllib, an error
 
 

@@ -43,10 +43,11 @@ from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper
 from stable_baselines3.common.vec_env.patch_gym import _patch_env
 from stable_baselines3.common.vec_env.subproc_vec_env import _worker
 
+from parlor.training.learning.configs import VEC_ENV_WAITS
+
 # the longest busy wait before blocking: the learner's acting and bookkeeping between two
 # steps take about 1 ms on the development VM (docs/benchmarks.md), its update 100+ ms
 SPIN_LIMIT_S = 0.002
-WAITS = ("auto", "spin", "sleep")
 
 _IMMUTABLE = (str, int, float, bool, type(None))  # exact types (a subclass may be mutable)
 
@@ -80,8 +81,8 @@ def usable_cores() -> int:
 def wait_seconds(wait: str, processes: int) -> float:
     """How long a process polls for a message before blocking: ``spin`` ``SPIN_LIMIT_S``,
     ``sleep`` 0, ``auto`` spin when the ``processes`` (the learner's included) each have a core."""
-    if wait not in WAITS:
-        raise ValueError(f"wait={wait!r}; allowed values: {', '.join(WAITS)}")
+    if wait not in VEC_ENV_WAITS:
+        raise ValueError(f"wait={wait!r}; allowed values: {', '.join(VEC_ENV_WAITS)}")
     if wait == "auto":
         wait = "spin" if usable_cores() >= processes else "sleep"
     return SPIN_LIMIT_S if wait == "spin" else 0.0
