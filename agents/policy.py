@@ -27,7 +27,8 @@ seat did in training (``training.learning.wrapper``).
 
 Action guard: a policy trained with one (``action_guard``, e.g. ``{"foul": 0.0}``)
 was only ever allowed the actions the env's advisor keeps (:mod:`parlor.agents.advisors`),
-so it plays with the same narrowed mask wherever it is loaded.
+so it plays with the same narrowed mask wherever it is loaded. A late planner
+(``late_planner``, :mod:`parlor.agents.policy_planner`) plays the hand's last turns.
 
 torch, safetensors and sb3 are imported only inside functions.
 """
@@ -58,6 +59,8 @@ from parlor.agents.policy_format import (
     restore_optimizer,
     write_policy_file,
 )
+from parlor.agents.policy_planner import HEADER_KEY as PLANNER_KEY
+from parlor.agents.policy_planner import LatePlanner, check_late_planner, late_planner_of
 from parlor.agents.sb3_export import to_sb3 as to_sb3  # SB3 models from policy files (re-export)
 from parlor.envs.engine.game import ConfigError, Game
 
@@ -190,17 +193,26 @@ def save_policy(model: Any, path: str | Path, game: Game, *, checkpoint: bool = 
     return write_policy_file(_zip_path(path), header, policy.state_dict(), optimizer)
 
 
-def shield_policy(source: str | Path, dest: str | Path, guard: Mapping[str, float], game: Game) -> Path:
+def shield_policy(source: str | Path, dest: str | Path, guard: Mapping[str, float] | None, game: Game,
+                  late_planner: Mapping[str, Any] | None | bool = True) -> Path:
     """Copy the policy file ``source`` to ``dest`` (which may be ``source``) with ``guard`` as
-    its action guard, replacing any it had ({} removes it); the network's bytes are copied
-    unchanged. ``game`` is the policy's own game: a guard its env's advisor cannot apply raises ConfigError."""
+    its action guard, replacing any it had ({} removes it, None keeps it), and ``late_planner``
+    (:mod:`.policy_planner`) likewise (True keeps it); the network's bytes are copied unchanged.
+    ``game`` is the policy's own game: a guard its env's advisor cannot apply, or a planner it
+    has not, raises ConfigError."""
     saved = read_policy_file(source)
+    guard = action_guard(saved.header) if guard is None else guard
+    planner = late_planner_of(saved.header) if late_planner is True else late_planner or None
     check_guard(advisor_for(game), guard, game.name)
+    if planner is not None:
+        check_late_planner(planner, game)
     assert saved.weights is not None and saved.weights_bytes is not None  # read with its weights
     fit_weights(saved.architecture.build(), saved.weights, source)  # never pass on a file that does not load
-    header = {k: v for k, v in saved.header.items() if k not in ("action_guard", "checkpoint")}
+    header = {k: v for k, v in saved.header.items() if k not in ("action_guard", "checkpoint", PLANNER_KEY)}
     if guard:
         header["action_guard"] = {str(k): float(v) for k, v in guard.items()}
+    if planner is not None:
+        header[PLANNER_KEY] = dict(planner)
     return write_policy_file(dest, header, saved.weights_bytes)
 
 
@@ -248,6 +260,9 @@ def check_policy(path: str | Path, game: Game) -> dict[str, Any]:
     guard = action_guard(saved.header)
     if guard:
         check_guard(advisor_for(game), guard, game.name)
+    setting = late_planner_of(saved.header)
+    if setting is not None:
+        check_late_planner(setting, game)
     return saved.header
 
 
@@ -323,7 +338,8 @@ class PolicyAgent:
     """
 
     def __init__(self, policy: Any, game: Game | None = None, deterministic: bool = True, seed: int | None = None,
-                 name: str = "ppo", guard: Mapping[str, float] | None = None):
+                 name: str = "ppo", guard: Mapping[str, float] | None = None,
+                 late_planner: Mapping[str, Any] | None = None):
         network = getattr(policy, "policy", policy)  # an sb3 model or its policy, or a file's actor
         self.actor = network if isinstance(network, (FileActor, RemoteActor)) else NetworkActor(network)
         self.game, self.guard = game, dict(guard or {})
@@ -335,6 +351,10 @@ class PolicyAgent:
         self.deterministic = deterministic
         self.name = name
         self.rng = np.random.default_rng(seed)
+        # the hand's last turns played by a planner (:mod:`.policy_planner`); it needs the game
+        self.late = LatePlanner(late_planner, game, seed) if late_planner and game is not None else None
+        if late_planner and game is None:
+            raise ValueError("PolicyAgent: a late planner needs the game")
 
     @classmethod
     def from_file(cls, path: str | Path, game: Game, deterministic: bool = True,
@@ -344,7 +364,7 @@ class PolicyAgent:
         header = read_signature(path)
         check_signature(header, signature(game), path, game.portable_options)
         return cls(_actor(path), game, deterministic=deterministic, seed=seed, name=f"ppo:{path}",
-                   guard=action_guard(header))
+                   guard=action_guard(header), late_planner=late_planner_of(header))
 
     @property
     def policy(self) -> Any:
@@ -354,6 +374,8 @@ class PolicyAgent:
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+        if self.late is not None:
+            self.late.reset(seed)
 
     def probabilities(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> np.ndarray:
         """The policy's masked action probabilities (zero on illegal actions); ``view``
@@ -373,6 +395,8 @@ class PolicyAgent:
         solved = solved_action(self.advisor, view) if view is not None else None
         if solved is not None:
             return solved
+        if self.late is not None and view is not None and self.late.takes(view):
+            return self.late.act(observation, action_mask, view)
         if self.deterministic and self.guard:
             # the best action the guard keeps: judge in the policy's order, not the whole mask
             legal = np.asarray(action_mask, dtype=bool)

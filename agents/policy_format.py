@@ -16,6 +16,7 @@ and a training checkpoint (``checkpoints/*.zip``, ``model.zip``) has a third,
                       "observation_high": 1.0, "num_actions": 4},
      "num_timesteps": 1200064,
      "action_guard": {...},            # only if it plays inside a guard
+     "late_planner": {"agent": "expert:16", "turns": 3},  # only if a planner plays its last turns
      "metadata": {...},                # free-form JSON (e.g. where a converted file came from)
      "checkpoint": {"n_updates": 40}}  # only in a checkpoint
 
@@ -60,6 +61,8 @@ from parlor.agents.policy_architecture import (  # re-exported: the format's arc
     activation_class,
     is_int,
 )
+from parlor.agents.policy_planner import HEADER_KEY as PLANNER_KEY
+from parlor.agents.policy_planner import late_planner_of
 from parlor.envs.engine.files import atomic_write_bytes
 from parlor.envs.engine.game import ConfigError, MissingFileError, shown
 
@@ -71,7 +74,7 @@ FREE_BYTES, INFLATE_RATIO = 16 << 20, 3  # inflate_budget: what a member may inf
 SAFETENSORS_SLACK = 1 << 16          # a safetensors member's bytes besides the numbers (its JSON table)
 CHUNK = 1 << 20                      # bytes inflated per read
 SIGNATURE_FIELDS = {"env": str, "layout_version": str, "observation_shape": list, "num_actions": int, "options": dict}
-OPTIONAL_FIELDS = {"action_guard": dict, "metadata": dict, "checkpoint": dict}
+OPTIONAL_FIELDS = {"action_guard": dict, "metadata": dict, "checkpoint": dict, PLANNER_KEY: dict}
 HEADER_FIELDS = ("format", *SIGNATURE_FIELDS, "architecture", "num_timesteps", *OPTIONAL_FIELDS)
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed member times: the same policy gives the same bytes
 __all__ = ["ACTIVATIONS", "MAX_LAYERS", "MAX_OBSERVATION", "MAX_PARAMETERS", "MAX_WIDTH", "POLICY_CLASSES",
@@ -202,6 +205,10 @@ def check_header(header: Any, path: str | Path) -> Architecture:
     for name, value in header.get("action_guard", {}).items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
             raise PolicyFileError(path, f"{HEADER}: action_guard.{shown(name)}={shown(value)} must be a number >= 0")
+    try:
+        late_planner_of(header)  # its shape; whether the env has that planner is checked on loading
+    except ConfigError as exc:
+        raise PolicyFileError(path, f"{HEADER}: {exc}") from None
     n_updates = header.get("checkpoint", {}).get("n_updates", 0)
     if set(header.get("checkpoint", {})) - {"n_updates"} or not is_int(n_updates) or n_updates < 0:
         raise PolicyFileError(path, f"{HEADER}: checkpoint={shown(header['checkpoint'])} must be {{\"n_updates\": N >= 0}}")

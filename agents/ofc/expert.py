@@ -216,6 +216,13 @@ class OFCExpert(OFCHeuristic):
             setup.opp_keys, setup.opp_counts, setup.opp_schedule, setup.opp_turns, setup.opp_start,
             setup.own_start, view.discards_owed, self.fills, fl_value, FOUL_COST, ROW_WEIGHT, fl_value, seed)
 
+    def turns_left(self, view: OFCView) -> int | None:
+        """The seat's regular turns from the current one to the hand's end (None outside a
+        regular turn): the same for every decision of a turn (a policy's late planner reads it)."""
+        if not view.pending or view.fantasyland[view.player]:
+            return None
+        return 1 + sum(1 for seat, _cards, _discards in later_turns(view) if seat == view.player)
+
     def plan_regular_turn(self, view: OFCView) -> list[int]:
         """Destinations of the view's pending cards: the best-scoring candidate (the first of equals)."""
         plans = plans_of(view)

@@ -10,13 +10,19 @@ checked against the game the policy was trained on (the names its advisor's
 ``--guard NAME=TOLERANCE`` (repeatable) sets the guard, e.g. ``--guard
 endgame_foul=0 --guard midgame_foul=0.02`` for OFC Pineapple's exact endgame guard
 and its cap on the first three-card turn; ``--clear`` removes it.
+
+``--late-planner SPEC --late-turns N`` has a planner of the env play the hand's last N
+regular turns (:mod:`parlor.agents.policy_planner`), e.g. ``--late-planner expert:16
+--late-turns 3`` for OFC; ``--clear-late-planner`` removes it. What is not named is kept.
 """
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
-from parlor.agents.policy import read_signature, shield_policy
+from parlor.agents.policy import action_guard, read_signature, shield_policy
+from parlor.agents.policy_planner import checked_setting, late_planner_of
 from parlor.envs.engine.config import check_number
 from parlor.envs.engine.game import ConfigError
 
@@ -36,29 +42,48 @@ def parse_guard(items: list[str]) -> dict[str, float]:
     return guard
 
 
-def shield(source: str | Path, dest: str | Path, guard: dict[str, float]) -> Path:
-    """Copy the policy ``source`` to ``dest`` with ``guard`` ({} removes it), checked
-    against the game the policy was trained on."""
+def shield(source: str | Path, dest: str | Path, guard: dict[str, float] | None,
+           late_planner: dict[str, Any] | None | bool = True) -> Path:
+    """Copy the policy ``source`` to ``dest`` with ``guard`` ({} removes it, None keeps it) and
+    ``late_planner`` (None removes it, True keeps it), checked against the policy's own game."""
     from parlor.training.learning.wrapper import make_env_game  # also knows envs registered for tests
 
     saved = read_signature(source)
-    return shield_policy(source, dest, guard, make_env_game(saved["env"], saved.get("options", {})))
+    game = make_env_game(saved["env"], saved.get("options", {}))
+    return shield_policy(source, dest, guard, game, late_planner)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="a policy zip saved by parlor train")
     parser.add_argument("dest", help="where to write the shielded copy (may equal source)")
-    group = parser.add_mutually_exclusive_group(required=True)
+    group = parser.add_mutually_exclusive_group()
     group.add_argument("--guard", action="append", metavar="NAME=TOLERANCE",
                        help="a tolerance the env's action guard reads (repeatable), e.g. foul_cap=0.25")
     group.add_argument("--clear", action="store_true", help="remove the policy's guard")
+    planner = parser.add_mutually_exclusive_group()
+    planner.add_argument("--late-planner", metavar="SPEC",
+                         help="a planner of the env that plays the hand's last turns, e.g. expert:16 (OFC)")
+    planner.add_argument("--clear-late-planner", action="store_true", help="remove the policy's late planner")
+    parser.add_argument("--late-turns", type=int, metavar="N",
+                        help="how many of the hand's last regular turns the late planner plays (with --late-planner)")
 
 
 def run(args: argparse.Namespace) -> int:
     from parlor.training.cli.convert import check_destination, written
 
-    guard = {} if args.clear else parse_guard(args.guard)
+    if not (args.guard or args.clear or args.late_planner or args.clear_late_planner):
+        raise ConfigError("parlor shield: nothing to change; give --guard, --clear, --late-planner "
+                          "or --clear-late-planner")
+    if (args.late_planner is None) != (args.late_turns is None):
+        raise ConfigError("parlor shield: --late-planner SPEC and --late-turns N go together")
+    guard = {} if args.clear else parse_guard(args.guard) if args.guard else None
+    planner: dict[str, Any] | None | bool = True  # kept
+    if args.late_planner is not None:
+        planner = checked_setting(args.late_planner, args.late_turns)
+    elif args.clear_late_planner:
+        planner = None
     check_destination(args.dest)
-    path = written(lambda: shield(args.source, args.dest, guard), args.dest)
-    print(f"{path}: action guard {guard or 'none'}")
+    path = written(lambda: shield(args.source, args.dest, guard, planner), args.dest)
+    saved = read_signature(path)
+    print(f"{path}: action guard {action_guard(saved) or 'none'}, late planner {late_planner_of(saved) or 'none'}")
     return 0

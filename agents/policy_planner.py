@@ -1,0 +1,85 @@
+"""A policy's late turns played by a planner: the network opens, search finishes.
+
+A policy file may carry ``late_planner`` in its header, ``{"agent": SPEC, "turns": N}``:
+a planner agent of its env (``agents.registry.PLANNERS``, e.g. OFC's ``expert:16``)
+plays every decision of the seat's last ``N`` regular turns of a hand, and the network
+plays the others. Planning is cheap where few cards are left: the OFC expert's last turn
+is exact and the turns before it are expectimaxes over a few dozen sampled futures, while
+a network has to learn every end position from examples. So a distilled network with its
+last turns planned is stronger than the network alone at a few milliseconds more a hand
+(docs/experiments/ofc_expert.md). ``parlor shield --late-planner SPEC --late-turns N``
+writes it into a copy of a policy; :class:`parlor.agents.policy.PolicyAgent` plays it
+wherever the file is loaded, so ``ppo:PATH`` carries it through evaluation workers, Ray
+and ``parlor play`` unchanged.
+
+The planner is built with the agent's seed and reseeded with it, so its play depends only
+on the views and the seed. A planner tells which turns are late through its
+``turns_left(view)``: the seat's regular turns from the current one to the hand's end
+(None outside a regular turn), constant within a turn, so a turn is played by one side.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from parlor.envs.engine.game import ConfigError, Game
+
+HEADER_KEY = "late_planner"
+MAX_TURNS = 64  # more turns than any hand has: the planner plays every regular turn
+
+
+def late_planner_of(header: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``late_planner`` setting a policy header records (None for none), its shape checked:
+    ``agent`` a spec string and ``turns`` an integer in 1..MAX_TURNS."""
+    setting = header.get(HEADER_KEY)
+    if setting is None:
+        return None
+    if not isinstance(setting, Mapping) or set(setting) != {"agent", "turns"}:
+        raise ConfigError(f"{HEADER_KEY}: expected an object with the keys agent and turns, got {setting!r}")
+    return checked_setting(setting["agent"], setting["turns"])
+
+
+def checked_setting(agent: Any, turns: Any) -> dict[str, Any]:
+    """``{"agent": agent, "turns": turns}`` if both have the right type and range, else ConfigError."""
+    if not isinstance(agent, str) or not agent.strip():
+        raise ConfigError(f"{HEADER_KEY}.agent: a planner's spec such as 'expert:16', got {agent!r}")
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
+        raise ConfigError(f"{HEADER_KEY}.turns: an integer in 1..{MAX_TURNS} (the hand's last turns the "
+                          f"planner plays), got {turns!r}")
+    return {"agent": agent.strip(), "turns": turns}
+
+
+def check_late_planner(setting: Mapping[str, Any], game: Game) -> None:
+    """ConfigError unless ``setting``'s agent is a planner of ``game``'s env that can tell late
+    turns (builds it: planners import no torch)."""
+    LatePlanner(setting, game)
+
+
+class LatePlanner:
+    """The planner of a ``late_planner`` setting for ``game``, seeded with ``seed``."""
+
+    def __init__(self, setting: Mapping[str, Any], game: Game, seed: int | None = None):
+        from parlor.agents.registry import PLANNERS, make_agent
+
+        setting = checked_setting(setting.get("agent"), setting.get("turns"))
+        spec, planners = setting["agent"], PLANNERS.get(game.name, {})
+        if spec.partition(":")[0] not in planners:
+            raise ConfigError(f"{HEADER_KEY}.agent {spec!r}: not a planner of {game.name}; "
+                              f"planners: {', '.join(planners) or 'none'}")
+        self.agent = make_agent(spec, game, seed=seed)
+        if not callable(getattr(self.agent, "turns_left", None)):
+            raise ConfigError(f"{HEADER_KEY}.agent {spec!r} cannot tell a hand's late turns (no turns_left)")
+        self.spec, self.turns = spec, int(setting["turns"])
+
+    def takes(self, view: Any) -> bool:
+        """Whether the decision of ``view`` belongs to one of the hand's last ``turns`` regular turns."""
+        left = self.agent.turns_left(view)
+        return left is not None and left <= self.turns
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any) -> int:
+        return int(self.agent.act(observation, action_mask, view))
+
+    def reset(self, seed: int | None = None) -> None:
+        self.agent.reset(seed)
