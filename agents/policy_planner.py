@@ -7,7 +7,7 @@ plays the others. Planning is cheap where few cards are left: the OFC expert's l
 is exact and the turns before it are expectimaxes over a few dozen sampled futures, while
 a network has to learn every end position from examples. So a distilled network with its
 last turns planned is stronger than the network alone at a few milliseconds more a hand
-(docs/experiments/ofc_expert.md). ``parlor shield --late-planner SPEC --late-turns N``
+(docs/experiments/ofc_distilled.md). ``parlor shield --late-planner SPEC --late-turns N``
 writes it into a copy of a policy; :class:`parlor.agents.policy.PolicyAgent` plays it
 wherever the file is loaded, so ``ppo:PATH`` carries it through evaluation workers, Ray
 and ``parlor play`` unchanged.
