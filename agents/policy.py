@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -352,7 +352,8 @@ class PolicyAgent:
         self.name = name
         self.rng = np.random.default_rng(seed)
         # the hand's last turns played by a planner (:mod:`.policy_planner`); it needs the game
-        self.late = LatePlanner(late_planner, game, seed) if late_planner and game is not None else None
+        self.late = (LatePlanner(late_planner, game, seed, prior=self.view_logits)
+                     if late_planner and game is not None else None)
         if late_planner and game is None:
             raise ValueError("PolicyAgent: a late planner needs the game")
 
@@ -385,6 +386,12 @@ class PolicyAgent:
 
     def _logits(self, observation: np.ndarray) -> np.ndarray:
         return self.actor.logits(observation)
+
+    def view_logits(self, views: Sequence[Any]) -> np.ndarray:
+        """The network's logits on each view's observation (a shortlist's prior): one forward
+        pass each, as play makes them, so the bits match the actor's wherever it runs."""
+        assert self.game is not None  # a late planner is built only with the game
+        return np.stack([self._logits(self.game.encode(view)) for view in views])
 
     def _masked_probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         if not mask.any():

@@ -17,6 +17,8 @@ and a training checkpoint (``checkpoints/*.zip``, ``model.zip``) has a third,
      "num_timesteps": 1200064,
      "action_guard": {...},            # only if it plays inside a guard
      "late_planner": {"agent": "expert:16", "turns": 3},  # only if a planner plays its last turns
+                                       # (and "shortlist": K if it chooses among the network's K
+                                       # most probable placements on the other turns)
      "metadata": {...},                # free-form JSON (e.g. where a converted file came from)
      "checkpoint": {"n_updates": 40}}  # only in a checkpoint
 

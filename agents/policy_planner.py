@@ -3,7 +3,11 @@
 A policy file may carry ``late_planner`` in its header, ``{"agent": SPEC, "turns": N}``:
 a planner agent of its env (``agents.registry.PLANNERS``, e.g. OFC's ``expert:16``)
 plays every decision of the seat's last ``N`` regular turns of a hand, and the network
-plays the others. Planning is cheap where few cards are left: the OFC expert's last turn
+plays the others. With ``"shortlist": K`` as well, the network plays no regular turn
+alone: on the earlier turns it shortlists its ``K`` most probable placements of the
+turn's cards and the planner plays the best of them by its own scoring (a planner that
+takes a ``prior``, as OFC's expert does: ``agents.ofc.shortlist``), which is most of the
+planner's judgement at a few per cent of its cost. Planning is cheap where few cards are left: the OFC expert's last turn
 is exact and the turns before it are expectimaxes over a few dozen sampled futures, while
 a network has to learn every end position from examples. So a distilled network with its
 last turns planned is stronger than the network alone at a few milliseconds more a hand
@@ -19,7 +23,7 @@ on the views and the seed. A planner tells which turns are late through its
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -28,6 +32,8 @@ from parlor.envs.engine.game import ConfigError, Game
 
 HEADER_KEY = "late_planner"
 MAX_TURNS = 64  # more turns than any hand has: the planner plays every regular turn
+MAX_SHORTLIST = 64  # placements a network may shortlist for the planner
+KEYS = {"agent", "turns", "shortlist"}
 
 
 def late_planner_of(header: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -36,19 +42,27 @@ def late_planner_of(header: Mapping[str, Any]) -> dict[str, Any] | None:
     setting = header.get(HEADER_KEY)
     if setting is None:
         return None
-    if not isinstance(setting, Mapping) or set(setting) != {"agent", "turns"}:
-        raise ConfigError(f"{HEADER_KEY}: expected an object with the keys agent and turns, got {setting!r}")
-    return checked_setting(setting["agent"], setting["turns"])
+    if not isinstance(setting, Mapping) or not {"agent", "turns"} <= set(setting) <= KEYS:
+        raise ConfigError(f"{HEADER_KEY}: expected an object with the keys agent and turns (and optionally "
+                          f"shortlist), got {setting!r}")
+    return checked_setting(setting["agent"], setting["turns"], setting.get("shortlist"))
 
 
-def checked_setting(agent: Any, turns: Any) -> dict[str, Any]:
-    """``{"agent": agent, "turns": turns}`` if both have the right type and range, else ConfigError."""
+def checked_setting(agent: Any, turns: Any, shortlist: Any = None) -> dict[str, Any]:
+    """``{"agent": agent, "turns": turns}`` (with ``"shortlist"`` unless it is None) if each
+    has the right type and range, else ConfigError."""
     if not isinstance(agent, str) or not agent.strip():
         raise ConfigError(f"{HEADER_KEY}.agent: a planner's spec such as 'expert:16', got {agent!r}")
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
         raise ConfigError(f"{HEADER_KEY}.turns: an integer in 1..{MAX_TURNS} (the hand's last turns the "
                           f"planner plays), got {turns!r}")
-    return {"agent": agent.strip(), "turns": turns}
+    setting = {"agent": agent.strip(), "turns": turns}
+    if shortlist is not None:
+        if isinstance(shortlist, bool) or not isinstance(shortlist, int) or not 1 <= shortlist <= MAX_SHORTLIST:
+            raise ConfigError(f"{HEADER_KEY}.shortlist: an integer in 1..{MAX_SHORTLIST} (the network's placements "
+                              f"the planner compares on the earlier turns), got {shortlist!r}")
+        setting["shortlist"] = shortlist
+    return setting
 
 
 def check_late_planner(setting: Mapping[str, Any], game: Game) -> None:
@@ -58,12 +72,14 @@ def check_late_planner(setting: Mapping[str, Any], game: Game) -> None:
 
 
 class LatePlanner:
-    """The planner of a ``late_planner`` setting for ``game``, seeded with ``seed``."""
+    """The planner of a ``late_planner`` setting for ``game``, seeded with ``seed``; ``prior``
+    (views -> the network's logits for each) is what a shortlist is drawn from."""
 
-    def __init__(self, setting: Mapping[str, Any], game: Game, seed: int | None = None):
+    def __init__(self, setting: Mapping[str, Any], game: Game, seed: int | None = None,
+                 prior: Callable[[Sequence[Any]], np.ndarray] | None = None):
         from parlor.agents.registry import PLANNERS, make_agent
 
-        setting = checked_setting(setting.get("agent"), setting.get("turns"))
+        setting = checked_setting(setting.get("agent"), setting.get("turns"), setting.get("shortlist"))
         spec, planners = setting["agent"], PLANNERS.get(game.name, {})
         if spec.partition(":")[0] not in planners:
             raise ConfigError(f"{HEADER_KEY}.agent {spec!r}: not a planner of {game.name}; "
@@ -71,14 +87,25 @@ class LatePlanner:
         self.agent = make_agent(spec, game, seed=seed)
         if not callable(getattr(self.agent, "turns_left", None)):
             raise ConfigError(f"{HEADER_KEY}.agent {spec!r} cannot tell a hand's late turns (no turns_left)")
-        self.spec, self.turns = spec, int(setting["turns"])
+        self.spec, self.turns, self.shortlist = spec, int(setting["turns"]), setting.get("shortlist")
+        if self.shortlist is not None and not hasattr(self.agent, "prior"):
+            raise ConfigError(f"{HEADER_KEY}.agent {spec!r} cannot plan among a network's shortlist (no prior)")
+        self.prior = prior
 
     def takes(self, view: Any) -> bool:
-        """Whether the decision of ``view`` belongs to one of the hand's last ``turns`` regular turns."""
+        """Whether the planner plays the decision of ``view``: one of the hand's last ``turns``
+        regular turns, or with a shortlist any regular turn."""
         left = self.agent.turns_left(view)
-        return left is not None and left <= self.turns
+        return left is not None and (left <= self.turns or self.shortlist is not None)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any) -> int:
+        if self.shortlist is not None:
+            if self.prior is None:
+                raise ValueError(f"{HEADER_KEY}: a shortlist needs the network's prior")
+            # set at each decision: constant within a turn, which the planner plans at its first card
+            late = self.agent.turns_left(view) <= self.turns
+            self.agent.prior = None if late else self.prior
+            self.agent.shortlist_size = self.shortlist
         return int(self.agent.act(observation, action_mask, view))
 
     def reset(self, seed: int | None = None) -> None:

@@ -29,6 +29,7 @@ play depends only on the View and the agent's seed (``expert:SAMPLES``).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +37,7 @@ import numpy as np
 from parlor.agents.ofc.expert_kernel import RESULT, candidate_values
 from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE, solve
 from parlor.agents.ofc.heuristic import OFCHeuristic
+from parlor.agents.ofc.shortlist import Prior, network_shortlist
 from parlor.envs.engine.hands import CARD_KEY
 from parlor.envs.ofc.deal import deal_plan
 from parlor.envs.ofc.game import OFCGame
@@ -175,6 +177,10 @@ class OFCExpert(OFCHeuristic):
         super().__init__(game, seed)
         self.samples, self.fills = samples, fills
         self.fl_stay = self.fantasyland.fl_stay
+        # a policy's network that shortlists each turn's candidates (agents.ofc.shortlist);
+        # set by the policy's planner (agents.policy_planner) on the turns the network guides
+        self.prior: Prior | None = None
+        self.shortlist_size = 1
 
     def samples_for(self, view: OFCView, candidates: int) -> tuple[int, int]:
         """(worlds for the screening of every candidate, worlds for the final comparison):
@@ -186,20 +192,22 @@ class OFCExpert(OFCHeuristic):
             return max(1, self.samples // SCREEN_SHARE), self.samples
         return 0, self.samples * LATE_FACTOR
 
-    def values(self, view: OFCView) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
+    def values(self, view: OFCView, among: Sequence[int] | None = None
+               ) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
         """(the candidates of the view's turn, their mean scores over the sampled worlds;
-        ``-inf`` for those the screening dropped)."""
+        ``-inf`` for those the screening dropped, and for those not ``among`` the given
+        candidate indices when given: a policy's shortlist, budgeted as a turn of that many)."""
         plans = plans_of(view)
         setup = turn_setup(view)
         unseen = view.unseen_cards()
         if len(unseen) < setup.needed:
             raise ValueError(f"the view leaves {len(unseen)} unseen cards, the hand still deals {setup.needed}")
-        screen, final = self.samples_for(view, len(plans.dests))
+        kept = np.arange(len(plans.dests)) if among is None else np.unique(np.asarray(among, dtype=np.int64))
+        screen, final = self.samples_for(view, len(kept))
         values = np.full(len(plans.dests), -np.inf)
-        kept = np.arange(len(plans.dests))
         if screen:
-            first = self._scores(view, setup, plans.array, unseen, screen)
-            kept = np.sort(np.argsort(-first, kind="stable")[:SCREEN_KEEP])
+            first = self._scores(view, setup, plans.array[kept], unseen, screen)
+            kept = kept[np.sort(np.argsort(-first, kind="stable")[:SCREEN_KEEP])]
         values[kept] = self._scores(view, setup, plans.array[kept], unseen, final)
         return plans.dests, values
 
@@ -224,9 +232,32 @@ class OFCExpert(OFCHeuristic):
         return 1 + sum(1 for seat, _cards, _discards in later_turns(view) if seat == view.player)
 
     def plan_regular_turn(self, view: OFCView) -> list[int]:
-        """Destinations of the view's pending cards: the best-scoring candidate (the first of equals)."""
+        """Destinations of the view's pending cards: the best-scoring candidate (the first of
+        equals), among the ``prior``'s shortlist of ``shortlist_size`` when a policy set one."""
         plans = plans_of(view)
         if len(plans.dests) == 1:
             return list(plans.dests[0])
-        dests, values = self.values(view)
+        among = None
+        if self.prior is not None:
+            among = network_shortlist(view, plans.dests, self.prior, self.shortlist_size)
+            if len(among) == 1:
+                return list(plans.dests[among[0]])
+        dests, values = self.values(view, among)
         return list(dests[int(np.argmax(values))])
+
+
+class OpeningBudgetExpert(OFCExpert):
+    """The expert at its default budget on the hand's opening turn and at ``expert:8``'s on
+    the later ones: what a distilled policy with ``expert:8`` as its late planner would play
+    with a perfect copy of the expert's opening. The agent of that measurement
+    (``parlor.agents.ofc.expert:OpeningBudgetExpert``, docs/experiments/ofc_distilled.md)."""
+
+    opening_samples, later_samples = DEFAULT_SAMPLES, 8
+
+    def __init__(self, game: OFCGame | None = None, seed: int | None = None):
+        super().__init__(game, seed, samples=self.later_samples)
+
+    def plan_regular_turn(self, view: OFCView) -> list[int]:
+        opening = not any(view.own_rows) and not view.discards
+        self.samples = self.opening_samples if opening else self.later_samples
+        return super().plan_regular_turn(view)

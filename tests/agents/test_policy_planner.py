@@ -31,6 +31,14 @@ def planned(tmp_path_factory) -> Path:
     return dest
 
 
+@pytest.fixture(scope="module")
+def shortlisted(tmp_path_factory) -> Path:
+    dest = tmp_path_factory.mktemp("shortlisted") / "shortlisted.zip"
+    assert main(["shield", str(SOURCE), str(dest), "--late-planner", "expert:4", "--late-turns", "3",
+                 "--shortlist", "1"]) == 0
+    return dest
+
+
 def test_shield_writes_keeps_and_clears_the_late_planner(planned: Path, tmp_path: Path, capsys) -> None:
     assert late_planner_of(read_signature(planned)) == {"agent": "expert:4", "turns": 3}
     assert late_planner_of(read_signature(SOURCE)) is None
@@ -49,6 +57,9 @@ def test_shield_writes_keeps_and_clears_the_late_planner(planned: Path, tmp_path
     (["--late-planner", "expert:0", "--late-turns", "2"], "bad expert budget '0'"),
     (["--late-planner", "expert:4", "--late-turns", "0"], "late_planner.turns: an integer in 1..64"),
     (["--late-planner", "expert:4"], "--late-planner SPEC and --late-turns N go together"),
+    (["--shortlist", "4"], "--shortlist K needs --late-planner"),
+    (["--late-planner", "expert:4", "--late-turns", "2", "--shortlist", "0"], "late_planner.shortlist: an integer"),
+    (["--late-planner", "search:4", "--late-turns", "2"], "not a planner of ofc_v0"),
     ([], "nothing to change"),
 ])
 def test_shield_refuses_a_bad_late_planner(tmp_path: Path, capsys, args: list[str], message: str) -> None:
@@ -59,7 +70,9 @@ def test_shield_refuses_a_bad_late_planner(tmp_path: Path, capsys, args: list[st
 
 
 @pytest.mark.parametrize("setting", [{"agent": "expert:4"}, {"agent": "expert:4", "turns": 2, "x": 1},
-                                     {"agent": 4, "turns": 2}, {"agent": "expert", "turns": True}, "expert:4"])
+                                     {"agent": 4, "turns": 2}, {"agent": "expert", "turns": True}, "expert:4",
+                                     {"agent": "expert:4", "turns": 2, "shortlist": 1.5},
+                                     {"agent": "expert:4", "turns": 2, "shortlist": 65}])
 def test_a_malformed_header_setting_is_a_config_error(setting) -> None:
     with pytest.raises(ConfigError, match="late_planner"):
         late_planner_of({"late_planner": setting})
@@ -71,13 +84,23 @@ def test_check_policy_checks_the_late_planner_without_torch(planned: Path) -> No
         PolicyAgent(PolicyAgent.from_file(SOURCE, game()).actor, game(), late_planner={"agent": "random", "turns": 1})
 
 
-def test_late_turns_are_the_planners_and_the_others_the_networks(planned: Path) -> None:
+def test_the_shortlist_is_written_and_checked(shortlisted: Path) -> None:
+    setting = {"agent": "expert:4", "turns": 3, "shortlist": 1}
+    assert late_planner_of(read_signature(shortlisted)) == setting
+    assert check_policy(shortlisted, game())["late_planner"] == setting
+
+
+@pytest.mark.parametrize("which", ["planned", "shortlisted"])
+def test_late_turns_are_the_planners_and_the_others_the_networks(which: str, request) -> None:
     """Decision by decision, the planned policy plays what the planner alone (same seed, asked the
-    same late decisions) and the network alone play; both sides get turns; same seed, same play."""
+    same late decisions) and the network alone play; both sides get turns; same seed, same play.
+    A shortlist of one is the network's own placement of the turn's cards, most probable card by
+    card: the placed views the planner shows the network are the env's own, masks included."""
     g = game()
+    path = request.getfixturevalue(which)
 
     def play(seed: int) -> list[int]:
-        hybrid = PolicyAgent.from_file(planned, g, seed=seed)
+        hybrid = PolicyAgent.from_file(path, g, seed=seed)
         network, expert = PolicyAgent.from_file(SOURCE, g), make_agent("expert:4", g, seed=seed)
         opponent = OFCHeuristic(g, seed=1)
         state, taken, sides = g.new_state(np.random.default_rng(5)), [], {"planner": 0, "network": 0}

@@ -13,7 +13,8 @@ and its cap on the first three-card turn; ``--clear`` removes it.
 
 ``--late-planner SPEC --late-turns N`` has a planner of the env play the hand's last N
 regular turns (:mod:`parlor.agents.policy_planner`), e.g. ``--late-planner expert:16
---late-turns 3`` for OFC; ``--clear-late-planner`` removes it. What is not named is kept.
+--late-turns 3`` for OFC, and with ``--shortlist K`` the best of the network's K most probable
+placements on the earlier turns; ``--clear-late-planner`` removes it. What is not named is kept.
 """
 from __future__ import annotations
 
@@ -66,20 +67,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     planner.add_argument("--clear-late-planner", action="store_true", help="remove the policy's late planner")
     parser.add_argument("--late-turns", type=int, metavar="N",
                         help="how many of the hand's last regular turns the late planner plays (with --late-planner)")
+    parser.add_argument("--shortlist", type=int, metavar="K",
+                        help="on the earlier turns the late planner plays the best of the network's K most "
+                             "probable placements (with --late-planner; OFC's expert)")
 
 
 def run(args: argparse.Namespace) -> int:
     from parlor.training.cli.convert import check_destination, written
 
-    if not (args.guard or args.clear or args.late_planner or args.clear_late_planner):
+    if not (args.guard or args.clear or args.late_planner or args.clear_late_planner or args.shortlist is not None):
         raise ConfigError("parlor shield: nothing to change; give --guard, --clear, --late-planner "
                           "or --clear-late-planner")
     if (args.late_planner is None) != (args.late_turns is None):
         raise ConfigError("parlor shield: --late-planner SPEC and --late-turns N go together")
+    if args.shortlist is not None and args.late_planner is None:
+        raise ConfigError("parlor shield: --shortlist K needs --late-planner SPEC --late-turns N")
     guard = {} if args.clear else parse_guard(args.guard) if args.guard else None
     planner: dict[str, Any] | None | bool = True  # kept
     if args.late_planner is not None:
-        planner = checked_setting(args.late_planner, args.late_turns)
+        planner = checked_setting(args.late_planner, args.late_turns, args.shortlist)
     elif args.clear_late_planner:
         planner = None
     check_destination(args.dest)
