@@ -14,6 +14,8 @@ beside the heuristic's (:mod:`parlor.training.benchmarks.ofc_expert`).
 
 ``--ofc-misplays DEALS`` studies what the expert still misplays: its decisions in ``DEALS`` seeded deals
 beside a much larger budget's, with the value gap of each (:mod:`parlor.training.benchmarks.ofc_misplays`).
+``--ofc-shortlist DEALS --policy PATH`` ranks the expert's placements in that policy's shortlists
+(:mod:`parlor.training.benchmarks.ofc_shortlist`).
 
 ``--train ENV`` measures training throughput instead (:mod:`parlor.training.benchmarks.train_speed`):
 SB3 MaskablePPO with 1 env, 2 in-process envs (also with sb3-contrib's own rollout loop, forward pass
@@ -77,11 +79,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ofc-misplays", metavar="DEALS", type=int,
                         help="only the OFC expert's misplays: its decisions in DEALS seeded deals (hands, or matches "
                         "with --option num_hands=N) beside a larger budget's, with value gaps; see --budgets")
+    parser.add_argument("--ofc-shortlist", metavar="DEALS", type=int,
+                        help="only how often a policy's K most probable placements hold the OFC expert's, over its "
+                        "decisions in DEALS seeded deals (the policy: --policy; game options: --option)")
+    parser.add_argument("--policy", metavar="PATH", help="with --ofc-shortlist: the policy file whose shortlists are ranked")
     parser.add_argument("--budgets", default="128,2048", metavar="DEFAULT,BIG",
                         help="with --ofc-misplays: the expert's budget and the larger one (default 128,2048)")
     parser.add_argument("--batches", type=int, default=16,
                         help="with --ofc-misplays: independent batches of worlds behind each gap's standard error")
-    parser.add_argument("--seed", type=int, default=0, help="with --ofc-misplays: the deals' and experts' seed")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="with --ofc-misplays or --ofc-shortlist: the deals' and experts' seed")
     parser.add_argument("--worst", type=int, default=5, help="with --ofc-misplays: positions drawn, largest gap first")
     parser.add_argument("--out", metavar="FILE", help="with --ofc-misplays: JSON of the comparisons, saved as "
                         "they finish; a rerun of the same study resumes from it")
@@ -231,6 +238,8 @@ def run(args: argparse.Namespace) -> int:
         return run_ofc_expert(args)
     if args.ofc_misplays is not None:
         return run_ofc_misplays(args)
+    if args.ofc_shortlist is not None:
+        return run_ofc_shortlist(args)
     if args.eval_workers:
         return run_eval_workers(args)
     if args.reference:
@@ -312,6 +321,26 @@ def run_ofc_misplays(args: argparse.Namespace) -> int:
     results = compare(config, positions, Path(args.out) if args.out else None, progress)
     print("\n".join(report(config, results)))
     print("\n".join(worst(config, positions, results, args.worst)))
+    return 0
+
+
+def run_ofc_shortlist(args: argparse.Namespace) -> int:
+    from parlor.agents.policy import read_signature
+    from parlor.cli.options import game_options
+    from parlor.training.benchmarks.ofc_misplays import StudyConfig
+    from parlor.training.benchmarks.ofc_shortlist import rank_decisions, report
+
+    if not args.policy:
+        raise SystemExit("--ofc-shortlist: name the policy file with --policy PATH")
+    header = read_signature(args.policy)  # its own game, unless --option changes a portable option
+    if header["env"] != "ofc_v0":
+        raise SystemExit(f"--policy {args.policy}: a policy of {header['env']}, not ofc_v0")
+    options = {**header.get("options", {}), **game_options("ofc_v0", args.preset, args.option)}
+    try:
+        config = StudyConfig(tuple(sorted(options.items())), args.ofc_shortlist, args.seed)
+    except ValueError as error:
+        raise SystemExit(f"--ofc-shortlist: {error}") from None
+    print("\n".join(report(config, args.policy, rank_decisions(args.policy, config))))
     return 0
 
 
