@@ -6,10 +6,10 @@ plays every decision of the seat's last ``N`` regular turns of a hand, and the n
 plays the others. With ``"shortlist": K`` as well, the network plays no regular turn
 alone: on the earlier turns it shortlists its ``K`` most probable placements of the
 turn's cards and the planner plays the best of them by its own scoring (a planner that
-takes a ``prior``, as OFC's expert does: ``agents.ofc.shortlist``), which is most of the
-planner's judgement at a few per cent of its cost. Planning is cheap where few cards are left: the OFC expert's last turn
-is exact and the turns before it are expectimaxes over a few dozen sampled futures, while
-a network has to learn every end position from examples. So a distilled network with its
+takes a ``prior``, as OFC's expert does: ``agents.ofc.shortlist``): part of the planner's
+judgement at a few per cent of its cost. Planning is cheap where few cards are left: the
+OFC expert's last turn is exact and the turns before it are expectimaxes over a few dozen
+sampled futures, while a network has to learn every end position from examples. So a distilled network with its
 last turns planned is stronger than the network alone at a few milliseconds more a hand
 (docs/experiments/ofc_distilled.md). ``parlor shield --late-planner SPEC --late-turns N``
 writes it into a copy of a policy; :class:`parlor.agents.policy.PolicyAgent` plays it
