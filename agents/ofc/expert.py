@@ -92,6 +92,11 @@ def later_turns(view: OFCView) -> list[tuple[int, int, int]]:
     raise ValueError(f"seat {view.player} has no turn left in this hand: it cannot be planning one")
 
 
+def is_opening(view: OFCView) -> bool:
+    """Whether the view's regular turn is the hand's first (the seat has placed and thrown nothing)."""
+    return not any(view.own_rows) and not view.discards
+
+
 def turn_setup(view: OFCView) -> TurnSetup:
     later = later_turns(view)
     me = view.player
@@ -258,6 +263,5 @@ class OpeningBudgetExpert(OFCExpert):
         super().__init__(game, seed, samples=self.later_samples)
 
     def plan_regular_turn(self, view: OFCView) -> list[int]:
-        opening = not any(view.own_rows) and not view.discards
-        self.samples = self.opening_samples if opening else self.later_samples
+        self.samples = self.opening_samples if is_opening(view) else self.later_samples
         return super().plan_regular_turn(view)

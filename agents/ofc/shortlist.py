@@ -6,7 +6,7 @@ its probabilities of each card's destination, each read from the observation of 
 with the cards before it placed. :func:`network_shortlist` finds the ``size`` most probable
 candidates by a beam search of width ``size`` over those cards (exact when ``size`` covers
 every partial placement; with ``size`` 1 it is the network's own greedy play). The
-planner (``OFCExpert.plan_among``) then scores only these: the opening's 232 candidates
+planner (``OFCExpert.values(view, among)``) then scores only these: the opening's 232 candidates
 cost the expert about half a second, four of them a few milliseconds
 (docs/experiments/ofc_distilled.md).
 """
@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from parlor.envs.ofc.view import OFCView
-from parlor.envs.ofc_outlook.rollouts import DISCARD
+from parlor.envs.ofc.view import OFCView, frozen_board
+from parlor.envs.ofc_outlook.rollouts import DISCARD, place
 
 # views -> the network's action logits for each ([len(views), actions])
 Prior = Callable[[Sequence[OFCView]], np.ndarray]
@@ -26,18 +26,16 @@ Prior = Callable[[Sequence[OFCView]], np.ndarray]
 
 def placed(view: OFCView, dest: int) -> OFCView:
     """``view`` after its first pending card went to ``dest`` (a row, or the discards)."""
-    card, rows, own = view.pending[0], list(view.rows), list(view.own_rows)
-    discards, owed = view.discards, view.discards_owed
-    if dest == DISCARD:
-        discards, owed = discards + (card,), owed - 1
-    else:
-        own[dest] = own[dest] + (card,)
-    rows[view.player] = (own[0], own[1], own[2])
-    return dataclasses.replace(view, rows=tuple(rows), pending=view.pending[1:], discards=discards,
-                               discards_owed=owed)
+    card, rows = view.pending[0], list(view.rows)
+    rows[view.player] = frozen_board(place(view.own_rows, (card,), (dest,)))
+    discarded = dest == DISCARD
+    return dataclasses.replace(view, rows=tuple(rows), pending=view.pending[1:],
+                               discards=view.discards + ((card,) if discarded else ()),
+                               discards_owed=view.discards_owed - discarded)
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
+    """log(softmax(logits)) of one row of the prior's logits, stable for large ones."""
     top = float(logits.max())
     return logits - (top + float(np.log(np.exp(logits - top).sum())))
 

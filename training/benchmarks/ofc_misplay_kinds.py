@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlor.agents.ofc.expert import later_turns
+from parlor.agents.ofc.expert import is_opening, later_turns
 from parlor.envs.engine.cards import format_card, rank_of, suit_of
 from parlor.envs.ofc.scoring import ROW_NAMES
 from parlor.envs.ofc.view import OFCView
@@ -38,7 +38,7 @@ ACE = 12
 
 def street(view: OFCView) -> str:
     """The street of the view's regular turn (see the module docstring)."""
-    if not any(view.own_rows) and not view.discards:
+    if is_opening(view):
         return "opening"
     ahead = [t for t in later_turns(view) if t[0] == view.player]
     return "last" if not ahead else "before last" if len(ahead) == 1 else "middle"
