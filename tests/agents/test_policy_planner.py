@@ -58,6 +58,10 @@ def test_shield_writes_keeps_and_clears_the_late_planner(planned: Path, tmp_path
     (["--late-planner", "expert:4", "--late-turns", "0"], "late_planner.turns: an integer in 1..64"),
     (["--late-planner", "expert:4"], "--late-planner SPEC and --late-turns N go together"),
     (["--shortlist", "4"], "--shortlist K needs --late-planner"),
+    (["--late-samples", "4,4"], "--late-samples S1,S2,... needs --late-planner"),
+    (["--late-planner", "expert:4", "--late-turns", "2", "--late-samples", "4"], "late_planner.samples: a list of 2"),
+    (["--late-planner", "expert:4", "--late-turns", "2", "--late-samples", "4,0"], "late_planner.samples: a list of 2"),
+    (["--late-planner", "expert:4", "--late-turns", "2", "--late-samples", "4,x"], "expected integers separated"),
     (["--late-planner", "expert:4", "--late-turns", "2", "--shortlist", "0"], "late_planner.shortlist: an integer"),
     (["--late-planner", "search:4", "--late-turns", "2"], "not a planner of ofc_v0"),
     ([], "nothing to change"),
@@ -72,7 +76,11 @@ def test_shield_refuses_a_bad_late_planner(tmp_path: Path, capsys, args: list[st
 @pytest.mark.parametrize("setting", [{"agent": "expert:4"}, {"agent": "expert:4", "turns": 2, "x": 1},
                                      {"agent": 4, "turns": 2}, {"agent": "expert", "turns": True}, "expert:4",
                                      {"agent": "expert:4", "turns": 2, "shortlist": 1.5},
-                                     {"agent": "expert:4", "turns": 2, "shortlist": 65}])
+                                     {"agent": "expert:4", "turns": 2, "shortlist": 65},
+                                     {"agent": "expert:4", "turns": 2, "samples": [4]},
+                                     {"agent": "expert:4", "turns": 2, "samples": [4, True]},
+                                     {"agent": "expert:4", "turns": 2, "samples": "44"},
+                                     {"agent": "expert:4", "turns": 2, "samples": [4, 1 << 17]}])
 def test_a_malformed_header_setting_is_a_config_error(setting) -> None:
     with pytest.raises(ConfigError, match="late_planner"):
         late_planner_of({"late_planner": setting})
@@ -88,6 +96,49 @@ def test_the_shortlist_is_written_and_checked(shortlisted: Path) -> None:
     setting = {"agent": "expert:4", "turns": 3, "shortlist": 1}
     assert late_planner_of(read_signature(shortlisted)) == setting
     assert check_policy(shortlisted, game())["late_planner"] == setting
+
+
+def test_each_late_turn_plans_with_its_own_samples(tmp_path: Path, monkeypatch) -> None:
+    """``--late-samples`` sets the planner's budget turn by turn (first late turn to last);
+    the shortlisted earlier turns keep the spec's own; the setting survives the file."""
+    from parlor.agents.ofc.expert import OFCExpert
+
+    dest = tmp_path / "budgeted.zip"
+    assert main(["shield", str(SOURCE), str(dest), "--late-planner", "expert:4", "--late-turns", "3",
+                 "--shortlist", "2", "--late-samples", "2,3,1"]) == 0
+    setting = {"agent": "expert:4", "turns": 3, "shortlist": 2, "samples": [2, 3, 1]}
+    assert late_planner_of(read_signature(dest)) == setting == check_policy(dest, game())["late_planner"]
+    used: list[tuple[int, int]] = []
+    values = OFCExpert.values
+
+    def recording(self, view, among=None):
+        used.append((self.turns_left(view), self.samples))
+        return values(self, view, among)
+
+    monkeypatch.setattr(OFCExpert, "values", recording)
+    g = game()
+    agent, opponent = PolicyAgent.from_file(dest, g, seed=2), OFCHeuristic(g, seed=1)
+    for deal in range(2):
+        state = g.new_state(np.random.default_rng(deal))
+        while not state.is_terminal():
+            p = state.current_player
+            state.apply(decide(agent if p == 0 else opponent, g, state, p))
+    expected = {5: 4, 4: 4, 3: 2, 2: 3, 1: 1}
+    assert used and all(samples == expected[left] for left, samples in used), used
+    assert {5, 4, 3, 2} <= {left for left, _ in used}
+
+
+def test_per_turn_samples_need_a_planner_with_a_budget(monkeypatch) -> None:
+    import parlor.agents.registry as registry
+    from parlor.agents.policy_planner import LatePlanner
+
+    class Unbudgeted:  # a planner that tells late turns but has no samples to set
+        def turns_left(self, view):
+            return 1
+
+    monkeypatch.setattr(registry, "make_agent", lambda spec, game, seed=None: Unbudgeted())
+    with pytest.raises(ConfigError, match="has no budget of samples to set per turn"):
+        LatePlanner({"agent": "expert:4", "turns": 1, "samples": [1]}, game())
 
 
 @pytest.mark.parametrize("which", ["planned", "shortlisted"])

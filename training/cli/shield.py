@@ -14,7 +14,9 @@ and its cap on the first three-card turn; ``--clear`` removes it.
 ``--late-planner SPEC --late-turns N`` has a planner of the env play the hand's last N
 regular turns (:mod:`parlor.agents.policy_planner`), e.g. ``--late-planner expert:16
 --late-turns 3`` for OFC, and with ``--shortlist K`` the best of the network's K most probable
-placements on the earlier turns; ``--clear-late-planner`` removes it. What is not named is kept.
+placements on the earlier turns, and with ``--late-samples 16,16,8,1`` the planner's budget
+on each late turn, first to last (the spec's own on the earlier turns);
+``--clear-late-planner`` removes it. What is not named is kept.
 """
 from __future__ import annotations
 
@@ -70,22 +72,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shortlist", type=int, metavar="K",
                         help="on the earlier turns the late planner plays the best of the network's K most "
                              "probable placements (with --late-planner; OFC's expert)")
+    parser.add_argument("--late-samples", metavar="S1,S2,...",
+                        help="the late planner's samples on each of its late turns, first to last, one per "
+                             "turn (with --late-planner); the spec's own budget plays the earlier turns")
+
+
+def parse_samples(text: str) -> list[int]:
+    """``"16,16,8,1"`` -> ``[16, 16, 8, 1]`` (the counts' ranges are checked with the setting)."""
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise ConfigError(f"--late-samples {text!r}: expected integers separated by commas, e.g. 16,16,8,1") from None
 
 
 def run(args: argparse.Namespace) -> int:
     from parlor.training.cli.convert import check_destination, written
 
-    if not (args.guard or args.clear or args.late_planner or args.clear_late_planner or args.shortlist is not None):
+    if not (args.guard or args.clear or args.late_planner or args.clear_late_planner
+            or args.shortlist is not None or args.late_samples is not None):
         raise ConfigError("parlor shield: nothing to change; give --guard, --clear, --late-planner "
                           "or --clear-late-planner")
     if (args.late_planner is None) != (args.late_turns is None):
         raise ConfigError("parlor shield: --late-planner SPEC and --late-turns N go together")
-    if args.shortlist is not None and args.late_planner is None:
-        raise ConfigError("parlor shield: --shortlist K needs --late-planner SPEC --late-turns N")
+    for flag, value in (("--shortlist K", args.shortlist), ("--late-samples S1,S2,...", args.late_samples)):
+        if value is not None and args.late_planner is None:
+            raise ConfigError(f"parlor shield: {flag} needs --late-planner SPEC --late-turns N")
     guard = {} if args.clear else parse_guard(args.guard) if args.guard else None
     planner: dict[str, Any] | None | bool = True  # kept
     if args.late_planner is not None:
-        planner = checked_setting(args.late_planner, args.late_turns, args.shortlist)
+        samples = None if args.late_samples is None else parse_samples(args.late_samples)
+        planner = checked_setting(args.late_planner, args.late_turns, args.shortlist, samples)
     elif args.clear_late_planner:
         planner = None
     check_destination(args.dest)
