@@ -12,7 +12,9 @@ The study owns three steps, each a pure function of its arguments and seeds (no 
    would favour its choice), in ``batches`` independent batches, so the gap gets a
    standard error;
 3. :func:`summary` gives the misplay rate and the mean gap per decision by street and by
-   kind (:mod:`parlor.training.benchmarks.ofc_misplay_kinds`), with 95% CIs over deals
+   kind (:mod:`parlor.training.benchmarks.ofc_misplay_kinds`), :func:`by_turn` by the
+   seat's turns still to play (the two middle turns of Pineapple apart: the first, with
+   more candidates than the expert compares in full, is screened), with 95% CIs over deals
    (the decisions of one deal are not independent), and :func:`worst` the largest gaps
    drawn as text boards.
 
@@ -93,6 +95,7 @@ class Comparison:
     gap: float
     se: float
     values: tuple[float, float] | None   # the default's and the larger budget's mean scores (None where they agree)
+    turns_left: int | None = None        # the seat's regular turns from this one to the hand's end (None: saved before)
 
 
 class _Recorder(OFCExpert):
@@ -152,13 +155,14 @@ def compare_one(game, position: Position, config: StudyConfig) -> Comparison:
     """The larger budget's choice at ``position`` and, where it differs, the value gap."""
     view = position.view
     seed = _seed(config.seed, *position.key)
-    big = tuple(OFCExpert(game, seed=seed, samples=config.big).plan_regular_turn(view))
+    expert = OFCExpert(game, seed=seed, samples=config.big)
+    big = tuple(expert.plan_regular_turn(view))
     if big == position.played:
         gap, se, values = 0.0, 0.0, None
     else:
         gap, se, values = value_gap(game, view, position.played, big, config.big, config.batches, seed + 1)
     return Comparison(position.key, street(view), kind(view, position.played, big), position.played, big,
-                      gap, se, values)
+                      gap, se, values, expert.turns_left(view))
 
 
 def _load(out: Path | None, config: StudyConfig) -> dict[tuple, Comparison]:
@@ -237,6 +241,13 @@ def summary(results: Sequence[Comparison]) -> tuple[list[Row], list[Row]]:
     return rows, [_row(k, [c for c in results if c.kind == k]) for k in kinds]
 
 
+def by_turn(results: Sequence[Comparison]) -> list[Row]:
+    """A row for each count of the seat's turns still to play (this one included), most first:
+    the streets' turns one by one (comparisons saved without the count are left out)."""
+    counts = sorted({c.turns_left for c in results if c.turns_left is not None}, reverse=True)
+    return [_row(f"{n} turn{'s' * (n != 1)} to go", [c for c in results if c.turns_left == n]) for n in counts]
+
+
 def report(config: StudyConfig, results: Sequence[Comparison]) -> list[str]:
     lines = [f"OFC {dict(config.options)}: {config.deals} deals (seed {config.seed}), expert:{config.default} against "
              f"itself, its {len(results)} decisions replayed by expert:{config.big}",
@@ -245,7 +256,7 @@ def report(config: StudyConfig, results: Sequence[Comparison]) -> list[str]:
              f"{'':36s} {'decisions':>9s} {'differ':>15s} {'clear':>5s} {'gap per decision':>18s} "
              f"{'gap where differ':>17s}"]
     by_street, by_kind = summary(results)
-    for r in by_street:
+    for r in by_street + by_turn(results):
         lines.append(f"{r.label:36s} {r.decisions:9d} {100 * r.rate:7.1f}% ± {100 * r.rate_ci:4.1f} {r.clear:5d} "
                      f"{r.gap:+9.3f} ± {r.gap_ci:5.3f} {r.gap_when_differ:+17.3f}")
     misplays = sum(r.decisions for r in by_kind)

@@ -128,8 +128,13 @@ def test_summary_counts_misplays_by_street_and_kind(small) -> None:
     assert by_street[0].gap == pytest.approx(sum(c.gap for c in results) / len(results))
     assert sum(r.decisions for r in by_kind) == len(differ)
     assert by_street[0].clear == sum(c.gap > 2 * c.se for c in differ) == sum(r.clear for r in by_kind)
+    turns = study.by_turn(results)   # heads-up Pineapple: the opening is 5 turns to go, the last 1
+    assert [r.label for r in turns] == ["5 turns to go", "4 turns to go", "3 turns to go", "2 turns to go", "1 turn to go"]
+    assert [r.decisions for r in turns] == [2] * 5 and [c.turns_left for c in results[::2]] == [5, 4, 3, 2, 1]
+    middle = [r for r in by_street if r.label == "middle"][0]
+    assert middle.gap == pytest.approx((turns[1].gap + turns[2].gap) / 2)
     lines = study.report(SMALL, results)
-    assert any(line.startswith("opening") for line in lines)
+    assert any(line.startswith("opening") for line in lines) and any(line.startswith("4 turns to go") for line in lines)
 
 
 def view_with(rows: str, pending: str, owed: int):
