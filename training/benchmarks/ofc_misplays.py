@@ -111,7 +111,8 @@ class _Recorder(OFCExpert):
         return plan
 
 
-def _seed(*parts: int) -> int:
+def position_seed(*parts: int) -> int:
+    """A generator seed drawn from ``parts`` (the study's seed, a deal, a seat...): independent streams."""
     return int(np.random.SeedSequence([int(p) for p in parts]).generate_state(1, dtype=np.uint64)[0] >> 1)
 
 
@@ -123,7 +124,7 @@ def collect_positions(config: StudyConfig) -> list[Position]:
     out = []
     for d in range(config.deals):
         sink: list[tuple[OFCView, tuple[int, ...]]] = []
-        agents = [_Recorder(game, _seed(config.seed, d, p), config.default, sink) for p in range(game.num_players)]
+        agents = [_Recorder(game, position_seed(config.seed, d, p), config.default, sink) for p in range(game.num_players)]
         state = game.new_state(np.random.default_rng([config.seed, d]))
         play_until(state, seat_chooser(game, agents))
         for view, played in sink:
@@ -154,7 +155,7 @@ def value_gap(game, view: OFCView, default: Sequence[int], big: Sequence[int], s
 def compare_one(game, position: Position, config: StudyConfig) -> Comparison:
     """The larger budget's choice at ``position`` and, where it differs, the value gap."""
     view = position.view
-    seed = _seed(config.seed, *position.key)
+    seed = position_seed(config.seed, *position.key)
     expert = OFCExpert(game, seed=seed, samples=config.big)
     big = tuple(expert.plan_regular_turn(view))
     if big == position.played:

@@ -15,7 +15,7 @@ beside the heuristic's (:mod:`parlor.training.benchmarks.ofc_expert`).
 ``--ofc-misplays DEALS`` studies what the expert still misplays: its decisions in ``DEALS`` seeded deals
 beside a much larger budget's, with the value gap of each (:mod:`parlor.training.benchmarks.ofc_misplays`).
 ``--ofc-shortlist DEALS --policy PATH`` ranks the expert's placements in that policy's shortlists
-(:mod:`parlor.training.benchmarks.ofc_shortlist`).
+(:mod:`parlor.training.benchmarks.ofc_shortlist`), and with ``--worlds W`` prices them.
 
 ``--train ENV`` measures training throughput instead (:mod:`parlor.training.benchmarks.train_speed`):
 SB3 MaskablePPO with 1 env, 2 in-process envs (also with sb3-contrib's own rollout loop, forward pass
@@ -83,6 +83,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only how often a policy's K most probable placements hold the OFC expert's, over its "
                         "decisions in DEALS seeded deals (the policy: --policy; game options: --option)")
     parser.add_argument("--policy", metavar="PATH", help="with --ofc-shortlist: the policy file whose shortlists are ranked")
+    parser.add_argument("--worlds", metavar="W", type=int,
+                        help="with --ofc-shortlist: also the value each top K loses, the candidates scored by the "
+                             "expert on W worlds (e.g. 1024)")
     parser.add_argument("--budgets", default="128,2048", metavar="DEFAULT,BIG",
                         help="with --ofc-misplays: the expert's budget and the larger one (default 128,2048)")
     parser.add_argument("--batches", type=int, default=16,
@@ -325,6 +328,7 @@ def run_ofc_misplays(args: argparse.Namespace) -> int:
 
 
 def run_ofc_shortlist(args: argparse.Namespace) -> int:
+    from parlor.agents.ofc.expert import MAX_SAMPLES
     from parlor.agents.policy import read_signature
     from parlor.cli.options import game_options
     from parlor.training.benchmarks.ofc_misplays import StudyConfig
@@ -336,11 +340,14 @@ def run_ofc_shortlist(args: argparse.Namespace) -> int:
     if header["env"] != "ofc_v0":
         raise SystemExit(f"--policy {args.policy}: a policy of {header['env']}, not ofc_v0")
     options = {**header.get("options", {}), **game_options("ofc_v0", args.preset, args.option)}
+    if args.worlds is not None and not 1 <= args.worlds <= MAX_SAMPLES:
+        raise SystemExit(f"--worlds {args.worlds}: worlds per decision in 1..{MAX_SAMPLES}")
     try:
         config = StudyConfig(tuple(sorted(options.items())), args.ofc_shortlist, args.seed)
     except ValueError as error:
         raise SystemExit(f"--ofc-shortlist: {error}") from None
-    print("\n".join(report(config, args.policy, rank_decisions(args.policy, config))))
+    ranked = rank_decisions(args.policy, config, worlds=args.worlds)
+    print("\n".join(report(config, args.policy, ranked)))
     return 0
 
 

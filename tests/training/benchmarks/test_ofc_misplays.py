@@ -30,7 +30,7 @@ def decision_states(config: study.StudyConfig, deal: int) -> dict:
     first card of a turn, keyed as positions are."""
     game = envs.make_game("ofc_v0", **dict(config.options))
     sink: list = []
-    agents = [study._Recorder(game, study._seed(config.seed, deal, p), config.default, sink)
+    agents = [study._Recorder(game, study.position_seed(config.seed, deal, p), config.default, sink)
               for p in range(game.num_players)]
     states = {}
 

@@ -49,3 +49,38 @@ def test_the_report_counts_each_street_and_grows_with_k() -> None:
 def test_the_command_needs_a_policy(capsys) -> None:
     with pytest.raises(SystemExit, match="--policy PATH"):
         main(["bench", "--ofc-shortlist", "2"])
+
+
+def test_priced_lists_lose_less_as_they_grow_and_the_expert_is_priced() -> None:
+    """Losses against the best of the top 32 and the expert's placement: never negative,
+    never growing with K, zero at K = 32 where the list holds the expert's placement; the
+    same seed prices the same; the report adds a table."""
+    ranked = study.rank_decisions(POLICY, config(), worlds=8)
+    assert ranked == study.rank_decisions(POLICY, config(), worlds=8)
+    assert [(r.deal, r.street, r.rank) for r in ranked] == [(r.deal, r.street, r.rank)
+                                                            for r in study.rank_decisions(POLICY, config())]
+    for r in ranked:
+        assert r.losses is not None and r.expert_loss is not None and r.expert_loss >= 0
+        assert all(x >= 0 for x in r.losses) and list(r.losses) == sorted(r.losses, reverse=True)
+        if r.rank is not None:
+            assert r.losses[-1] == 0.0
+        if r.rank == 0:
+            assert r.losses[0] <= r.expert_loss + 1e-12 and r.losses[0] == r.expert_loss
+    assert any(r.losses[0] > 0 for r in ranked if r.losses)
+    lines = study.report(config(), "p.zip", ranked)
+    table = lines[lines.index(next(x for x in lines if x.startswith("value lost"))) + 2:]
+    assert table[0].split()[:2] == ["all", "10"] and len(table) == 5
+
+
+def test_the_report_averages_losses_over_decisions() -> None:
+    ranked = [study.Ranked(0, "opening", 232, 0, (1.0, 0.0), 0.5), study.Ranked(0, "last", 6, 1, (3.0, 0.0), 0.0),
+              study.Ranked(1, "opening", 232, None, (2.0, 1.0), 0.0)]
+    lines = study.loss_table(ranked, (1, 8))
+    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    assert rows["all"][1] == "3" and rows["all"][2] == "+2.000" and rows["all"][5] == "+0.333"
+    assert rows["opening"][1] == "2" and rows["opening"][2] == "+1.500" and rows["opening"][8] == "+0.250"
+
+
+def test_worlds_out_of_range_is_refused() -> None:
+    with pytest.raises(SystemExit, match="--worlds 0: worlds per decision"):
+        main(["bench", "--ofc-shortlist", "1", "--policy", str(POLICY), "--worlds", "0"])
