@@ -123,6 +123,8 @@ class LatePlanner:
         return left is not None and (left <= self.turns or self.shortlist is not None)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any) -> int:
+        if self.shortlist is None and self.samples is None:  # the planner as its spec has it
+            return int(self.agent.act(observation, action_mask, view))
         # set at each decision: constant within a turn, which the planner plans at its first card
         left = self.agent.turns_left(view)
         late = left <= self.turns

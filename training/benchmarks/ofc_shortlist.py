@@ -58,31 +58,38 @@ def rank_decisions(policy: str | Path, config: StudyConfig, sizes: Sequence[int]
     agent = PolicyAgent.from_file(policy, game)
     out = []
     for position in collect_positions(config):
-        dests = [tuple(d) for d in plans_of(position.view).dests]
-        listed = [dests[i] for i in network_shortlist(position.view, dests, agent.view_logits, max(sizes))]
-        rank = listed.index(position.played) if position.played in listed else None
+        plans = plans_of(position.view)
+        dests = [tuple(d) for d in plans.dests]
+        listed = network_shortlist(position.view, dests, agent.view_logits, max(sizes))
+        played = dests.index(position.played)
+        rank = listed.index(played) if played in listed else None
         ranked = Ranked(position.deal, street(position.view), position.candidates, rank)
         if worlds is not None:
-            ranked = priced(game, position, ranked, [dests.index(d) for d in listed], sizes, worlds,
+            ranked = priced(game, position.view, plans.array, ranked, listed, played, sizes, worlds,
                             position_seed(config.seed, *position.key, worlds))
         out.append(ranked)
     return out
 
 
-def priced(game, position, ranked: Ranked, listed: Sequence[int], sizes: Sequence[int], worlds: int,
-           seed: int) -> Ranked:
-    """``ranked`` with its losses: the candidates ``listed`` (indices into the turn's
-    candidates, most probable first) and the expert's placement scored on ``worlds`` worlds."""
-    view = position.view
-    plans = plans_of(view)
-    played = [tuple(d) for d in plans.dests].index(position.played)
+def priced(game, view, candidates, ranked: Ranked, listed: Sequence[int], played: int, sizes: Sequence[int],
+           worlds: int, seed: int) -> Ranked:
+    """``ranked`` with its losses: the turn's ``candidates`` (``plans_of(view).array``) at
+    ``listed`` (most probable first) and ``played`` (the expert's) scored on ``worlds`` worlds."""
     scored = sorted({*listed, played})
-    values = OFCExpert(game, seed=seed)._scores(view, turn_setup(view), plans.array[scored], view.unseen_cards(),
+    values = OFCExpert(game, seed=seed)._scores(view, turn_setup(view), candidates[scored], view.unseen_cards(),
                                                  worlds)
     value = dict(zip(scored, values.tolist()))
     best = max(values)
     losses = tuple(best - max(value[i] for i in listed[:k]) for k in sizes)
     return replace(ranked, losses=losses, expert_loss=best - value[played])
+
+
+def over_deals(items: Sequence[tuple[int, float]]) -> tuple[float, float]:
+    """The mean of the (deal, value) items' values and its 95% CI over deals (a deal's items
+    are not independent: the ratio of per-deal sums to per-deal counts)."""
+    deals = sorted({deal for deal, _ in items})
+    return ratio_ci([sum(x for deal, x in items if deal == d) for d in deals],
+                    [sum(deal == d for deal, _ in items) for d in deals])
 
 
 def report(config: StudyConfig, policy: str | Path, ranked: Sequence[Ranked], sizes: Sequence[int] = SIZES) -> list[str]:
@@ -94,12 +101,9 @@ def report(config: StudyConfig, policy: str | Path, ranked: Sequence[Ranked], si
         chosen = [r for r in ranked if label in ("all", r.street)]
         if not chosen:
             continue
-        deals = sorted({r.deal for r in chosen})
-        count = [sum(r.deal == d for r in chosen) for d in deals]
         cells = []
         for k in sizes:
-            hits = [sum(r.deal == d and r.rank is not None and r.rank < k for r in chosen) for d in deals]
-            share, ci = ratio_ci(hits, count)
+            share, ci = over_deals([(r.deal, float(r.rank is not None and r.rank < k)) for r in chosen])
             cells.append(f"{100 * share:6.1f}% ± {100 * ci:4.1f}")
         mean_candidates = sum(r.candidates for r in chosen) / len(chosen)
         lines.append(f"{label:12s} {len(chosen):9d} {mean_candidates:10.1f} " + " ".join(f"{c:>13s}" for c in cells))
@@ -122,11 +126,9 @@ def loss_table(ranked: Sequence[Ranked], sizes: Sequence[int]) -> list[str]:
         chosen = [row for row in rows if label in ("all", row[1])]
         if not chosen:
             continue
-        deals = sorted({deal for deal, _, _ in chosen})
-        count = [sum(deal == d for deal, _, _ in chosen) for d in deals]
         cells = []
         for i in range(len(sizes) + 1):
-            mean, ci = ratio_ci([sum(loss[i] for deal, _, loss in chosen if deal == d) for d in deals], count)
+            mean, ci = over_deals([(deal, loss[i]) for deal, _, loss in chosen])
             cells.append(f"{mean:+7.3f} ± {ci:5.3f}")
         lines.append(f"{label:12s} {len(chosen):9d} " + " ".join(f"{c:>15s}" for c in cells))
     return lines
