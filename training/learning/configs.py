@@ -21,7 +21,7 @@ One YAML file describes one experiment::
     eval: {every: 50000, deals: 200, opponents: [heuristic], baselines: [heuristic]}
     pretrain: {teacher: heuristic, episodes: 2000, epochs: 10}   # optional behaviour-cloning warm start
     distill: {teacher: expert, rounds: 4, episodes: 2000}       # optional instead: expert iteration (DAgger) first
-    init: runs/train/<run>/model.zip # optional instead of pretrain: start from a saved policy's weights
+    init: runs/train/<run>/model.zip # optional instead of pretrain: start from a saved policy's weights (before distill)
     backend: sb3                     # sb3 (MaskablePPO, this machine) | rllib (RLlib PPO on a Ray cluster)
     rllib: {num_env_runners: 2, num_learners: 0, learner_device: cpu}   # only with backend: rllib (RLlibConfig)
 
@@ -251,8 +251,9 @@ class TrainConfig:
                 raise ConfigError(f"init={shown(self.init)} must be null or the path of a policy zip saved by parlor train")
             if self.pretrain is not None:
                 raise ConfigError("init and pretrain are two warm starts; give one of them (or neither)")
-        if self.distill is not None and (self.pretrain is not None or self.init is not None):
-            raise ConfigError("distill is a warm start too; give one of distill, pretrain and init")
+        if self.distill is not None and self.pretrain is not None:
+            raise ConfigError("distill and pretrain are two warm starts; give one of them (init: may start the "
+                              "distillation from a saved policy)")
         check_choice("backend", self.backend, BACKENDS)
         if self.distill is not None and self.backend != "sb3":
             raise ConfigError("distill: expert iteration runs with backend: sb3 (then train its result with init:)")

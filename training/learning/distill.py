@@ -11,6 +11,7 @@ A training config with a ``distill`` section runs this stage before PPO
       teacher_mix: 0.0           # rounds >= 1: chance that the teacher's move is played (DAgger's beta)
       opponents: null            # the labelling pool; null: the run's opponents ('self' = the round's learner)
       deterministic: true        # the learner plays its most probable action while labelled
+      decisions: null            # or N: label the learner's first N decisions of each episode, then end it
       epochs: 10                 # fitting, per round, on every label so far
       batch_size: 512
       learning_rate: 1.0e-3
@@ -35,6 +36,12 @@ file that ``parlor eval --agents ppo:...`` loads) and ``distill/summary.json``; 
 ``times.json`` has the seconds per stage. A killed run resumed with ``parlor train --resume``
 skips finished rounds and labelled chunks. Labels are the same for a seed whatever the
 workers (:mod:`.labelling`).
+
+``decisions`` spends the teacher on one part of the game: with ``decisions: 5`` on a
+single-hand Pineapple env, only the openings are labelled (the five cards of the first
+turn; the episode ends there). With ``init: POLICY`` in the config the rounds fit the
+network of that policy file rather than a new one: a shipped policy is taught the part
+of the game that its planner does not play (configs/ofc_expert_openings.yaml).
 """
 from __future__ import annotations
 
@@ -72,6 +79,7 @@ class DistillConfig:
     teacher_mix: float = 0.0
     opponents: tuple[PoolEntry, ...] | None = None
     deterministic: bool = True
+    decisions: int | None = None
     epochs: int = 10
     batch_size: int = 512
     learning_rate: float = 1e-3
@@ -92,6 +100,8 @@ class DistillConfig:
                 raise ConfigError(f"distill.opponents={self.opponents!r} must be null or a list of "
                                   "{agent: NAME, weight: W}")
         check_bool("distill.deterministic", self.deterministic)
+        if self.decisions is not None:
+            check_int("distill.decisions", self.decisions, 1)
         check_int("distill.epochs", self.epochs, 1, 1000)
         check_int("distill.batch_size", self.batch_size, 2)
         check_number("distill.learning_rate", self.learning_rate, 1e-7, 1.0)
@@ -163,7 +173,8 @@ def label_spec(config: TrainConfig, learner: bytes | None) -> Any:
     assert d is not None  # called for a config with a distill section
     kwargs = {**env_kwargs(config, 0), "opponents": d.opponents if d.opponents is not None else config.opponents}
     return LabelSpec(env_kwargs=kwargs, teacher=d.teacher, learner=learner, teacher_mix=d.teacher_mix,
-                     deterministic=d.deterministic, seed=config.seed, workers=d.workers, ray=d.ray)
+                     deterministic=d.deterministic, seed=config.seed, decisions=d.decisions,
+                     workers=d.workers, ray=d.ray)
 
 
 def chunk_meta(spec: Any, job: Any) -> dict[str, Any]:
@@ -174,7 +185,9 @@ def chunk_meta(spec: Any, job: Any) -> dict[str, Any]:
             "env_kwargs": {k: v for k, v in kwargs.items() if k not in ("seed", "seat_offset")},
             "teacher": spec.teacher, "teacher_mix": spec.teacher_mix, "deterministic": spec.deterministic,
             "learner_sha256": None if spec.learner is None else hashlib.sha256(spec.learner).hexdigest(),
-            "seed": spec.seed, "round": job.round, "chunk": job.chunk, "first": job.first, "episodes": job.episodes}
+            "seed": spec.seed, "round": job.round, "chunk": job.chunk, "first": job.first, "episodes": job.episodes,
+            # only when set, so the chunks of runs made before the field still resume
+            **({} if spec.decisions is None else {"decisions": spec.decisions})}
 
 
 def label_round(config: TrainConfig, run_dir: Path, round_: int, learner: bytes | None,
@@ -240,6 +253,10 @@ def _learner_bytes(run_dir: Path, round_: int) -> bytes | None:
 
 
 # ---------------------------------------------------------------- the stage
+def _return_text(mean_return: float | None) -> str:
+    return "" if mean_return is None else f", labelled episodes' mean return {mean_return:+.3f}"
+
+
 def expert_iteration(config: TrainConfig, model: Any, run_dir: Path, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Run (or finish) the distillation rounds on ``model.policy``; writes the files named in
     the module docstring and returns distill/summary.json's content."""
@@ -278,17 +295,19 @@ def expert_iteration(config: TrainConfig, model: Any, run_dir: Path, log: Callab
         save_policy(model, folder / "policy.zip", game, **config.policy_metadata())
         fit_seconds = time.perf_counter() - start
         record_time(run_dir, "distill_fit", fit_seconds)
+        # None with distill.decisions: the labelled episodes were cut short
+        mean_return = None if d.decisions else float(labels["raw_returns"].mean())
         summary = {"round": round_, "teacher": d.teacher, "player": "teacher" if round_ == 0 else "learner",
                    "episodes": d.episodes, "states": int(len(labels["labels"])), "states_so_far": int(len(data["labels"])),
                    "chunks_labelled_now": labelled,
-                   "mean_return": float(labels["raw_returns"].mean()),
+                   "mean_return": mean_return,
                    "played_teacher_move": float((labels["played"] == labels["labels"]).mean()),
                    "agreement_before_fit": before, "agreement_after_fit": after, "fit": fit,
                    "label_seconds": round(label_seconds, 2), "fit_seconds": round(fit_seconds, 2)}
         atomic_write_text(done, json.dumps(summary, indent=1))  # last: the round is done
         summaries.append(summary)
         log(f"distill round {round_}: {summary['states']:,} states, agreement with {d.teacher} "
-            f"{before:.3f} -> {after:.3f}, labelled episodes' mean return {summary['mean_return']:+.3f} "
+            f"{before:.3f} -> {after:.3f}{_return_text(mean_return)} "
             f"({label_seconds:.0f} s labels, {fit_seconds:.0f} s fit)")
     final = save_policy(model, run_dir / FOLDER / "policy.zip", game, **config.policy_metadata())
     total = {"teacher": d.teacher, "rounds": summaries, "policy": str(final),

@@ -9,6 +9,10 @@ the action played and the scaled return from there on. Who plays: the learner of
 machine needs no shared disk), or the teacher with probability ``teacher_mix`` (DAgger's
 beta); in round 0 there is no learner yet and the teacher plays every move (behaviour
 cloning). The pool entry ``self`` plays the round's learner too (stochastically), once it exists.
+With ``decisions`` set, an episode ends after the learner's first that many decisions (e.g.
+5: a Pineapple opening, one card each): the expensive teacher labels only the part of the
+game it is asked about. Those rows' returns (and the episode's raw return) are NaN, because
+the episode was not played out; the fit leaves them out of the value loss.
 
 Every episode is seeded by (seed, round, episode) alone: the env's deal and opponents, the
 teacher's and the learner's generators and the mixing draw. So a job gives the same
@@ -56,6 +60,7 @@ class LabelSpec:
     teacher_mix: float = 0.0           # probability that the teacher's action is played (rounds with a learner)
     deterministic: bool = True         # the learner plays its most probable action
     seed: int = 0
+    decisions: int | None = None       # label the learner's first N decisions, then end the episode
     workers: int = 1                   # where the jobs run (runner.run_jobs)
     ray: str | None = None
 
@@ -133,7 +138,7 @@ def label_job(job: LabelJob) -> dict[str, np.ndarray]:
         mixing = np.random.default_rng(mix_seed)
         rewards: list[float] = []
         done = False
-        while not done:
+        while not done and (spec.decisions is None or len(rewards) < spec.decisions):
             mask = env.action_masks()
             label = decide(teacher, env.game, env.state, env.learner, mask)
             action = label
@@ -145,8 +150,12 @@ def label_job(job: LabelJob) -> dict[str, np.ndarray]:
             obs, reward, terminated, truncated, info = env.step(action)
             rewards.append(float(reward))
             done = terminated or truncated
-        rows["returns"].extend(np.cumsum(rewards[::-1])[::-1].tolist())
-        raw_returns.append(float(info["raw_return"]))
+        if done:
+            rows["returns"].extend(np.cumsum(rewards[::-1])[::-1].tolist())
+            raw_returns.append(float(info["raw_return"]))
+        else:  # cut after spec.decisions: what the rest of the episode would have paid is unknown
+            rows["returns"].extend([float("nan")] * len(rewards))
+            raw_returns.append(float("nan"))
     dtypes = dict(observations=np.float32, masks=bool, labels=np.int64, played=np.int64, returns=np.float32,
                   episodes=np.int32)
     out = {k: np.asarray(rows[k], dtype=dtypes[k]) for k in ARRAYS}

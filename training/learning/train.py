@@ -17,7 +17,8 @@ curve drops rows of steps past it (a part of the run that was lost). ``init: PAT
 in the config (or ``--init PATH``) starts a new run from the weights of a saved
 policy of the same env, options and network (a fine-tune with other hyperparameters
 or shaping; ``init.json`` records the source and its sha256). A ``distill`` section runs
-expert iteration first (:mod:`parlor.training.learning.distill`: ``distill/`` in the run
+expert iteration first (from ``init``'s weights when both are given;
+:mod:`parlor.training.learning.distill`: ``distill/`` in the run
 folder; a run stopped before PPO's first checkpoint resumes it); ``times.json`` holds the
 seconds per stage. torch/sb3/matplotlib load inside functions.
 """
@@ -285,12 +286,12 @@ def train(config: TrainConfig, run_dir: Path, resume: bool = False, progress_bar
                 callback.evaluate_untrained(model.policy)  # the warm start's gain is measured from here
             if config.pretrain is not None:
                 warm_start(config, model, run_dir, log)
+            if config.init is not None:  # before distill: its rounds then fit the init's network
+                initialise(config, model, run_dir, log)
             if config.distill is not None:
                 from parlor.training.learning.distill import expert_iteration
 
                 expert_iteration(config, model, run_dir, log)
-            if config.init is not None:
-                initialise(config, model, run_dir, log)
         remaining = config.total_steps - model.num_timesteps
         if remaining > 0:
             ppo_start = time.perf_counter()

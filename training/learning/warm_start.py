@@ -87,7 +87,9 @@ def clone(policy: Any, data: Demonstrations, epochs: int, batch_size: int, learn
             idx = order[start:start + batch_size]
             values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx])
             ce = -log_prob.mean()
-            vf = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+            known = torch.isfinite(returns[idx])  # NaN: a labelled episode cut short (labelling.decisions)
+            vf = (torch.nn.functional.mse_loss(values.flatten()[known], returns[idx][known]) if bool(known.any())
+                  else values.sum() * 0.0)
             loss = ce + vf_coef * vf
             optimizer.zero_grad()
             loss.backward()

@@ -159,6 +159,62 @@ def test_a_run_killed_while_distilling_resumes_from_its_files(tmp_path: Path, mo
     assert (round_folder(run_dir, 1) / "summary.json").is_file() and (run_dir / "policy.zip").is_file()
 
 
+def test_decisions_cut_each_labelled_episode_and_leave_returns_unknown(tmp_path: Path) -> None:
+    config = quick(episodes=4, chunk_episodes=2, decisions=3)
+    cut, _ = label_round(config, tmp_path / "cut", 0, None, QUIET)
+    whole, _ = label_round(quick(episodes=4, chunk_episodes=2), tmp_path / "whole", 0, None, QUIET)
+    assert np.array_equal(np.bincount(cut["episodes"]), [3, 3, 3, 3])  # the first three decisions of each
+    assert np.isnan(cut["returns"]).all() and np.isnan(cut["raw_returns"]).all()  # not played out
+    firsts = np.concatenate([np.flatnonzero(whole["episodes"] == e)[:3] for e in range(4)])
+    for key in ("observations", "masks", "labels", "played"):  # the same states and labels as played in full
+        assert np.array_equal(cut[key], whole[key][firsts]), key
+    meta = json.loads(str(np.load(labelling.chunk_path(round_folder(tmp_path / "cut", 0) / "labels", 0))["meta"]))
+    assert meta["decisions"] == 3
+    with pytest.raises(ConfigError, match="decisions"):  # a resumed run with another cut is refused
+        label_round(quick(episodes=4, chunk_episodes=2, decisions=2), tmp_path / "cut", 0, None, QUIET)
+
+
+def test_init_then_distill_fits_the_init_network_and_skips_unknown_returns(tmp_path: Path, monkeypatch) -> None:
+    """The rounds start from ``init``'s weights, and cut episodes' NaN returns leave the value
+    head out of the fit instead of poisoning the weights."""
+    import torch
+
+    from parlor.agents.policy import load_weights_into
+    from parlor.training.learning import warm_start
+    from parlor.training.learning.train import make_model, make_vec_env, policy_game
+
+    source = tmp_path / "source"
+    source.mkdir()
+    init = source / "learner.zip"
+    init.write_bytes(learner_bytes(source, replace(quick(), seed=7)))  # not the run's own fresh network
+    config = replace(quick(rounds=1, episodes=4, chunk_episodes=2, decisions=3, epochs=2), init=str(init),
+                     total_steps=1)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    write_run_files(run_dir, config, QUICK.read_text(), "pytest")
+    fitted_from: list[list[torch.Tensor]] = []
+    real_clone = warm_start.clone
+
+    def record_then_clone(policy, *args, **kwargs):
+        fitted_from.append([p.detach().clone() for p in policy.parameters()])
+        return real_clone(policy, *args, **kwargs)
+
+    monkeypatch.setattr(warm_start, "clone", record_then_clone)
+    train(config, run_dir, progress_bar=False, log=QUIET)
+    first = json.loads((round_folder(run_dir, 0) / "summary.json").read_text())
+    assert first["mean_return"] is None and np.isfinite(first["fit"]["cross_entropy"])
+    vec_env = make_vec_env(replace(config, n_envs=1))
+    try:
+        model = make_model(config, vec_env, tmp_path)
+        load_weights_into(model.policy, init, policy_game(config))
+        assert len(fitted_from) == 1
+        assert all(torch.equal(a, b) for a, b in zip(fitted_from[0], model.policy.parameters()))
+        load_weights_into(model.policy, round_folder(run_dir, 0) / "policy.zip", policy_game(config))
+        assert all(torch.isfinite(p).all() for p in model.policy.parameters())
+    finally:
+        vec_env.close()
+
+
 BASE = {"env": "ofc_v0", "options": {"variant": "pineapple"}, "opponents": [{"agent": "heuristic"}]}
 
 
@@ -171,6 +227,7 @@ BASE = {"env": "ofc_v0", "options": {"variant": "pineapple"}, "opponents": [{"ag
     ({"teacher": "heuristic", "opponents": "heuristic"}, "distill.opponents="),
     ({"teacher": "heuristic", "workers": 2, "ray": "local"}, "distill.workers=2 and distill.ray"),
     ({"teacher": "heuristic", "chunk_episodes": 0}, "distill.chunk_episodes=0"),
+    ({"teacher": "heuristic", "decisions": 0}, "distill.decisions=0"),
 ])
 def test_bad_distill_settings_are_one_line_errors_naming_the_field(distill, message) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -178,8 +235,9 @@ def test_bad_distill_settings_are_one_line_errors_naming_the_field(distill, mess
 
 
 def test_distill_is_one_warm_start_and_runs_with_sb3() -> None:
-    with pytest.raises(ConfigError, match="one of distill, pretrain and init"):
+    with pytest.raises(ConfigError, match="distill and pretrain are two warm starts"):
         parse_config({**BASE, "distill": {"teacher": "heuristic"}, "pretrain": {"teacher": "heuristic"}})
+    assert parse_config({**BASE, "distill": {"teacher": "heuristic"}, "init": "a.zip"}).init == "a.zip"
     with pytest.raises(ConfigError, match="backend: sb3"):
         parse_config({**BASE, "distill": {"teacher": "heuristic"}, "backend": "rllib"})
 
