@@ -103,16 +103,6 @@ def _pair_points(a: np.ndarray, b: np.ndarray) -> float:
 
 
 @numba.njit(cache=True, nogil=True)
-def _own_value(keys: np.ndarray, params: np.ndarray, tabs) -> float:
-    """The rollout policy's score of a full board: -foul_cost, or royalties + row strength + Fantasyland."""
-    t, m, b = _ranks(keys, tabs)
-    if t > m or m > b:
-        return -params[1]
-    value = _royalty(t, m, b, tabs[2]) + params[2] * (t + m + b) / STRENGTH_UNIT
-    return value + params[3] * tabs[3][t >> LEAD_SHIFT]
-
-
-@numba.njit(cache=True, nogil=True)
 def _fillings(cards: np.ndarray, lo: int, free: int, fills: int, out: np.ndarray) -> None:
     """``out`` [fills, free]: random draws of ``free`` distinct cards of ``cards[lo:]``,
     the first half sorted strongest-first."""
@@ -128,16 +118,23 @@ def _fillings(cards: np.ndarray, lo: int, free: int, fills: int, out: np.ndarray
 
 
 @numba.njit(cache=True, nogil=True)
-def _filled_value(keys: np.ndarray, counts: np.ndarray, fill: np.ndarray, card_key: np.ndarray,
-                  params: np.ndarray, tabs, work: np.ndarray) -> float:
-    """The rollout score of the board with its free slots filled by ``fill`` (bottom's first)."""
-    work[0], work[1], work[2] = keys[0], keys[1], keys[2]
-    i = 0
-    for row in (2, 1, 0):
-        for _ in range(CAPACITY[row] - counts[row]):
-            work[row] += card_key[fill[i]]
-            i += 1
-    return _own_value(work, params, tabs)
+def _fill_sums(fill: np.ndarray, card_key: np.ndarray, out: np.ndarray) -> None:
+    """``out`` [fills, free + 1]: the key sums of each filling's first 0..free cards, so a
+    row's share of a filling is a difference of two (key sums are integers: exact)."""
+    for r in range(fill.shape[0]):
+        out[r, 0] = 0
+        for i in range(fill.shape[1]):
+            out[r, i + 1] = out[r, i] + card_key[fill[r, i]]
+
+
+@numba.njit(cache=True, nogil=True)
+def _ranked_value(t: int, m: int, b: int, params: np.ndarray, tabs) -> float:
+    """The rollout policy's score of a full board of row ranks ``t``, ``m``, ``b``:
+    -foul_cost, or royalties + row strength + Fantasyland."""
+    if t > m or m > b:
+        return -params[1]
+    value = _royalty(t, m, b, tabs[2]) + params[2] * (t + m + b) / STRENGTH_UNIT
+    return value + params[3] * tabs[3][t >> LEAD_SHIFT]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -176,31 +173,41 @@ def _apply(code: int, cards: np.ndarray, keys: np.ndarray, counts: np.ndarray, c
 
 
 @numba.njit(cache=True, nogil=True)
-def _try_placement(code: int, cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray,
-                   card_key: np.ndarray, trial_keys: np.ndarray, trial_counts: np.ndarray) -> bool:
-    """Whether placement ``code`` is legal; if so ``trial_keys``/``trial_counts`` hold the board after it."""
-    if not _placement_ok(code, cards.shape[0], d, counts):
-        return False
+def _placed(code: int, cards: np.ndarray, keys: np.ndarray, counts: np.ndarray, card_key: np.ndarray,
+            trial_keys: np.ndarray, trial_counts: np.ndarray) -> None:
+    """``trial_keys``/``trial_counts``: the board ``keys``/``counts`` after the legal placement ``code``.
+    (Not merged with :func:`_placement_ok` into one call that reports legality: that shape
+    made numba's call cost about eight times the loop's own work.)"""
     _copy(keys, trial_keys)
     _copy(counts, trial_counts)
     _apply(code, cards, trial_keys, trial_counts, card_key)
-    return True
 
 
 @numba.njit(cache=True, nogil=True)
-def _greedy_turn(cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray, fill: np.ndarray,
-                 card_key: np.ndarray, params: np.ndarray, tabs, work: np.ndarray) -> None:
-    """Place ``cards`` (discarding ``d``) where the rollout score over the fillings ``fill`` is best."""
+def _greedy_turn(cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray, sums: np.ndarray,
+                 card_key: np.ndarray, params: np.ndarray, tabs) -> None:
+    """Place ``cards`` (discarding ``d``) where the rollout score over the fillings of prefix
+    key sums ``sums`` [fills, free + 1] (:func:`_fill_sums`) is best: each filling fills the
+    bottom's free slots first, then the middle's, then the top's."""
     k = cards.shape[0]
+    fills = sums.shape[0]
     best_code, best = np.int64(-1), -np.inf   # int64 from the start: one compile of _apply
     trial_keys = np.empty(3, dtype=np.int64)
     trial_counts = np.empty(3, dtype=np.int64)
+    top, middle, bottom = np.int64(0), np.int64(1), np.int64(2)
     for code in range(1 << (2 * k)):
-        if not _try_placement(code, cards, d, keys, counts, card_key, trial_keys, trial_counts):
+        if not _placement_ok(code, k, d, counts):
             continue
+        _placed(code, cards, keys, counts, card_key, trial_keys, trial_counts)
+        to_bottom = CAPACITY[2] - trial_counts[2]
+        to_middle = to_bottom + CAPACITY[1] - trial_counts[1]
+        to_top = to_middle + CAPACITY[0] - trial_counts[0]
         total = 0.0
-        for r in range(fill.shape[0]):
-            total += _filled_value(trial_keys, trial_counts, fill[r], card_key, params, tabs, work)
+        for r in range(fills):
+            b = _rank(trial_keys[2] + sums[r, to_bottom], bottom, tabs[0], tabs[1])
+            m = _rank(trial_keys[1] + sums[r, to_middle] - sums[r, to_bottom], middle, tabs[0], tabs[1])
+            t = _rank(trial_keys[0] + sums[r, to_top] - sums[r, to_middle], top, tabs[0], tabs[1])
+            total += _ranked_value(t, m, b, params, tabs)
         if total > best:
             best, best_code = total, code
     _apply(best_code, cards, keys, counts, card_key)
@@ -211,15 +218,16 @@ def _complete_opponent(world: np.ndarray, start: int, keys: np.ndarray, counts: 
                        sd: np.ndarray, turns: int, fills: int, card_key: np.ndarray, params: np.ndarray, tabs,
                        out: np.ndarray) -> None:
     """An opponent's board completed by the rollout policy from ``world[start:]``; ``out`` [RESULT]."""
-    work = np.empty(3, dtype=np.int64)
     pos = start
     fill = np.empty((fills, 13), dtype=np.int64)
+    sums = np.empty((fills, 14), dtype=np.int64)
     for j in range(turns):
         dealt = world[pos:pos + sk[j]]
         pos += sk[j]
         free = 13 - counts[0] - counts[1] - counts[2] - (sk[j] - sd[j])
         _fillings(world, pos, free, fills, fill)
-        _greedy_turn(dealt, sd[j], keys, counts, fill[:, :free], card_key, params, tabs, work)
+        _fill_sums(fill[:, :free], card_key, sums[:, :free + 1])
+        _greedy_turn(dealt, sd[j], keys, counts, sums[:, :free + 1], card_key, params, tabs)
     _finish(keys, out, tabs)
 
 
@@ -234,8 +242,9 @@ def _last_turn(cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray, 
     trial_counts = np.empty(3, dtype=np.int64)
     board = np.empty(RESULT)
     for code in range(1 << (2 * k)):
-        if not _try_placement(code, cards, d, keys, counts, card_key, trial_keys, trial_counts):
+        if not _placement_ok(code, k, d, counts):
             continue
+        _placed(code, cards, keys, counts, card_key, trial_keys, trial_counts)
         score = _score(trial_keys, opps, fl_value, tabs, board)
         if score > best:
             best = score
@@ -265,13 +274,14 @@ def _candidate_values(dests, pending, own_keys, own_counts, sk, sd, worlds, fl_b
     opps = np.empty((num_fl + num_reg, RESULT))
     keys = np.empty(3, dtype=np.int64)
     counts = np.empty(3, dtype=np.int64)
-    work = np.empty(3, dtype=np.int64)
     board = np.empty(RESULT)
     codes = np.zeros(num_cands, dtype=np.int64)
     for c in range(num_cands):
         for i in range(n):
             codes[c] |= np.int64(dests[c, i]) << (2 * i)
-    fill = np.empty((max(own_turns, 1), fills, 13), dtype=np.int64)
+    fill = np.empty((fills, 13), dtype=np.int64)
+    sums = np.empty((max(own_turns, 1), fills, 14), dtype=np.int64)
+    free_at = np.zeros(max(own_turns, 1), dtype=np.int64)
     for w in range(num_worlds):
         world = worlds[w]
         for q in range(num_fl):
@@ -288,7 +298,9 @@ def _candidate_values(dests, pending, own_keys, own_counts, sk, sd, worlds, fl_b
             pos += sk[j]
             placed += sk[j] - sd[j]
             if j < own_turns - 1:
-                _fillings(world, pos, 13 - placed, fills, fill[j])
+                free_at[j] = 13 - placed
+                _fillings(world, pos, free_at[j], fills, fill)
+                _fill_sums(fill[:, :free_at[j]], card_key, sums[j, :, :free_at[j] + 1])
         for c in range(num_cands):
             _copy(own_keys, keys)
             _copy(own_counts, counts)
@@ -298,9 +310,8 @@ def _candidate_values(dests, pending, own_keys, own_counts, sk, sd, worlds, fl_b
                 continue
             pos = own_start
             for j in range(own_turns - 1):
-                free = 13 - counts[0] - counts[1] - counts[2] - (sk[j] - sd[j])
-                _greedy_turn(world[pos:pos + sk[j]], sd[j], keys, counts, fill[j, :, :free], card_key, params,
-                             tabs, work)
+                _greedy_turn(world[pos:pos + sk[j]], sd[j], keys, counts, sums[j, :, :free_at[j] + 1], card_key,
+                             params, tabs)
                 pos += sk[j]
             j = own_turns - 1
             values[c] += _last_turn(world[pos:pos + sk[j]], sd[j], keys, counts, opps, fl_value, tabs, card_key)
