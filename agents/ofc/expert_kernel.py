@@ -137,22 +137,27 @@ def _ranked_value(t: int, m: int, b: int, params: np.ndarray, tabs) -> float:
     return value + params[3] * tabs[3][t >> LEAD_SHIFT]
 
 
+def _destination_counts(max_cards: int) -> np.ndarray:
+    """[max_cards + 1, 4 ** max_cards, 4]: for ``k`` cards and destination code ``code`` (2 bits
+    per card), how many go to the top, middle and bottom and how many are discarded."""
+    out = np.zeros((max_cards + 1, 4 ** max_cards, 4), dtype=np.int64)
+    for k in range(max_cards + 1):
+        for code in range(4 ** k):
+            for i in range(k):
+                out[k, code, (code >> (2 * i)) & 3] += 1
+    return out
+
+
+MAX_TURN_CARDS = 5   # the most cards a later turn deals (the opening's five: never a later turn in the shipped variants)
+DESTINATION_COUNTS = _destination_counts(MAX_TURN_CARDS)
+
+
 @numba.njit(cache=True, nogil=True)
-def _placement_ok(code: int, k: int, d: int, counts: np.ndarray) -> bool:
-    """Whether destination code ``code`` (2 bits per card) fits the rows and discards exactly ``d``."""
-    room0, room1, room2 = CAPACITY[0] - counts[0], CAPACITY[1] - counts[1], CAPACITY[2] - counts[2]
-    dropped = 0
-    for i in range(k):
-        dest = (code >> (2 * i)) & 3
-        if dest == DISCARD:
-            dropped += 1
-        elif dest == 0:
-            room0 -= 1
-        elif dest == 1:
-            room1 -= 1
-        else:
-            room2 -= 1
-    return dropped == d and room0 >= 0 and room1 >= 0 and room2 >= 0
+def _placement_ok(code: int, k: int, d: int, counts: np.ndarray, dest_counts: np.ndarray) -> bool:
+    """Whether destination code ``code`` (2 bits per card) of ``k`` cards fits the rows and
+    discards exactly ``d`` (``dest_counts``: :data:`DESTINATION_COUNTS`)."""
+    return (dest_counts[k, code, DISCARD] == d and dest_counts[k, code, 0] <= CAPACITY[0] - counts[0]
+            and dest_counts[k, code, 1] <= CAPACITY[1] - counts[1] and dest_counts[k, code, 2] <= CAPACITY[2] - counts[2])
 
 
 @numba.njit(cache=True, nogil=True)
@@ -196,7 +201,7 @@ def _greedy_turn(cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray
     trial_counts = np.empty(3, dtype=np.int64)
     top, middle, bottom = np.int64(0), np.int64(1), np.int64(2)
     for code in range(1 << (2 * k)):
-        if not _placement_ok(code, k, d, counts):
+        if not _placement_ok(code, k, d, counts, tabs[4]):
             continue
         _placed(code, cards, keys, counts, card_key, trial_keys, trial_counts)
         to_bottom = CAPACITY[2] - trial_counts[2]
@@ -242,7 +247,7 @@ def _last_turn(cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray, 
     trial_counts = np.empty(3, dtype=np.int64)
     board = np.empty(RESULT)
     for code in range(1 << (2 * k)):
-        if not _placement_ok(code, k, d, counts):
+        if not _placement_ok(code, k, d, counts, tabs[4]):
             continue
         _placed(code, cards, keys, counts, card_key, trial_keys, trial_counts)
         score = _score(trial_keys, opps, fl_value, tabs, board)
@@ -341,7 +346,11 @@ def candidate_values(dests: np.ndarray, pending: Sequence[int] | np.ndarray, own
     osched = np.asarray(opp_schedule, dtype=np.int64)
     if osched.ndim != 3 or osched.shape[0] != len(opp_keys) or osched.shape[2] != 2:
         raise ValueError(f"opp_schedule must be [Q, T, 2] for Q = {len(opp_keys)} opponents, got {osched.shape}")
-    tabs = (ROW_TABLE, FLUSH_OFFSET, LEAD_ROYALTY, LEAD_FL)
+    dealt = np.concatenate((sched[:, 0], osched[:, :, 0].ravel()))
+    if dealt.size and dealt.max() > MAX_TURN_CARDS:
+        raise ValueError(f"a later turn deals {int(dealt.max())} cards; the kernel plays turns of at most "
+                         f"{MAX_TURN_CARDS} (MAX_TURN_CARDS)")
+    tabs = (ROW_TABLE, FLUSH_OFFSET, LEAD_ROYALTY, LEAD_FL, DESTINATION_COUNTS)
     return _candidate_values(
         np.ascontiguousarray(dests, dtype=np.int64), np.asarray(pending, dtype=np.int64),
         np.asarray(own_keys, dtype=np.int64).reshape(3), np.asarray(own_counts, dtype=np.int64).reshape(3),

@@ -258,3 +258,24 @@ def test_a_candidates_score_does_not_depend_on_the_others_scored_with_it() -> No
     every = scores(np.arange(len(plans.dests)))
     some = [len(plans.dests) - 1, 0, 3]
     np.testing.assert_array_equal(scores(some), every[some])
+
+
+def test_the_destination_table_counts_each_cards_row() -> None:
+    from parlor.agents.ofc.expert_kernel import DESTINATION_COUNTS, MAX_TURN_CARDS
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        k = int(rng.integers(0, MAX_TURN_CARDS + 1))
+        dests = rng.integers(0, 4, size=k)
+        code = sum(int(d) << (2 * i) for i, d in enumerate(dests))
+        assert DESTINATION_COUNTS[k, code].tolist() == np.bincount(dests, minlength=4).tolist()
+
+
+def test_the_kernel_refuses_a_later_turn_larger_than_its_table() -> None:
+    from parlor.agents.ofc.expert_kernel import MAX_TURN_CARDS, candidate_values
+
+    too_many = MAX_TURN_CARDS + 1
+    with pytest.raises(ValueError, match=f"deals {too_many} cards.*MAX_TURN_CARDS"):
+        candidate_values(np.zeros((1, 1)), [0], np.zeros(3), np.zeros(3), [(too_many, 0)], np.zeros((1, 20)),
+                         np.zeros((0, 1, 6)), np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 1, 2)),
+                         np.zeros(0), np.zeros(0), 0, 0, 1, 0.0, 6.0, 0.5, 0.0, 0)
