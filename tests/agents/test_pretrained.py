@@ -32,12 +32,13 @@ def test_the_safe_ofc_policy_plays_inside_the_endgame_guard_and_the_midgame_cap(
 
 def test_the_distilled_ofc_policy_plays_its_last_four_turns_with_the_expert() -> None:
     # the README's result is this network with this planner (parlor shield --late-planner --shortlist
-    # --late-samples: expert:16 on the first draw, 8 on the next two, 1 on the exact last turn)
+    # --late-samples: expert:32 on the opening's shortlist, 64 on the first draw, 48 and 16 on the
+    # next two, 4 on the exact last turn)
     sig = read_signature(PRETRAINED / "ofc_pineapple_distilled.zip")
-    assert sig["late_planner"] == {"agent": "expert:8", "turns": 4, "shortlist": 4, "samples": [16, 8, 8, 1]}
+    assert sig["late_planner"] == {"agent": "expert:32", "turns": 4, "shortlist": 4, "samples": [64, 48, 16, 4]}
     assert "action_guard" not in sig
     agent = make_agent(f"ppo:{PRETRAINED / 'ofc_pineapple_distilled.zip'}", envs.make_game("ofc_v0", **sig["options"]))
-    assert agent.late is not None and agent.late.turns == 4 and agent.late.agent.samples == 8
+    assert agent.late is not None and agent.late.turns == 4 and agent.late.agent.samples == 32
     assert agent.late.shortlist == 4 and agent.late.prior is not None
 
 
