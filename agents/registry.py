@@ -9,7 +9,7 @@ the game's ``Game.name``: an agent is built from the game alone.
 | ``heuristic`` | the game's rule-based player (table ``HEURISTICS``) |
 | extra names of a game (``EXTRAS``) | e.g. ``always_min`` / ``always_max`` (buki_v0), ``montecarlo`` (buffalo_bill_v0) |
 | ``search[:BUDGET[:ROLLOUT[:HORIZON]]]`` | determinized Monte Carlo (:mod:`parlor.agents.search`): BUDGET rollouts per decision, ROLLOUT ``heuristic`` or ``random``, HORIZON ``episode`` or ``reward``; omitted parts take the game's defaults (``SEARCH_DEFAULTS``: a :class:`SearchDefaults` per env); decisions the env's advisor solves (OFC: Fantasyland hands) are played as solved |
-| ``expert[:SAMPLES][:fl=VALUE]`` | OFC only: the Monte-Carlo expert (:mod:`parlor.agents.ofc.expert`), SAMPLES sampled worlds per regular turn (default ``agents.ofc.expert.DEFAULT_SAMPLES``), VALUE the points entering or staying in Fantasyland is worth to it (default ``FANTASYLAND_VALUE``, 17) |
+| ``expert[:SAMPLES][:fl=VALUE]`` | OFC only: the Monte-Carlo expert (:mod:`parlor.agents.ofc.expert`), SAMPLES sampled worlds per regular turn (default ``agents.ofc.expert.DEFAULT_SAMPLES``), VALUE the points entering or staying in Fantasyland is worth to it (default ``agents.ofc.expert.EXPERT_FL_VALUE``, 11, measured for expert play) |
 | ``ppo:PATH.zip`` | a trained policy (:class:`parlor.agents.policy.PolicyAgent`, deterministic; its signature must fit the env; torch is imported only then; decisions the env's advisor solves are played as solved; a late planner in its header plays the hand's last turns, :mod:`parlor.agents.policy_planner`) |
 | ``package.module:Class`` | any class with the ``(game, seed=None)`` constructor |
 

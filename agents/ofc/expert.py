@@ -16,8 +16,9 @@ scoring, compiled):
   fillings, see the kernel), we complete ours with the same policy up to our last turn,
   which is played exactly: every legal completion against the opponents' finished boards;
 - a finished board is scored by the showdown's points against every opponent (rows,
-  scoop, fouls, royalties on both sides) plus ``fl_value`` (default ``FANTASYLAND_VALUE``,
-  the worth of a Fantasyland hand measured for the heuristic, 17; ``expert:SAMPLES:fl=V``)
+  scoop, fouls, royalties on both sides) plus ``fl_value`` (default ``EXPERT_FL_VALUE``,
+  11: the worth of a Fantasyland hand measured for expert play, the fixed point of
+  docs/experiments/ofc_expert.md; the heuristic's is 17; ``expert:SAMPLES:fl=V``)
   when it earns Fantasyland and another hand follows; its Fantasyland solver values
   staying at the same ``fl_value``.
 
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from parlor.agents.ofc.expert_kernel import RESULT, candidate_values
-from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE, solve
+from parlor.agents.ofc.fantasyland import solve
 from parlor.agents.ofc.heuristic import OFCHeuristic
 from parlor.agents.ofc.shortlist import Prior, network_shortlist
 from parlor.envs.engine.hands import CARD_KEY
@@ -49,6 +50,11 @@ DEFAULT_SAMPLES = 128    # worlds per decision of ``expert`` (the final comparis
 FILLS = 8                # random fillings behind each rollout placement
 MAX_SAMPLES = 1 << 16
 MAX_FL_VALUE = 1000.0  # points a Fantasyland hand may be worth to the planner (measured: 11-17)
+# What entering (or staying in) Fantasyland is worth to the expert when another hand follows:
+# the fixed point measured for expert play against itself (11.1 valued at 17, 11.0 valued at
+# 11) and, from the same matches' figures, 10.3-11.5 against each older agent; the
+# heuristic's own value (FANTASYLAND_VALUE, 17) overvalued it for the expert.
+EXPERT_FL_VALUE = 11.0
 SCREEN_KEEP = 24         # candidates kept from a turn's screening for the full budget
 SCREEN_SHARE = 4         # the screening's worlds: the budget divided by this
 FL_DEALS = 16            # distinct deals of a hidden Fantasyland opponent per decision (each solved exactly)
@@ -169,14 +175,14 @@ class OFCExpert(OFCHeuristic):
     heuristic with another planner: :meth:`plan_regular_turn`)."""
 
     def __init__(self, game: OFCGame | None = None, seed: int | None = None, samples: int = DEFAULT_SAMPLES,
-                 fills: int = FILLS, fl_value: float = FANTASYLAND_VALUE):
+                 fills: int = FILLS, fl_value: float = EXPERT_FL_VALUE):
         if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
             raise ValueError(f"expert samples must be an integer in 1..{MAX_SAMPLES}, got {samples!r}")
         if not isinstance(fills, int) or fills < 1:
             raise ValueError(f"expert fills must be a positive integer, got {fills!r}")
         if isinstance(fl_value, bool) or not isinstance(fl_value, (int, float)) or not 0 <= fl_value <= MAX_FL_VALUE:
             raise ValueError(f"expert fl_value must be a number of points in 0..{MAX_FL_VALUE:g}, got {fl_value!r}")
-        # entering and staying alike, as FANTASYLAND_VALUE is used; read by the heuristic's
+        # entering and staying alike, as the heuristic's FANTASYLAND_VALUE is; read by the heuristic's
         # Fantasyland solver (stay_value) in its __init__, so set first
         self.fl_bonus = self.stay_value = float(fl_value)
         super().__init__(game, seed)

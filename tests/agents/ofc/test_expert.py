@@ -10,7 +10,7 @@ import pytest
 from parlor import envs
 from parlor.agents.episodes import decide, play_episode
 from parlor.agents.ofc import expert as expert_module
-from parlor.agents.ofc.expert import OFCExpert, later_turns
+from parlor.agents.ofc.expert import EXPERT_FL_VALUE, OFCExpert, later_turns
 from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE
 from parlor.agents.ofc.heuristic import OFCHeuristic
 from parlor.agents.registry import make_agent
@@ -66,7 +66,7 @@ def brute_force(view, fl_value: float) -> list[float]:
                                                    ("original", 2, 1)])
 def test_last_street_equals_brute_force(variant: str, players: int, hands: int) -> None:
     game, states = last_turn_positions(variant, players, hands, count=6)
-    fl_value = FANTASYLAND_VALUE if hands > 1 else 0.0
+    fl_value = EXPERT_FL_VALUE if hands > 1 else 0.0
     for i, state in enumerate(states):
         view = state.view(state.current_player)
         expected = brute_force(view, fl_value)
@@ -209,16 +209,19 @@ def test_registry_parses_the_budget() -> None:
 
 def test_the_fantasyland_value_option_reaches_the_planner_and_the_solver() -> None:
     """``fl=VALUE``: the last street's exact values carry VALUE for a board that earns
-    Fantasyland (the default's 17 would differ there), and the solver stays at VALUE."""
+    Fantasyland (the default's 11 would differ there), and the solver stays at VALUE."""
     game, states = last_turn_positions("pineapple", 2, 2, count=80)  # about 1 in 80 can earn Fantasyland
     views = [state.view(state.current_player) for state in states]
-    earning = [v for v in views if brute_force(v, 5.5) != brute_force(v, FANTASYLAND_VALUE)]
+    earning = [v for v in views if brute_force(v, 5.5) != brute_force(v, EXPERT_FL_VALUE)]
     assert earning, "some position must offer a board that earns Fantasyland"
     for i, view in enumerate(earning + views[:3]):
         expert = make_agent("expert:4:fl=5.5", game, seed=i)
         assert (expert.fl_bonus, expert.stay_value, expert.fantasyland.stay_value) == (5.5, 5.5, 5.5)
         np.testing.assert_array_equal(expert.values(view)[1], brute_force(view, 5.5))
-    assert make_agent("expert:fl=0", game).fl_bonus == 0.0 and make_agent("expert", game).fl_bonus == FANTASYLAND_VALUE
+    assert make_agent("expert:fl=0", game).fl_bonus == 0.0 and make_agent("expert", game).fl_bonus == EXPERT_FL_VALUE
+    # the expert's own measured value, not the heuristic's: a change of either is a decision
+    assert (EXPERT_FL_VALUE, FANTASYLAND_VALUE) == (11.0, 17.0)
+    assert make_agent("expert", game).fantasyland.stay_value == EXPERT_FL_VALUE
     for bad, match in [("expert:fl=x", "fl='x'"), ("expert:fl=inf", "fl='inf'"), ("expert:fl=-1", "fl_value.*0..1000"),
                        ("expert:8:fl=2:fl=3", "option 'fl=3'"), ("expert:8:depth=2", "option 'depth=2'.*fl=VALUE"),
                        ("expert:fl=3:8", "budget '8'.*right after expert")]:

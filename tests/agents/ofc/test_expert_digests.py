@@ -11,7 +11,9 @@ order, so its float64 scores are exact):
   runs the hidden Fantasyland boards, the solver and the screening of the opening.
 
 The cases cover heads-up and 3-handed play, Pineapple and the original deal, and a
-2-hand Pineapple match (a Fantasyland value above 0). Regenerate only when a change of
+2-hand Pineapple match (a Fantasyland value above 0). The expert values Fantasyland at 17
+in every case, the default when they were recorded (``FANTASYLAND_VALUE``; the default is
+now ``EXPERT_FL_VALUE``, 11: a change of behaviour, not of speed). Regenerate only when a change of
 behaviour is intended: ``python -m tests.agents.ofc.test_expert_digests``. To record
 them from another checkout (``git worktree add /tmp/parlor-ref ff9fd8e``):
 ``python -c "import sys; sys.path[:0] = ['training/benchmarks', '.']; import ofc_advisors, runpy;
@@ -31,6 +33,7 @@ import pytest
 
 from parlor.agents.episodes import play_episode
 from parlor.agents.ofc.expert import OFCExpert
+from parlor.agents.ofc.fantasyland import FANTASYLAND_VALUE
 from parlor.agents.ofc.heuristic import OFCHeuristic
 from parlor.envs.ofc.game import make_game
 
@@ -56,7 +59,8 @@ def values_digest(options: dict, deals: int, samples: int) -> str:
             p, mask = state.current_player, state.legal_mask()
             view = state.view(p)
             if view.pending and not view.fantasyland[view.player]:
-                dests, values = OFCExpert(game, seed=deal * 100 + turn, samples=samples).values(view)
+                dests, values = OFCExpert(game, seed=deal * 100 + turn, samples=samples,
+                                          fl_value=FANTASYLAND_VALUE).values(view)
                 h.update(repr(dests).encode() + np.asarray(values, dtype=np.float64).tobytes())
                 turn += 1
             state.apply(seats[p].act(None, mask, view))
@@ -68,7 +72,8 @@ def play_digest(options: dict, deals: int, samples: int) -> str:
     h = hashlib.sha256()
     game = make_game(**options)
     for deal in range(deals):
-        agents = [OFCExpert(game, seed=deal * 10 + p, samples=samples) for p in range(game.num_players)]
+        agents = [OFCExpert(game, seed=deal * 10 + p, samples=samples, fl_value=FANTASYLAND_VALUE)
+                  for p in range(game.num_players)]
         result = play_episode(game, agents, seed=deal)
         h.update(repr((result.rewards, result.steps, sorted(result.stats.items()))).encode())
     return h.hexdigest()[:16]
