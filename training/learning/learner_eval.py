@@ -109,6 +109,17 @@ def curve_series(history: list[dict[str, Any]], baselines: list[dict[str, Any]])
 
 PANEL_COLUMNS = 2
 PANEL_SIZE = (4.6, 3.1)  # inches per small multiple; the figure grows by panels, never by a row of them
+LEGEND_CHAR_INCHES = 0.07  # width of a legend character at 8 pt (a generous estimate: DejaVu Sans)
+LEGEND_ENTRY_INCHES = 0.7  # a legend entry's line sample and the gaps around it
+
+
+def legend_columns(labels: Sequence[str], width_inches: float, most: int = 3) -> int:
+    """How many columns of legend entries fit across ``width_inches``: at most ``most``, and
+    fewer for long labels (a policy path as opponent), so no entry is cut at the figure's edge."""
+    if not labels:
+        return 1
+    entry = LEGEND_ENTRY_INCHES + LEGEND_CHAR_INCHES * max(len(label) for label in labels)
+    return max(1, min(most, len(labels), int(width_inches // entry)))
 
 
 def plot_learning_curve(path: str, title: str, history: list[dict[str, Any]], baselines: list[dict[str, Any]],
@@ -162,7 +173,8 @@ def plot_learning_curve(path: str, title: str, history: list[dict[str, Any]], ba
         for handle, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, handle)
     if handles:  # (none before the first evaluation)
-        fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=min(3, len(handles)),
+        ncol = legend_columns(list(handles), PANEL_SIZE[0] * cols)
+        fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=ncol,
                    fontsize=8, frameon=False)
     fig.suptitle("\n".join(textwrap.wrap(title, 90)), fontsize=10)
     fig.savefig(path, dpi=110)

@@ -57,3 +57,27 @@ def test_a_solo_game_and_an_empty_history_still_plot(tmp_path) -> None:
     plot_learning_curve(str(tmp_path / "solo.png"), "solo", solo, [{**solo[0], "agent": "heuristic"}])
     plot_learning_curve(str(tmp_path / "empty.png"), "empty", [], [])
     assert (tmp_path / "solo.png").stat().st_size > 0 and (tmp_path / "empty.png").stat().st_size > 0
+
+
+def test_a_legend_of_long_labels_stays_inside_the_figure(tmp_path, monkeypatch) -> None:
+    # opponents named by policy path: three columns of them ran off both edges
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from parlor.training.learning.learner_eval import legend_columns
+
+    opponent = "ppo:agents/pretrained/ofc_pineapple_multihand.zip"
+    history = [{"step": s, "agent": "learner", "opponent": opponent, "mean": 10.0 + s / 1e5, "ci": 3.0, "n": 100,
+                "stat_foul": 0.2 + s / 1e7} for s in (0, 100000, 200000)]
+    baselines = [{"step": 0, "agent": agent, "opponent": opponent, "mean": m, "ci": 2.0, "n": 100, "stat_foul": f}
+                 for agent, m, f in (("untrained", -39.0, 0.7), ("heuristic", -8.0, 0.0))]
+    figures = []
+    monkeypatch.setattr(plt, "close", figures.append)
+    plot_learning_curve(str(tmp_path / "curve.png"), "ofc_v0", history, baselines, train_curve=[(1000, -10.0)])
+    fig = figures[0]
+    fig.canvas.draw()
+    box, legend = fig.bbox, fig.legends[0].get_window_extent()
+    assert box.x0 <= legend.x0 and legend.x1 <= box.x1, "the legend is cut at the figure's edges"
+    assert legend_columns(["short", "labels", "fit"], 9.2) == 3
+    assert legend_columns([f"learner vs {opponent}"] * 4, 9.2) == 1
+    assert legend_columns([], 9.2) == 1
