@@ -118,12 +118,16 @@ def _fillings(cards: np.ndarray, lo: int, free: int, fills: int, out: np.ndarray
 
 
 @numba.njit(cache=True, nogil=True)
-def _fill_sums(fill: np.ndarray, card_key: np.ndarray, out: np.ndarray) -> None:
-    """``out`` [fills, free + 1]: the key sums of each filling's first 0..free cards, so a
-    row's share of a filling is a difference of two (key sums are integers: exact)."""
-    for r in range(fill.shape[0]):
+def _filling_sums(cards: np.ndarray, lo: int, free: int, fills: int, card_key: np.ndarray, fill: np.ndarray,
+                  out: np.ndarray) -> None:
+    """``out`` [fills, free + 1]: for each of ``fills`` random fillings of ``free`` slots from
+    ``cards[lo:]`` (:func:`_fillings`, drawn into the scratch ``fill``), the key sums of its
+    first 0..free cards, so a row's share of a filling is a difference of two (key sums are
+    integers: exact)."""
+    _fillings(cards, lo, free, fills, fill)
+    for r in range(fills):
         out[r, 0] = 0
-        for i in range(fill.shape[1]):
+        for i in range(free):
             out[r, i + 1] = out[r, i] + card_key[fill[r, i]]
 
 
@@ -192,7 +196,7 @@ def _placed(code: int, cards: np.ndarray, keys: np.ndarray, counts: np.ndarray, 
 def _greedy_turn(cards: np.ndarray, d: int, keys: np.ndarray, counts: np.ndarray, sums: np.ndarray,
                  card_key: np.ndarray, params: np.ndarray, tabs) -> None:
     """Place ``cards`` (discarding ``d``) where the rollout score over the fillings of prefix
-    key sums ``sums`` [fills, free + 1] (:func:`_fill_sums`) is best: each filling fills the
+    key sums ``sums`` [fills, free + 1] (:func:`_filling_sums`) is best: each filling fills the
     bottom's free slots first, then the middle's, then the top's."""
     k = cards.shape[0]
     fills = sums.shape[0]
@@ -230,8 +234,7 @@ def _complete_opponent(world: np.ndarray, start: int, keys: np.ndarray, counts: 
         dealt = world[pos:pos + sk[j]]
         pos += sk[j]
         free = 13 - counts[0] - counts[1] - counts[2] - (sk[j] - sd[j])
-        _fillings(world, pos, free, fills, fill)
-        _fill_sums(fill[:, :free], card_key, sums[:, :free + 1])
+        _filling_sums(world, pos, free, fills, card_key, fill, sums)
         _greedy_turn(dealt, sd[j], keys, counts, sums[:, :free + 1], card_key, params, tabs)
     _finish(keys, out, tabs)
 
@@ -304,8 +307,7 @@ def _candidate_values(dests, pending, own_keys, own_counts, sk, sd, worlds, fl_b
             placed += sk[j] - sd[j]
             if j < own_turns - 1:
                 free_at[j] = 13 - placed
-                _fillings(world, pos, free_at[j], fills, fill)
-                _fill_sums(fill[:, :free_at[j]], card_key, sums[j, :, :free_at[j] + 1])
+                _filling_sums(world, pos, free_at[j], fills, card_key, fill, sums[j])
         for c in range(num_cands):
             _copy(own_keys, keys)
             _copy(own_counts, counts)

@@ -47,8 +47,9 @@ WORKLOADS = {
     "search": ("ms/hand", False),
     "expert": ("ms/hand", False),
 }
+# episodes (observe, features) or hands per measurement at scale 1
 UNITS = {"observe": 60, "features": 150, "ofc_pineapple": 20, "ofc_pineapple_safe": 10, "ofc_pineapple_multihand": 20,
-         "ofc_pineapple_distilled": 10, "heuristic": 60, "search": 4, "expert": 3}   # episodes (observe, features) or hands per measurement at scale 1
+         "ofc_pineapple_distilled": 10, "heuristic": 60, "search": 4, "expert": 3}
 SPEEDUP_TARGET = {"observe": 10.0, "features": 10.0}   # the aims (26.6)
 MS_TARGET = {"ofc_pineapple": 50.0, "ofc_pineapple_safe": 50.0, "ofc_pineapple_multihand": 50.0}
 
