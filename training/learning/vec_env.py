@@ -13,25 +13,23 @@ and ``DummyVecEnv`` (``tests/training/learning/test_vec_env.py``). Env 0's ``inf
 dicts are copied as a pickle round trip would copy them (:func:`copied`), as a process's
 would be: what the learner keeps never shares an object with the env.
 
-Per step the learner's side of the pipes is lean too (the same messages, less CPU): the
-actions go out as plain pickles (``Connection.send`` builds a ``ForkingPickler`` per
-message, copying a dispatch table that torch fills with its reducers in the learner), and
-the env processes' results are stacked once with env 0's instead of stacked, then copied
-into a second array.
+Per step, the actions and the env processes' results go through shared memory, not the
+pipes (:mod:`.step_channel`: the same bytes, without the socket calls; other commands still
+use the pipes), and the results are stacked once with env 0's instead of stacked, then
+copied into a second array.
 
-Waiting (``spin_s``): a process that sleeps in ``recv`` is woken by the kernel when the
-message comes, which on a VM's idle core costs a wake-up of the core (measured on the
-2-core development VM: 1 here + 1 in a process made 627-1,065 steps/s sleeping, erratic,
-against 1,168-1,227 busy-waiting; docs/benchmarks.md). With ``spin_s`` > 0 the learner
-and the env processes poll the pipe for up to ``spin_s`` seconds before they block: what
-they receive, and so the training, is the same; only the waiting differs. Spinning takes
-a core, so it pays only with a core per process (``wait_seconds`` decides for ``auto``).
+Waiting (``spin_s``): a process that sleeps until the other side's message comes is woken by
+the kernel, which on a VM's idle core costs a wake-up of the core (measured on the 2-core
+development VM: 1 here + 1 in a process made 627-1,065 steps/s sleeping, erratic, against
+1,168-1,227 busy-waiting; docs/benchmarks.md). With ``spin_s`` > 0 the learner and the env
+processes poll for up to ``spin_s`` seconds before they block: what they receive, and so
+the training, is the same; only the waiting differs. Spinning takes a core, so it pays only
+with a core per process (``wait_seconds`` decides for ``auto``).
 """
 from __future__ import annotations
 
 import os
 import pickle
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,6 +42,7 @@ from stable_baselines3.common.vec_env.patch_gym import _patch_env
 from stable_baselines3.common.vec_env.subproc_vec_env import _worker
 
 from parlor.training.learning.configs import VEC_ENV_WAITS
+from parlor.training.learning.step_channel import ChannelConnection, ChannelRemote, StepChannel
 
 # the longest busy wait before blocking: the learner's acting and bookkeeping between two
 # steps take about 1 ms on the development VM (docs/benchmarks.md), its update 100+ ms
@@ -88,62 +87,57 @@ def wait_seconds(wait: str, processes: int) -> float:
     return SPIN_LIMIT_S if wait == "spin" else 0.0
 
 
-def receive(conn: Any, spin_s: float) -> Any:
-    """``conn.recv()``, polling for up to ``spin_s`` seconds first (then blocking as recv does)."""
-    if spin_s > 0 and not conn.poll(0):
-        deadline = time.perf_counter() + spin_s
-        while not conn.poll(0) and time.perf_counter() < deadline:
-            pass
-    return conn.recv()
-
-
-class _PollingConnection:
-    """An env process's end of its pipe whose ``recv`` polls first (:func:`receive`) and
-    whose ``send`` pickles plainly."""
-
-    def __init__(self, conn: Any, spin_s: float):
-        self.conn, self.spin_s = conn, spin_s
-
-    def recv(self) -> Any:
-        return receive(self.conn, self.spin_s)
-
-    def send(self, obj: Any) -> None:
-        """A plain pickle (``Connection.send`` builds a ``ForkingPickler``, copying the reducer
-        table that torch fills, per message): the learner's recv unpickles either alike."""
-        self.conn.send_bytes(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
-
-    def __getattr__(self, name: str) -> Any:  # close, poll: the pipe's own
-        return getattr(self.conn, name)
-
-
-def polling_worker(remote: Any, parent_remote: Any, env_fn_wrapper: CloudpickleWrapper, spin_s: float) -> None:
-    """SB3's env-process loop, receiving through :class:`_PollingConnection`."""
-    _worker(_PollingConnection(remote, spin_s), parent_remote, env_fn_wrapper)  # type: ignore[arg-type]
+def channel_worker(remote: Any, parent_remote: Any, env_fn_wrapper: CloudpickleWrapper, channel: StepChannel,
+                   spin_s: float) -> None:
+    """SB3's env-process loop, its steps through ``channel`` (:class:`.step_channel.ChannelConnection`)."""
+    _worker(ChannelConnection(remote, channel, spin_s), parent_remote, env_fn_wrapper)  # type: ignore[arg-type]
 
 
 class EnvProcesses(SubprocVecEnv):
-    """SB3's ``SubprocVecEnv`` whose env processes poll for ``spin_s`` seconds before they block.
-    Its ``__init__`` is SubprocVecEnv's with :func:`polling_worker` as the processes' target
-    (SB3 has no hook for another worker); everything else is SubprocVecEnv's."""
+    """SB3's ``SubprocVecEnv`` whose env processes take their steps through a
+    :class:`.step_channel.StepChannel` each, waiting for ``spin_s`` seconds before they block.
+    Its ``__init__`` is SubprocVecEnv's with :func:`channel_worker` as the processes' target
+    (SB3 has no hook for another worker), and ``remotes`` wake the processes after each pipe
+    command (:class:`.step_channel.ChannelRemote`); SubprocVecEnv's methods use them unchanged.
+    :class:`LocalFirstVecEnv` steps them (``send_steps``, ``receive_steps``)."""
 
     def __init__(self, env_fns: list[Callable[[], gym.Env]], spin_s: float, start_method: str | None = None):
         import multiprocessing as mp
 
-        self.waiting, self.closed = False, False
+        self.waiting, self.closed, self.spin_s = False, False, spin_s
         if start_method is None:  # SubprocVecEnv's choice
             start_method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
         ctx = mp.get_context(start_method)
-        self.remotes, self.work_remotes = zip(*[ctx.Pipe() for _ in env_fns], strict=True)
+        pipes, work_remotes = zip(*[ctx.Pipe() for _ in env_fns], strict=True)
+        self.channels = [StepChannel(ctx) for _ in env_fns]
         self.processes = []
-        for work_remote, remote, env_fn in zip(self.work_remotes, self.remotes, env_fns, strict=True):
-            args = (work_remote, remote, CloudpickleWrapper(env_fn), spin_s)
-            process = ctx.Process(target=polling_worker, args=args, daemon=True)  # type: ignore[attr-defined]
+        for work_remote, pipe, channel, env_fn in zip(work_remotes, pipes, self.channels, env_fns, strict=True):
+            args = (work_remote, pipe, CloudpickleWrapper(env_fn), channel, spin_s)
+            process = ctx.Process(target=channel_worker, args=args, daemon=True)  # type: ignore[attr-defined]
             process.start()
             self.processes.append(process)
             work_remote.close()
+        self.remotes = tuple(ChannelRemote(pipe, channel) for pipe, channel in zip(pipes, self.channels, strict=True))
         self.remotes[0].send(("get_spaces", None))
         observation_space, action_space = self.remotes[0].recv()
         VecEnv.__init__(self, len(env_fns), observation_space, action_space)
+
+    def send_steps(self, actions: Any) -> None:
+        for remote, channel, action in zip(self.remotes, self.channels, actions, strict=True):
+            channel.send_step(remote.conn, action)
+        self.waiting = True
+
+    def receive_steps(self) -> list[Any]:
+        """Each process's ``(obs, reward, done, info, reset_info)`` for the steps sent last."""
+        results = [channel.receive_step(remote.conn, self.spin_s, process)
+                   for remote, channel, process in zip(self.remotes, self.channels, self.processes, strict=True)]
+        self.waiting = False
+        return results
+
+    def close(self) -> None:
+        if not self.closed and self.waiting:  # SubprocVecEnv's close reads a pending step's results from the pipe
+            self.receive_steps()
+        super().close()
 
 
 class LocalFirstVecEnv(VecEnv):
@@ -185,11 +179,7 @@ class LocalFirstVecEnv(VecEnv):
         return np.concatenate([np.asarray(obs)[None], rest])
 
     def step_async(self, actions: np.ndarray) -> None:
-        # first: the env processes start at once; the message SubprocVecEnv.step_async sends,
-        # pickled plainly (the worker's recv unpickles either alike)
-        for remote, action in zip(self.remote.remotes, actions[1:], strict=True):
-            remote.send_bytes(pickle.dumps(("step", action), protocol=pickle.HIGHEST_PROTOCOL))
-        self.remote.waiting = True
+        self.remote.send_steps(actions[1:])  # first: the env processes start at once
         self._action = actions[0]
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
@@ -201,8 +191,7 @@ class LocalFirstVecEnv(VecEnv):
             obs, reset_info = self.env.reset()
             self._reset_info = copied(reset_info)  # kept until the next reset, as a process keeps it
         info = copied(info)
-        results = [receive(remote, self.spin_s) for remote in self.remote.remotes]  # SubprocVecEnv.step_wait's
-        self.remote.waiting = False
+        results = self.remote.receive_steps()  # SubprocVecEnv.step_wait's
         rest_obs, rest_rewards, rest_dones, rest_infos, rest_reset_infos = zip(*results)
         self.remote.reset_infos = list(rest_reset_infos)
         self.reset_infos = [self._reset_info, *rest_reset_infos]

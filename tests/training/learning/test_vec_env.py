@@ -18,7 +18,7 @@ from parlor.training.learning import vec_env
 from parlor.training.learning.configs import PPOConfig, TrainConfig
 from parlor.training.learning.opponents import PoolEntry
 from parlor.training.learning.train import env_kwargs, make_model, make_vec_env
-from parlor.training.learning.vec_env import SPIN_LIMIT_S, LocalFirstVecEnv, copied, receive, wait_seconds
+from parlor.training.learning.vec_env import SPIN_LIMIT_S, LocalFirstVecEnv, copied, wait_seconds
 from parlor.training.learning.vec_masks import masked_env
 from parlor.training.learning.wrapper import SingleAgentEnv
 
@@ -99,36 +99,6 @@ def test_training_with_env_0_here_is_the_training_with_every_env_in_a_process() 
     processes = _weights(CONFIG, every_env_in_a_process=True)
     dummy = _weights(replace(CONFIG, vec_env="dummy"))
     assert all(np.array_equal(local[k], processes[k]) and np.array_equal(local[k], dummy[k]) for k in local)
-
-
-class _Pipe:
-    """A pipe end whose message arrives after ``late`` polls (``None``: never, until recv blocks for it)."""
-
-    def __init__(self, late: int | None):
-        self.late, self.polls = late, 0
-
-    def poll(self, timeout: float) -> bool:
-        assert timeout == 0  # a poll that never sleeps
-        self.polls += 1
-        return self.late is not None and self.polls > self.late
-
-    def recv(self) -> str:
-        return "message"
-
-
-def test_receive_polls_until_the_message_comes_then_reads_it() -> None:
-    pipe = _Pipe(late=50)
-    assert receive(pipe, 10.0) == "message" and pipe.polls == 51  # no poll after the message came
-
-
-def test_receive_blocks_after_its_spin_and_at_once_without_one() -> None:
-    import time
-
-    pipe, start = _Pipe(late=None), time.perf_counter()
-    assert receive(pipe, 0.01) == "message"  # recv after the deadline
-    assert 0.01 <= time.perf_counter() - start < 5 and pipe.polls > 1
-    pipe = _Pipe(late=None)
-    assert receive(pipe, 0.0) == "message" and pipe.polls == 0
 
 
 def test_auto_spins_only_with_a_core_per_process(monkeypatch) -> None:
