@@ -15,7 +15,8 @@ spins, and a memory barrier each, so the bytes are seen whole on any CPU):
   blocking), reads it, steps as SB3's worker does, writes its pickled result and posts
   ``reply``; a result too large for the buffer goes through the pipe, flagged;
 - every other command (reset, attributes, methods, close) still goes through the pipe,
-  with ``command`` posted after it, so the env process has one thing to wait on.
+  with ``command`` posted first, so the env process has one thing to wait on (and reads
+  the pipe once woken: a message larger than the socket's buffer cannot block its sender).
 
 What each side unpickles is what the pipe delivered, so training is unchanged
 (``tests/training/learning/test_vec_env.py``). A side that dies is noticed by the other
@@ -38,6 +39,12 @@ RESULT_BYTES = 1 << 20  # a pickled step result larger than this goes through th
 OVERFLOW = -1  # a length that says "on the pipe"
 LIVENESS_S = 0.5  # how often a blocked wait checks that the other side still runs
 _KIND, _ACTION_LEN, _RESULT_LEN = range(3)  # the header's fields
+
+
+def pickled(obj: Any) -> bytes:
+    """``obj`` as the channel and the pipe carry it: a plain pickle (``Connection.send`` would
+    build a ``ForkingPickler`` per message, copying the reducer table torch fills)."""
+    return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def wait(semaphore: Any, spin_s: float, alive: Callable[[], bool], other: str) -> None:
@@ -94,42 +101,46 @@ class StepChannel:
         if isinstance(action, (np.integer, int)) and not isinstance(action, bool):
             key = (type(action), int(action))
             if key not in self._memo:
-                self._memo[key] = pickle.dumps(action, protocol=pickle.HIGHEST_PROTOCOL)
+                self._memo[key] = pickled(action)
             return self._memo[key]
-        return pickle.dumps(action, protocol=pickle.HIGHEST_PROTOCOL)
+        return pickled(action)
+
+    def _post(self, semaphore: Any, conn: Any, name: str, field: int, data: bytes) -> None:
+        """``data`` into buffer ``name`` (its length in header ``field``), or through the pipe
+        if it does not fit, flagged; then ``semaphore`` posted. A pipe message is sent after the
+        post: the other side reads it only once woken, and a message larger than the socket's
+        buffer would block its sender until then."""
+        fits = self._write(name, data)
+        self.header[field] = len(data) if fits else OVERFLOW
+        semaphore.release()
+        if not fits:
+            conn.send_bytes(data)
 
     # ------------------------------------------------------------ the learner's side
     def send_step(self, conn: Any, action: Any) -> None:
         """Hand ``action`` to the env process (through the pipe if it is too large)."""
-        data = self.action_bytes(action)
-        if self._write("action", data):
-            self.header[_ACTION_LEN] = len(data)
-        else:
-            self.header[_ACTION_LEN] = OVERFLOW
-            conn.send_bytes(data)
         self.header[_KIND] = STEP
-        self.command.release()
+        self._post(self.command, conn, "action", _ACTION_LEN, self.action_bytes(action))
 
     def receive_step(self, conn: Any, spin_s: float, process: Any) -> Any:
         """The env process's result of the step sent last."""
         try:
-            wait(self.reply, spin_s, process.is_alive, f"env process {process.pid}")
-        except EOFError as ended:  # the process printed its error, if it had one, as it ended
-            raise EOFError(f"{ended} (exit code {process.exitcode}) during a step") from None
+            wait(self.reply, spin_s, process.is_alive, "env process")
+        except EOFError:  # the process printed its error, if it had one, as it ended
+            raise EOFError(f"env process {process.pid} has ended (exit code {process.exitcode}) during a step") from None
         length = self.header[_RESULT_LEN]
         return conn.recv() if length == OVERFLOW else self._read("result", length)
 
     def send_message(self, conn: Any, message: Any) -> None:
-        """A pipe command (reset, attributes, methods, close), as ``conn.send`` sends it, then the wake-up."""
-        conn.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
+        """A pipe command (reset, attributes, methods, close): the wake-up, then the message."""
         self.header[_KIND] = PIPE
         self.command.release()
+        conn.send_bytes(pickled(message))
 
     # ------------------------------------------------------------ the env process's side
-    def next_command(self, conn: Any, spin_s: float) -> tuple[bool, Any]:
+    def next_command(self, conn: Any, spin_s: float, learner_alive: Callable[[], bool]) -> tuple[bool, Any]:
         """(whether it is a step, the message as SB3's worker receives it)."""
-        parent = mp.parent_process()
-        wait(self.command, spin_s, parent.is_alive if parent is not None else (lambda: True), "the learner")
+        wait(self.command, spin_s, learner_alive, "the learner")
         if self.header[_KIND] != STEP:
             return False, conn.recv()
         length = self.header[_ACTION_LEN]
@@ -137,14 +148,7 @@ class StepChannel:
         return True, ("step", action)
 
     def send_result(self, conn: Any, result: Any) -> None:
-        data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-        if self._write("result", data):
-            self.header[_RESULT_LEN] = len(data)
-            self.reply.release()
-        else:
-            self.header[_RESULT_LEN] = OVERFLOW
-            self.reply.release()
-            conn.send_bytes(data)
+        self._post(self.reply, conn, "result", _RESULT_LEN, pickled(result))
 
 
 class ChannelConnection:
@@ -154,17 +158,19 @@ class ChannelConnection:
     def __init__(self, conn: Any, channel: StepChannel, spin_s: float):
         self.conn, self.channel, self.spin_s = conn, channel, spin_s
         self._stepping = False  # whether the message being answered came through the channel
+        parent = mp.parent_process()  # the learner (None only outside a multiprocessing child)
+        self.learner_alive = parent.is_alive if parent is not None else (lambda: True)
 
     def recv(self) -> Any:
-        self._stepping, message = self.channel.next_command(self.conn, self.spin_s)
+        self._stepping, message = self.channel.next_command(self.conn, self.spin_s, self.learner_alive)
         return message
 
     def send(self, obj: Any) -> None:
         if self._stepping:
             self._stepping = False
             self.channel.send_result(self.conn, obj)
-        else:  # a plain pickle (Connection.send builds a ForkingPickler per message); recv reads either
-            self.conn.send_bytes(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+        else:  # recv reads a plain pickle as it reads Connection.send's
+            self.conn.send_bytes(pickled(obj))
 
     def __getattr__(self, name: str) -> Any:  # close, poll: the pipe's own
         return getattr(self.conn, name)

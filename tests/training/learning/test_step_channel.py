@@ -100,13 +100,17 @@ class _Echo(gym.Env):
         self.t += 1
         return np.array([float(action), self.t]), 1.0, self.t % 4 == 0, False, {"blob": b"x" * self.payload}
 
+    def size(self, blob: bytes) -> int:
+        return len(blob)
+
 
 def test_steps_too_large_for_the_buffers_go_through_the_pipe(monkeypatch) -> None:
     monkeypatch.setattr(step_channel, "RESULT_BYTES", 64)  # the learner makes the buffers
+    monkeypatch.setattr(step_channel, "ACTION_BYTES", 16)  # every action through the pipe
     fns = [partial(_Echo, payload=100 * i) for i in range(3)]  # env 1: 100 bytes, env 2: 200
     local, dummy = LocalFirstVecEnv(fns, spin_s=0.002), DummyVecEnv(fns)
     try:
-        assert [len(channel.result) for channel in local.remote.channels] == [64, 64]
+        assert [(len(ch.action), len(ch.result)) for ch in local.remote.channels] == [(16, 64), (16, 64)]
         assert np.array_equal(local.reset(), dummy.reset())
         for step in range(9):
             actions = np.array([step % 5, (step + 1) % 5, (step + 2) % 5])
@@ -118,6 +122,20 @@ def test_steps_too_large_for_the_buffers_go_through_the_pipe(monkeypatch) -> Non
         assert local.env_method("step", 2, indices=[2])[0][0].tolist() == [2.0, 2.0]  # a pipe command after
     finally:
         local.close(), dummy.close()
+
+
+def test_pipe_messages_larger_than_a_socket_buffer_reach_the_env_process() -> None:
+    # the env process reads a pipe message once woken: the wake-up goes first, or a sender
+    # blocked on a full socket buffer would wait for it forever
+    import threading
+
+    local, sizes = LocalFirstVecEnv([_Echo, _Echo], spin_s=0.002), []
+    blob = b"y" * (8 << 20)
+    caller = threading.Thread(target=lambda: sizes.extend(local.env_method("size", blob, indices=[1])), daemon=True)
+    caller.start()
+    caller.join(timeout=60)
+    assert sizes == [len(blob)], "the 8 MB message did not get through"
+    local.close()
 
 
 def test_an_env_process_that_fails_ends_the_step_with_eof(monkeypatch) -> None:
