@@ -16,6 +16,11 @@ into parts, timed by wrapping the methods that do them (the calling thread's CPU
 ``update`` (PPO's epochs, and for RLlib the learner connector's value pass),
 and the rest: the framework around them (rollout buffers and tensors in SB3;
 episodes, connectors and metrics in RLlib).
+
+For rows with more env processes than this machine has cores, steps/s says little;
+:func:`learner_bound` turns such a row's learner CPU per env step into the steps/s it
+allows on a machine with a core per process: the arithmetic for many cores, from a
+measurement any machine can repeat.
 """
 from __future__ import annotations
 
@@ -41,6 +46,7 @@ class Row:
     seconds: float
     cpu: float
     parts: dict[str, float] = field(default_factory=dict)  # CPU seconds of this process per part
+    own_cpu: float = 0.0  # CPU seconds of this process alone (the learner's), all its threads
 
     @property
     def rate(self) -> float:
@@ -132,8 +138,8 @@ def sb3_row(config: Any, steps: int, label: str, split: bool = False, every_env_
         with timed_parts(targets, parts):
             model.learn(steps, reset_num_timesteps=False)
         seconds = time.perf_counter() - start
-        cpu = time.process_time() - cpu0 + proc_cpu(pids) - others0
-        return Row(label, float(steps), seconds, cpu, parts)
+        own = time.process_time() - cpu0
+        return Row(label, float(steps), seconds, own + proc_cpu(pids) - others0, parts, own)
     finally:
         vec.close()
 
@@ -171,8 +177,8 @@ def rllib_row(config: Any, steps: int, label: str, split: bool = False, stock_ru
             while done < steps:
                 done += int(algo.train()[ENV_RUNNER_RESULTS][NUM_ENV_STEPS_SAMPLED])
         seconds = time.perf_counter() - start
-        cpu = time.process_time() - cpu0 + proc_cpu(pids) - others0
-        return Row(label, float(done), seconds, cpu, parts)
+        own = time.process_time() - cpu0
+        return Row(label, float(done), seconds, own + proc_cpu(pids) - others0, parts, own)
     finally:
         algo.stop()
 
@@ -222,6 +228,27 @@ def report(rows: Sequence[Row], reference: Row, cpu_reference: Row) -> list[str]
         lines.append(f"{r.label:46s} {r.rate:8,.0f} {r.rate / reference.rate:6.2f}x {r.cpu_per_step * 1e3:12.3f} "
                      f"{r.cpu_per_step / cpu_reference.cpu_per_step:6.2f}x")
     lines.append(f"(steps/s against: {reference.label}; CPU against: {cpu_reference.label})")
+    return lines
+
+
+def learner_bound(rows: Sequence[Row], one_env: Row) -> list[str]:
+    """For rows whose envs step in processes of their own, more than this machine has cores,
+    waiting asleep (their learner's CPU is then its work, not its waiting): the learner's own CPU
+    per env step, and the steps/s it allows when every env process has an idle core (the
+    learner's work is then the whole step: it acts, steps env 0, reads the results, updates)
+    as a ratio to ``one_env``'s CPU per step (what 1 env makes on an idle core). The arithmetic
+    for a machine with more cores than this one: an estimate, not a measurement (sleeping waits
+    make the learner pay a wake-up per env process and step that spinning ones on idle cores
+    would not, which matters with few envs; and an env process that is late still holds the
+    learner up)."""
+    if not rows:
+        return []
+    lines = ["\nmore env processes than cores here: the learner's own CPU per env step, and the bound it sets "
+             f"with a core per process (ratio: {one_env.label}'s CPU per step over it):"]
+    for r in rows:
+        per_step = r.own_cpu / r.steps
+        lines.append(f"  {r.label}: {per_step * 1e6:,.0f} us -> at most {1 / per_step:,.0f} steps/s, "
+                     f"{one_env.cpu_per_step / per_step:.2f}x")
     return lines
 
 

@@ -21,7 +21,8 @@ beside a much larger budget's, with the value gap of each (:mod:`parlor.training
 SB3 MaskablePPO with 1 env, 2 in-process envs (also with sb3-contrib's own rollout loop, forward pass
 and update) and ``--procs`` envs (SB3's SubprocVecEnv, and parlor's ``vec_env: subproc``: env 0 in the
 learner's process) next to RLlib PPO with its envs in-process and on ``--procs`` env runners:
-steps/s, CPU per env step, and where an in-process step's CPU goes.
+steps/s, CPU per env step, where an in-process step's CPU goes, and the bound the learner's
+own CPU per env step sets on a machine with a core per env process.
 
 Every figure is printed as a ratio to the reference measured in the same run; there are
 no pass/fail verdicts against internal targets.
@@ -178,7 +179,7 @@ def run_train(args: argparse.Namespace) -> int:
     require([*TRAIN_MODULES, *([] if args.no_rllib else RLLIB_MODULES)], "parlor bench --train",
             alternative="" if args.no_rllib else "or SB3 alone: --no-rllib")
     from parlor.training.benchmarks import scale, train_speed
-    from parlor.training.learning.vec_env import wait_seconds
+    from parlor.training.learning.vec_env import usable_cores, wait_seconds
 
     options = game_options(args.train, args.preset, args.option)
     sb3 = scale.train_config(args.train, options, "sb3")
@@ -191,6 +192,7 @@ def run_train(args: argparse.Namespace) -> int:
             row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs in this process", split=True),
             row(train_speed.sb3_config(sb3, 2, "dummy"), args.steps, "sb3, 2 envs here, sb3-contrib's loop+update",
                 split=True, stock=True)]
+    asleep = []  # rows with more processes than cores whose waits sleep: their learner's CPU is its work
     for n in (n for n in procs if n > 1):
         config = train_speed.sb3_config(sb3, n, "subproc")
         rows.append(row(config, args.steps, f"sb3, {n} envs: SB3's SubprocVecEnv", every_env_in_a_process=True))
@@ -198,6 +200,8 @@ def run_train(args: argparse.Namespace) -> int:
         rows += [row(replace(config, vec_env_wait=wait), args.steps, f"sb3, {n} envs: 1 here + {n - 1} in processes, "
                      f"{doing}{' (auto)' if wait == auto else ''}")
                  for wait, doing in (("spin", "spinning"), ("sleep", "sleeping"))]
+        if n > usable_cores():  # steps/s cannot show what n cores would give: the arithmetic can
+            asleep.append(rows[-1])
     def rllib(runners: int) -> Any:
         config = scale.train_config(args.train, options, "rllib", runners)
         return replace(config, rllib=replace(config.rllib, learner_device=args.device))
@@ -225,6 +229,7 @@ def run_train(args: argparse.Namespace) -> int:
             rows += [train_speed.rllib_row(rllib(n), args.steps, f"rllib, {n} env runner(s) x 2 envs") for n in procs]
         print("\n".join(train_speed.report(rows, reference=rows[0], cpu_reference=rows[1])))
         print("\n".join(train_speed.breakdown(rows)))
+        print("\n".join(train_speed.learner_bound(asleep, rows[0])))
         if args.rounds > 0 and comparisons:
             print("\n".join(train_speed.rounds_report(train_speed.alternated(makers, args.rounds), comparisons)))
     return 0

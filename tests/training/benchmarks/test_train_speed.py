@@ -12,6 +12,7 @@ from parlor.training.benchmarks.train_speed import (
     Row,
     alternated,
     breakdown,
+    learner_bound,
     proc_cpu,
     report,
     round_ratios,
@@ -66,6 +67,15 @@ def test_report_gives_ratios_to_the_references_and_the_rest_of_a_step() -> None:
     assert rest.split()[-1] == "1,500"  # (0.5 - 0.2 - 0.1 - 0.05) s over 100 steps, in us
 
 
+def test_the_learner_bound_is_the_learners_own_cpu_per_step_against_one_envs() -> None:
+    one = Row("sb3, 1 env", 1000.0, 1.0, 0.6, own_cpu=0.6)  # 600 us of CPU per step
+    many = Row("sb3, 16 envs", 2000.0, 4.0, 1.2, own_cpu=0.3)  # the env processes' CPU is not the learner's
+    lines = learner_bound([many], one)
+    assert "sb3, 1 env's CPU per step" in lines[0]
+    assert lines[1] == "  sb3, 16 envs: 150 us -> at most 6,667 steps/s, 4.00x"
+    assert learner_bound([], one) == []
+
+
 def test_rounds_alternate_the_rows_and_compare_rows_of_one_round() -> None:
     order: list[str] = []
     speeds = iter([100.0, 150.0, 300.0, 200.0, 100.0, 120.0])  # a, b in round 0; b, a in 1; a, b in 2
@@ -97,7 +107,7 @@ def test_an_sb3_row_splits_a_real_training_step(stock: bool) -> None:
     register()
     config = replace(scale.train_config("kuhn_test", {}, "sb3"), opponents=(PoolEntry("random"),))
     row = sb3_row(sb3_config(config, 1, "dummy"), 256, "kuhn", split=True, stock=stock)
-    assert row.steps == 256 and row.rate > 0 and row.cpu > 0
+    assert row.steps == 256 and row.rate > 0 and row.cpu > 0 and 0 < row.own_cpu <= row.cpu
     assert set(row.parts) == set(PARTS)  # every wrapped method was called: SB3 still has them
     assert row.parts["opponents"] <= row.parts["env"] and sum(row.parts[p] for p in PARTS if p != "opponents") < row.cpu
 
@@ -131,3 +141,29 @@ def test_an_rllib_row_collects_garbage_after_its_warm_up_not_while_measuring(mon
     monkeypatch.setattr(gc, "collect", lambda *args: events.append("collect") or 0)
     row = train_speed.rllib_row(scale.train_config("tonk_v0", {"num_players": 2}, "rllib", 0), 1024, "rllib")
     assert events == ["train", "collect", "train", "train", "stop"] and row.steps == 1024
+
+
+def test_bench_train_bounds_the_rows_with_more_processes_than_cores(monkeypatch, capsys) -> None:
+    # the wiring of `parlor bench --train`: the bound, from the sleeping row, where steps/s cannot tell
+    pytest.importorskip("sb3_contrib")
+    import argparse
+
+    from parlor.training.benchmarks import train_speed
+    from parlor.training.cli import bench
+
+    def fake_row(config, steps, label, **kwargs) -> Row:  # learner CPU per step: 600 us for 1 env, else 150
+        wait = config.vec_env_wait if config.vec_env == "subproc" else "none"
+        own = 0.6 if config.n_envs == 1 else (0.15 if wait == "sleep" else 0.4)
+        return Row(label, 1000.0, 1.0, own + 0.1 * (config.n_envs - 1), own_cpu=own)
+
+    monkeypatch.setattr(train_speed, "sb3_row", fake_row)
+    monkeypatch.setattr("parlor.training.learning.vec_env.usable_cores", lambda: 4)  # 2 envs fit, 16 do not
+    parser = argparse.ArgumentParser()
+    bench.add_arguments(parser)
+    args = parser.parse_args(["--train", "tonk_v0", "--procs", "2,16", "--no-rllib", "--rounds", "0", "--steps", "1000"])
+    assert bench.run_train(args) == 0
+    out = capsys.readouterr().out
+    bound = out[out.index("more env processes than cores here"):].strip().splitlines()
+    assert "sb3, 1 env in this process's CPU per step" in bound[0] and len(bound) == 2  # 2 envs: measured, no bound
+    assert bound[1].startswith("  sb3, 16 envs: 1 here + 15 in processes, sleeping")
+    assert bound[1].endswith(": 150 us -> at most 6,667 steps/s, 4.00x")
