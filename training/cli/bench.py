@@ -57,7 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "against RLlib and --workers against --ray (needs the train and scale extras)")
     parser.add_argument("--train", metavar="ENV", help="instead: training steps/s and CPU per env step of SB3 "
                         "(1 env, 2 envs, --procs subprocess envs) and RLlib (in-process, --procs env runners), and "
-                        "where a step's CPU goes (needs the train and scale extras)")
+                        "where a step's CPU goes, and where --procs outnumber the cores, the steps/s the learner's own "
+                        "CPU allows with a core per process (needs the train and scale extras)")
     parser.add_argument("--procs", default="2", help="with --train: comma-separated numbers of envs stepped "
                         "in parallel (SB3: in processes; RLlib: env runners), e.g. "
                         "2,16 (default 2)")
