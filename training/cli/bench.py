@@ -230,7 +230,8 @@ def run_train(args: argparse.Namespace) -> int:
             rows += [train_speed.rllib_row(rllib(n), args.steps, f"rllib, {n} env runner(s) x 2 envs") for n in procs]
         print("\n".join(train_speed.report(rows, reference=rows[0], cpu_reference=rows[1])))
         print("\n".join(train_speed.breakdown(rows)))
-        print("\n".join(train_speed.learner_bound(asleep, rows[0])))
+        if asleep:
+            print("\n".join(train_speed.learner_bound(asleep, rows[0])))
         if args.rounds > 0 and comparisons:
             print("\n".join(train_speed.rounds_report(train_speed.alternated(makers, args.rounds), comparisons)))
     return 0
