@@ -237,17 +237,18 @@ def learner_bound(rows: Sequence[Row], one_env: Row) -> list[str]:
     per env step, and the steps/s it allows when every env process has an idle core (the
     learner's work is then the whole step: it acts, steps env 0, reads the results, updates)
     as a ratio to ``one_env``'s CPU per step (what 1 env makes on an idle core). The arithmetic
-    for a machine with more cores than this one: an estimate, not a measurement (sleeping waits
+    for a machine with more cores than this one: an estimate, not a measurement. Sleeping waits
     make the learner pay a wake-up per env process and step that spinning ones on idle cores
-    would not, which matters with few envs; and an env process that is late still holds the
-    learner up)."""
+    would not (which matters with few envs), 16 processes sharing this machine's cores crowd
+    the learner's caches, and an env process that is late still holds the learner up, so the
+    many-core figure may fall on either side of it (docs/benchmarks.md, eighth pass)."""
     if not rows:
         return []
-    lines = ["\nmore env processes than cores here: the learner's own CPU per env step, and the bound it sets "
-             f"with a core per process (ratio: {one_env.label}'s CPU per step over it):"]
+    lines = ["\nmore env processes than cores here: the learner's own CPU per env step, and the steps/s it "
+             f"allows with a core per process, an estimate (ratio: {one_env.label}'s CPU per step over it):"]
     for r in rows:
         per_step = r.own_cpu / r.steps
-        lines.append(f"  {r.label}: {per_step * 1e6:,.0f} us -> at most {1 / per_step:,.0f} steps/s, "
+        lines.append(f"  {r.label}: {per_step * 1e6:,.0f} us -> about {1 / per_step:,.0f} steps/s, "
                      f"{one_env.cpu_per_step / per_step:.2f}x")
     return lines
 

@@ -21,8 +21,8 @@ beside a much larger budget's, with the value gap of each (:mod:`parlor.training
 SB3 MaskablePPO with 1 env, 2 in-process envs (also with sb3-contrib's own rollout loop, forward pass
 and update) and ``--procs`` envs (SB3's SubprocVecEnv, and parlor's ``vec_env: subproc``: env 0 in the
 learner's process) next to RLlib PPO with its envs in-process and on ``--procs`` env runners:
-steps/s, CPU per env step, where an in-process step's CPU goes, and the bound the learner's
-own CPU per env step sets on a machine with a core per env process.
+steps/s, CPU per env step, where an in-process step's CPU goes, and, where ``--procs`` outnumber
+the cores, the steps/s the learner's own CPU per env step allows with a core per env process.
 
 Every figure is printed as a ratio to the reference measured in the same run; there are
 no pass/fail verdicts against internal targets.
