@@ -180,7 +180,7 @@ def run_train(args: argparse.Namespace) -> int:
     require([*TRAIN_MODULES, *([] if args.no_rllib else RLLIB_MODULES)], "parlor bench --train",
             alternative="" if args.no_rllib else "or SB3 alone: --no-rllib")
     from parlor.training.benchmarks import scale, train_speed
-    from parlor.training.learning.vec_env import usable_cores, wait_seconds
+    from parlor.training.learning.vec_env import wait_seconds
 
     options = game_options(args.train, args.preset, args.option)
     sb3 = scale.train_config(args.train, options, "sb3")
@@ -201,7 +201,7 @@ def run_train(args: argparse.Namespace) -> int:
         rows += [row(replace(config, vec_env_wait=wait), args.steps, f"sb3, {n} envs: 1 here + {n - 1} in processes, "
                      f"{doing}{' (auto)' if wait == auto else ''}")
                  for wait, doing in (("spin", "spinning"), ("sleep", "sleeping"))]
-        if n > usable_cores():  # steps/s cannot show what n cores would give: the arithmetic can
+        if auto == "sleep":  # fewer cores than processes: steps/s cannot show what n cores would give
             asleep.append(rows[-1])
     def rllib(runners: int) -> Any:
         config = scale.train_config(args.train, options, "rllib", runners)
